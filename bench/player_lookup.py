@@ -1,0 +1,272 @@
+"""Players' phones under load: seat look-ups and live move notices.
+
+    python -m bench.player_lookup --entries 10000 --seconds 20 --pages 1000
+
+Runs the full stack on loopback (PostgreSQL, Redis, two ASGI processes with production-like
+settings: DEBUG off, Redis cache and channel layer) with a seated tournament of `entries`. A
+separate process sends "find my seat" look-ups by player number (the htmx request a phone
+makes) over keep-alive connections for `seconds`, each from its own client address (as a proxy
+would report it). Then `pages` "my seat" websockets connect, the floor moves their players in
+batches of 100 (the same service as the console's moves), and the bench measures move applied →
+notice received on each page.
+
+Prints one JSON line: requests, rps, p50_ms, p99_ms, errors, pages, move_notice_p50_ms,
+move_notice_p99_ms, notices_lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import time
+from typing import Any
+
+from bench import _django, _stack
+
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
+
+
+# --- load generator ------------------------------------------------------------------------
+
+
+async def _one_connection(
+    port: int, path_for: Any, deadline: float, lat: list[float], errs: list[int], rng: random.Random
+) -> None:
+    reader = writer = None
+    while time.monotonic() < deadline:
+        try:
+            if writer is None:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            path = path_for(rng)
+            ip = f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}"
+            request = (
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nHX-Request: true\r\n"
+                f"X-Forwarded-For: {ip}\r\nConnection: keep-alive\r\n\r\n"
+            )
+            t0 = time.perf_counter()
+            writer.write(request.encode())
+            await writer.drain()
+            assert reader is not None
+            head = await reader.readuntil(b"\r\n\r\n")
+            status = int(head.split(b" ", 2)[1])
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":", 1)[1])
+            body = await reader.readexactly(length)
+            lat.append((time.perf_counter() - t0) * 1000)
+            if status != 200 or (b"Table" not in body and b"Tisch" not in body):
+                errs.append(status)
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            errs.append(0)
+            if writer is not None:
+                writer.close()
+            reader = writer = None
+
+
+def load_main(
+    ports: list[int], tournament: int, entries: int, seconds: float, conns: int, out: Any
+) -> None:
+    lat: list[float] = []
+    errs: list[int] = []
+
+    def path_for(rng: random.Random) -> str:
+        return f"/t/{tournament}/find/?q={rng.randint(1, entries)}"
+
+    async def run() -> None:
+        deadline = time.monotonic() + seconds
+        await asyncio.gather(
+            *(
+                _one_connection(
+                    ports[i % len(ports)], path_for, deadline, lat, errs, random.Random(i)
+                )
+                for i in range(conns)
+            )
+        )
+
+    started = time.monotonic()
+    asyncio.run(run())
+    out.put((lat, errs, time.monotonic() - started))
+
+
+# --- my-seat pages -------------------------------------------------------------------------
+
+
+def pages_main(
+    ports: list[int], tokens: list[tuple[int, str]], ready: Any, done: Any, out: Any
+) -> None:
+    import websockets
+
+    arrivals: dict[int, float] = {}
+    connected = 0
+
+    async def one(i: int, entry: int, token: str) -> None:
+        nonlocal connected
+        port = ports[i % len(ports)]
+        for attempt in range(20):
+            try:
+                async with websockets.connect(
+                    f"ws://127.0.0.1:{port}/ws/s/{token}/",
+                    origin=f"http://127.0.0.1:{port}",
+                    open_timeout=30,
+                    ping_interval=None,
+                    max_queue=None,
+                ) as ws:
+                    connected += 1
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        if msg.get("event") == "moved":
+                            arrivals.setdefault(entry, time.time())
+                            return
+                    return
+            except (OSError, websockets.exceptions.WebSocketException):
+                await asyncio.sleep(0.2 * (attempt + 1))
+
+    async def run() -> None:
+        tasks = []
+        for i, (entry, token) in enumerate(tokens):
+            tasks.append(asyncio.create_task(one(i, entry, token)))
+            if i % 100 == 99:
+                await asyncio.sleep(0.05)
+        deadline = time.time() + 120
+        while connected < len(tokens) and time.time() < deadline:
+            await asyncio.sleep(0.1)
+        ready.put(connected)
+        while not done.is_set() and len(arrivals) < len(tokens):
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(run())
+    out.put(arrivals)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--entries", type=int, default=10000)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--pages", type=int, default=1000)
+    args = parser.parse_args()
+
+    os.environ["REDIS_URL"] = REDIS_URL  # this process broadcasts through the same Redis
+    url = _django.setup(fresh=True)
+    from django.utils import timezone
+
+    from tables import services as svc
+    from tables.domain.seating import Move
+    from tables.models import SeatAssignment, Table
+    from tournament.domain.structure import LevelSpec
+    from tournament.events import Actor
+    from tournament.models import ChipSet, Entry, EntryStatus, Player, Tournament
+    from tournament.services.tournaments import structure_create, tournament_create
+
+    actor = Actor.system("bench")
+    t = tournament_create(
+        actor=actor,
+        name="Lookup",
+        starts_at=timezone.now(),
+        buy_in=1000,
+        fee=0,
+        starting_stack=10000,
+        structure=structure_create(name="lk", levels=[LevelSpec(100, 200)]),
+        chip_set=ChipSet.objects.create(name="lk"),
+    )
+    Tournament.objects.filter(pk=t.pk).update(status="running")
+    t.refresh_from_db()
+    players = Player.objects.bulk_create(
+        Player(name=f"Player {i}", display_name=f"Player {i % 997}") for i in range(args.entries)
+    )
+    Entry.objects.bulk_create(
+        Entry(tournament=t, player=p, number=i + 1, status=EntryStatus.ACTIVE)
+        for i, p in enumerate(players)
+    )
+    svc.seats_draw(tournament=t, actor=actor)
+
+    env = {**_stack.stack_env(url, REDIS_URL), "FLOOR_TRUSTED_PROXIES": "1"}
+    ports = [_stack.free_port(), _stack.free_port()]
+    procs = [_stack.start_asgi(p, env) for p in ports]
+    result: dict[str, Any] = {"entries": args.entries, "database": url.split(":", 1)[0]}
+    try:
+        for p in ports:
+            _stack.wait_http(p)
+        ctx = mp.get_context("spawn")
+        out = ctx.Queue()
+        loader = ctx.Process(
+            target=load_main,
+            args=(ports, t.pk, args.entries, args.seconds, args.connections, out),
+        )
+        loader.start()
+        lat, errs, elapsed = out.get(timeout=args.seconds + 120)
+        loader.join()
+        result.update(
+            requests=len(lat),
+            rps=round(len(lat) / elapsed, 1),
+            p50_ms=round(_stack.percentile(lat, 50), 1),
+            p99_ms=round(_stack.percentile(lat, 99), 1),
+            errors=len(errs),
+        )
+
+        # Move notices: `pages` players connected, moved in batches of 100 to new tables.
+        rows = list(
+            SeatAssignment.objects.filter(table__tournament=t)
+            .select_related("entry", "table")
+            .order_by("table__number", "seat")[: args.pages]
+        )
+        tokens = [(r.entry_id, r.entry.public_token) for r in rows]
+        ready, done, got = ctx.Queue(), ctx.Event(), ctx.Queue()
+        pager = ctx.Process(target=pages_main, args=(ports, tokens, ready, done, got))
+        pager.start()
+        result["pages"] = ready.get(timeout=300)
+        time.sleep(1)
+        needed = -(-len(rows) // 9)
+        new_tables = svc.tables_create(tournament=t, count=needed, actor=actor)
+        started: dict[int, float] = {}
+        for b in range(0, len(rows), 100):
+            batch = rows[b : b + 100]
+            moves = []
+            for j, r in enumerate(batch):
+                k = b + j
+                moves.append(
+                    Move(
+                        r.entry_id,
+                        r.table.number,
+                        r.seat,
+                        new_tables[k // 9].number,
+                        k % 9 + 1,
+                        False,
+                        "floor",
+                    )
+                )
+            t0 = time.time()
+            from django.db import transaction
+
+            with transaction.atomic():
+                svc._apply(t, moves, actor, action="seats.move")
+            for m in moves:
+                started[m.entry] = t0
+            time.sleep(0.3)
+        time.sleep(3)
+        done.set()
+        arrivals = got.get(timeout=120)
+        pager.join(30)
+        notice = [(arrivals[e] - started[e]) * 1000 for e in started if e in arrivals]
+        result.update(
+            move_notice_p50_ms=round(_stack.percentile(notice, 50), 1),
+            move_notice_p99_ms=round(_stack.percentile(notice, 99), 1),
+            notices_lost=len(started) - len(notice),
+        )
+        assert Table.objects.filter(tournament=t).count() >= needed
+    finally:
+        _stack.stop(procs)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

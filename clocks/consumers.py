@@ -1,0 +1,99 @@
+"""Websocket consumers. One group per tournament (names from tournament.realtime).
+
+Clients may send only small JSON messages: {"type": "ping", "t0": <client ms>} answered with
+the server time for the NTP-style offset estimate. Everything else is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from tournament.realtime import entry_group, tournament_group
+
+MAX_MESSAGE_BYTES = 1024
+
+
+class TournamentConsumer(AsyncWebsocketConsumer):
+    """Public, read-only feed of a tournament's clock and numbers."""
+
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.groups_joined = []
+        tournament_id = int(self.scope["url_route"]["kwargs"]["pk"])
+        if not await _tournament_exists(tournament_id):
+            await self.close(code=4404)
+            return
+        group = tournament_group(tournament_id)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined.append(group)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if bytes_data is not None or text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self.close(code=4400)
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self.close(code=4400)
+            return
+        if not isinstance(message, dict) or message.get("type") != "ping":
+            await self.close(code=4400)
+            return
+        t0 = message.get("t0")
+        if not isinstance(t0, int | float):
+            await self.close(code=4400)
+            return
+        await self.send(
+            text_data=json.dumps({"type": "pong", "t0": t0, "server_ms": time.time() * 1000})
+        )
+
+    async def floor_event(self, message: dict[str, Any]) -> None:
+        text = message.get("text")
+        if not isinstance(text, str):
+            text = json.dumps({"type": "event", "event": message["event"], "data": message["data"]})
+        await self.send(text_data=text)
+
+
+@database_sync_to_async
+def _tournament_exists(pk: int) -> bool:
+    from tournament.models import Tournament
+
+    return Tournament.objects.filter(pk=pk).exists()
+
+
+class SeatConsumer(TournamentConsumer):
+    """A player's own feed: their seat, moves and bust, plus the tournament's clock.
+
+    Opened with the entry's unguessable token; an unknown or revoked token is refused.
+    """
+
+    async def connect(self) -> None:
+        self.groups_joined = []
+        ids = await _entry_ids(str(self.scope["url_route"]["kwargs"]["token"]))
+        if ids is None:
+            await self.close(code=4404)
+            return
+        entry_id, tournament_id = ids
+        for group in (entry_group(entry_id), tournament_group(tournament_id)):
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+        await self.accept()
+
+
+@database_sync_to_async
+def _entry_ids(token: str) -> tuple[int, int] | None:
+    from tournament.public_selectors import entry_by_token
+
+    entry = entry_by_token(token)
+    return (entry.pk, entry.tournament_id) if entry else None

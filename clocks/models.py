@@ -1,0 +1,47 @@
+"""The clock is data: the start instant plus the history of pauses, resumes and adjustments.
+
+`clocks.domain.clock.clock_state` replays this history for any instant; nothing has to fire for
+the clock to be right, and a restart loses nothing.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import Tournament
+
+
+class Clock(models.Model):
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="clock")
+    # Highest level index (0-based) whose start has been announced. The ticker advances it with
+    # a conditional UPDATE so each level start is announced exactly once.
+    announced_level = models.IntegerField(default=-1)
+    one_minute_warned_level = models.IntegerField(default=-1)
+
+    class Meta:
+        verbose_name = _("clock")
+        verbose_name_plural = _("clocks")
+
+    def __str__(self) -> str:
+        return f"clock of {self.tournament}"
+
+
+class ClockEventKind(models.TextChoices):
+    START = "start", _("Start")
+    PAUSE = "pause", _("Pause")
+    RESUME = "resume", _("Resume")
+    ADD = "add", _("Add or remove time")
+    SET_REMAINING = "set_remaining", _("Set remaining time")
+    JUMP = "jump", _("Jump to level")
+
+
+class ClockEvent(models.Model):
+    clock = models.ForeignKey(Clock, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=20, choices=ClockEventKind.choices)
+    at = models.DateTimeField()
+    seconds = models.IntegerField(default=0)
+    level = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name = _("clock event")
+        verbose_name_plural = _("clock events")

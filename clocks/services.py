@@ -1,0 +1,181 @@
+"""Writes of the clock: console commands and the exactly-once level announcer.
+
+Commands append to the clock's history (never edit it); `clock_state` replays it. The announcer
+advances `announced_level` with a conditional UPDATE, so two tickers, a retry or a restart never
+announce a level twice.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clocks.domain.clock import ClockError, ClockState, clock_state, validate_command
+from clocks.domain.clock import ClockEvent as DomainEvent
+from clocks.models import Clock, ClockEvent
+from clocks.selectors import clock_events, level_timings
+from tournament.errors import FloorError
+from tournament.events import Actor, event_record
+from tournament.models import Level, Status, Tournament
+from tournament.realtime import broadcast_on_commit, table_group, tournament_group
+
+COMMANDS = ("start", "pause", "resume", "add", "set_remaining", "jump")
+
+
+def _message(exc: ClockError, kind: str) -> str:
+    text = str(exc).lower()
+    if "not started" in text or "before start" in text or "not been started" in text:
+        return _("The clock has not been started yet.")
+    if "already" in text and kind == "start":
+        return _("The clock is already running.")
+    if kind == "pause":
+        return _("The clock is not running.")
+    if kind == "resume":
+        return _("The clock is not paused.")
+    if kind == "jump":
+        return _("There is no such level.")
+    if kind in ("add", "set_remaining"):
+        return _("The remaining time cannot be negative or longer than the level.")
+    return _("This clock command is not possible now: %(reason)s") % {"reason": exc}
+
+
+@transaction.atomic
+def clock_command(
+    *,
+    tournament: Tournament,
+    kind: str,
+    actor: Actor,
+    seconds: int = 0,
+    level: int = 0,
+    now: datetime | None = None,
+) -> ClockState:
+    """Apply one console command (start, pause, resume, add ±seconds, set_remaining, jump).
+
+    Refused commands raise FloorError and write nothing.
+    """
+    if kind not in COMMANDS:
+        raise FloorError(_("Unknown clock command."))
+    now = now or timezone.now()
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status in (Status.PLANNED, Status.FINISHED):
+        raise FloorError(_("Open registration before starting the clock."))
+    clock, _created = Clock.objects.get_or_create(tournament=tournament)
+    clock = Clock.objects.select_for_update().get(pk=clock.pk)
+    levels = list(tournament.structure.levels.all())
+    timings = level_timings(levels)
+    history = clock_events(clock)
+    command = DomainEvent(kind=kind, at=now, seconds=seconds, level=level)
+    try:
+        validate_command(timings, history, command)
+    except ClockError as exc:
+        raise FloorError(_message(exc, kind)) from exc
+    ClockEvent.objects.create(clock=clock, kind=kind, at=now, seconds=seconds, level=level)
+    state = clock_state(timings, [*history, command], now)
+    if kind == "start" and tournament.status == Status.REGISTERING:
+        tournament.status = Status.RUNNING
+        tournament.save(update_fields=["status"])
+        event_record(
+            tournament=tournament,
+            action="tournament.status",
+            actor=actor,
+            payload={"from": Status.REGISTERING, "to": Status.RUNNING},
+        )
+    if kind in ("jump", "start"):
+        # A jump (or start) sets the level directly; the announcer must not repeat it.
+        Clock.objects.filter(pk=clock.pk).update(announced_level=state.level_index)
+    event_record(
+        tournament=tournament,
+        action=f"clock.{kind}",
+        actor=actor,
+        payload={"seconds": seconds, "level": level, "level_index": state.level_index},
+    )
+    broadcast_on_commit(
+        tournament_group(tournament.pk), "clock", clock_payload(tournament, state, levels, now)
+    )
+    return state
+
+
+def clock_payload(
+    tournament: Tournament, state: ClockState, levels: list[Level], now: datetime
+) -> dict[str, Any]:
+    """What every screen needs to draw the clock: instants as epoch milliseconds."""
+
+    def level_info(index: int | None) -> dict[str, Any] | None:
+        if index is None or index >= len(levels):
+            return None
+        lv = levels[index]
+        number = sum(1 for x in levels[: index + 1] if not x.is_break)
+        return {
+            "index": index,
+            "number": number,
+            "is_break": lv.is_break,
+            "small_blind": lv.small_blind,
+            "big_blind": lv.big_blind,
+            "ante": lv.ante,
+            "big_blind_ante": lv.big_blind_ante,
+            "minutes": lv.minutes,
+            "color_up": lv.color_up,
+        }
+
+    return {
+        "tournament": tournament.pk,
+        "started": state.started,
+        "running": state.running,
+        "level": level_info(state.level_index if state.started else 0),
+        "next": level_info(state.next_level_index if state.started else 1),
+        "remaining_ms": int(state.remaining * 1000),
+        "ends_at_ms": int(state.level_ends_at.timestamp() * 1000) if state.level_ends_at else None,
+        "seconds_to_break": state.seconds_to_next_break,
+        "on_last_level": state.on_last_level,
+        "server_ms": int(now.timestamp() * 1000),
+    }
+
+
+def clocks_announce_due(*, now: datetime | None = None) -> int:
+    """Announce every level start that is due and not yet announced, exactly once each.
+
+    Safe to call from any number of tickers at once. Returns how many announcements this call
+    made.
+    """
+    now = now or timezone.now()
+    made = 0
+    clocks = Clock.objects.filter(
+        tournament__status__in=[Status.RUNNING, Status.FINAL_TABLE]
+    ).select_related("tournament__structure")
+    for clock in clocks:
+        levels = list(clock.tournament.structure.levels.all())
+        state = clock_state(level_timings(levels), clock_events(clock), now)
+        if not state.started or state.level_index <= clock.announced_level:
+            continue
+        made += _announce(clock, state, levels, now)
+    return made
+
+
+@transaction.atomic
+def _announce(clock: Clock, state: ClockState, levels: list[Level], now: datetime) -> int:
+    won = Clock.objects.filter(pk=clock.pk, announced_level__lt=state.level_index).update(
+        announced_level=state.level_index
+    )
+    if not won:
+        return 0  # another ticker announced it first
+    tournament = clock.tournament
+    level = levels[state.level_index]
+    event_record(
+        tournament=tournament,
+        action="clock.break" if level.is_break else "clock.level",
+        actor=Actor.system("clock"),
+        payload={"level_index": state.level_index, "announced_at": now.isoformat()},
+    )
+    payload = clock_payload(tournament, state, levels, now)
+    broadcast_on_commit(tournament_group(tournament.pk), "level", payload)
+    # tda-de 23: the new level applies from the next hand; the dealer tablets say so.
+    for table_id in tournament.tables.filter(is_open=True).values_list("pk", flat=True):
+        broadcast_on_commit(table_group(table_id), "level", payload)
+    return 1
+
+
+__all__ = ["clock_command", "clock_payload", "clocks_announce_due"]

@@ -1,0 +1,59 @@
+"""Websocket consumer: joins the tournament group, answers pings, refuses bad messages."""
+
+from __future__ import annotations
+
+import pytest
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from tournament.realtime import tournament_group
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ORIGIN = [(b"origin", b"http://testserver")]
+
+
+async def connect(path: str, headers=ORIGIN) -> tuple[WebsocketCommunicator, bool]:
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+@pytest.fixture
+def tournament(make_tournament):
+    return make_tournament()
+
+
+async def test_receives_group_events_and_answers_pings(tournament):
+    ws, connected = await connect(f"/ws/t/{tournament.pk}/")
+    assert connected
+    await get_channel_layer().group_send(
+        tournament_group(tournament.pk),
+        {"type": "floor.event", "event": "clock", "data": {"running": True}},
+    )
+    message = await ws.receive_json_from(timeout=2)
+    assert message == {"type": "event", "event": "clock", "data": {"running": True}}
+    await ws.send_json_to({"type": "ping", "t0": 123})
+    pong = await ws.receive_json_from(timeout=2)
+    assert pong["type"] == "pong" and pong["t0"] == 123 and pong["server_ms"] > 0
+    await ws.disconnect()
+
+
+async def test_wrong_origin_is_rejected(tournament):
+    _ws, connected = await connect(f"/ws/t/{tournament.pk}/", [(b"origin", b"http://evil.test")])
+    assert not connected
+
+
+async def test_unknown_tournament_is_closed(db):
+    _ws, connected = await connect("/ws/t/999999/")
+    assert not connected
+
+
+@pytest.mark.parametrize("payload", ["not json", '{"type": "shout"}', "x" * 5000, "[]"])
+async def test_bad_messages_close_the_socket(tournament, payload):
+    ws, connected = await connect(f"/ws/t/{tournament.pk}/")
+    assert connected
+    await ws.send_to(text_data=payload)
+    output = await ws.receive_output(timeout=2)
+    assert output["type"] == "websocket.close"

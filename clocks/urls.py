@@ -1,0 +1,15 @@
+from django.urls import path
+
+from clocks import views
+
+urlpatterns = [
+    path("api/time", views.server_time, name="server-time"),
+    path("t/<int:pk>/clock/", views.bigscreen, name="bigscreen"),
+    path("t/<int:pk>/clock.json", views.clock_json, name="clock-json"),
+    path("console/t/<int:pk>/clock/", views.console_clock, name="console-clock"),
+    path(
+        "console/t/<int:pk>/clock/<str:kind>",
+        views.console_clock_command,
+        name="console-clock-command",
+    ),
+]

@@ -1,0 +1,150 @@
+"""Clock pages: the public big screen and its JSON feed, the console controls."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from clocks.selectors import clock_state_for
+from clocks.services import clock_command, clock_payload
+from tournament.errors import FloorError
+from tournament.events import Actor
+from tournament.models import Tournament
+from tournament.roles import floor_required
+from tournament.selectors import payout_amounts, tournament_numbers
+from tournament.views import console_context, get_tournament
+
+
+def public_snapshot(tournament: Tournament) -> dict[str, Any]:
+    """Everything the big screen shows; public data only."""
+    now = timezone.now()
+    levels = list(tournament.structure.levels.all())
+    state = clock_state_for(tournament, now, levels)
+    numbers = tournament_numbers(tournament)
+    return {
+        "name": tournament.name,
+        "status": tournament.status,
+        "currency": tournament.currency,
+        "clock": clock_payload(tournament, state, levels, now),
+        "players_left": numbers.players_left,
+        "entries": numbers.entries,
+        "average_stack": numbers.average_stack,
+        "prize_pool": numbers.prize_pool,
+        "payouts": payout_amounts(tournament, numbers)[:9],
+        "levels": [
+            {
+                "is_break": lv.is_break,
+                "small_blind": lv.small_blind,
+                "big_blind": lv.big_blind,
+                "ante": lv.ante,
+                "big_blind_ante": lv.big_blind_ante,
+                "minutes": lv.minutes,
+                "color_up": lv.color_up,
+            }
+            for lv in levels
+        ],
+    }
+
+
+@never_cache
+def server_time(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"server_ms": time.time() * 1000})
+
+
+@never_cache
+def clock_json(request: HttpRequest, pk: int) -> JsonResponse:
+    return JsonResponse(public_snapshot(get_tournament(pk)))
+
+
+def bigscreen(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    return render(
+        request,
+        "clocks/bigscreen.html",
+        {"tournament": tournament, "config": screen_config(tournament)},
+    )
+
+
+def screen_config(tournament: Tournament) -> dict[str, Any]:
+    """The data and words a clock screen script needs, in the reader's language."""
+    return {
+        "snapshot": public_snapshot(tournament),
+        "timeUrl": reverse("server-time"),
+        "snapshotUrl": reverse("clock-json", args=[tournament.pk]),
+        "wsUrl": f"/ws/t/{tournament.pk}/",
+        "texts": {
+            "level": _("Level"),
+            "breakWord": _("Break"),
+            "notStarted": _("Starting soon"),
+            "paused": _("PAUSED"),
+            "next": _("Next"),
+            "ante": _("Ante"),
+            "bbAnte": _("BB ante"),
+            "min": _("min"),
+            "lastLevel": _("Last level"),
+            "colorUp": _("Colour-up"),
+            "live": _("live"),
+            "offline": _("reconnecting…"),
+        },
+    }
+
+
+@floor_required
+def console_clock(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    levels = list(tournament.structure.levels.all())
+    state = clock_state_for(tournament, levels=levels)
+    return render(
+        request,
+        "clocks/console.html",
+        console_context(
+            tournament, "clock", config=screen_config(tournament), state=state, levels=levels
+        ),
+    )
+
+
+@require_POST
+@floor_required
+def console_clock_command(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    tournament = get_tournament(pk)
+    seconds = 0
+    level = 0
+    levels = list(tournament.structure.levels.all())
+    state = clock_state_for(tournament, levels=levels)
+    try:
+        if kind == "plus":
+            kind, seconds = "add", 60
+        elif kind == "minus":
+            kind, seconds = "add", -60
+        elif kind == "next":
+            kind, level = "jump", state.level_index + 1
+        elif kind == "previous":
+            kind, level = "jump", state.level_index - 1
+        elif kind == "set_remaining":
+            minutes, _sep, secs = request.POST.get("time", "").strip().partition(":")
+            seconds = int(minutes) * 60 + int(secs or 0)
+        elif kind == "jump":
+            level = int(request.POST.get("level", "")) - 1
+        clock_command(
+            tournament=tournament,
+            kind=kind,
+            seconds=seconds,
+            level=level,
+            actor=Actor.from_request(request),
+        )
+    except ValueError:
+        messages.error(request, _("Enter the time as minutes:seconds, e.g. 12:30."))
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    if getattr(request, "htmx", None):
+        return HttpResponse(status=204)
+    return redirect("console-clock", pk=pk)

@@ -1,0 +1,59 @@
+"""Test settings.
+
+The suite runs on PostgreSQL wherever it is reachable (TEST_DATABASE_URL, default
+postgres://postgres@127.0.0.1:5432/postgres) and always under CI=true; elsewhere it falls back to
+SQLite so a fresh laptop can still run it. Redis-backed tests decide for themselves (see
+tests/services.py).
+"""
+
+import socket
+from urllib.parse import urlparse
+
+import dj_database_url
+
+from config.env import env_bool, env_str
+from config.settings.base import *  # noqa: F403
+from config.settings.base import REST_FRAMEWORK
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_BROKER_URL = "memory://"
+CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+FLOOR_TICKER = "off"
+LANGUAGE_CODE = "en"
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,
+    "DEFAULT_THROTTLE_RATES": {"public_lookup": "100000/min", "login": "100000/min"},
+}
+
+CI = env_bool("CI", False)
+TEST_DATABASE_URL = env_str("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+
+
+def _reachable(url: str) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 5432), 1):
+            return True
+    except OSError:
+        return False
+
+
+if env_bool("FLOOR_TEST_SQLITE", False) and not CI:
+    TEST_ON_POSTGRES = False
+else:
+    TEST_ON_POSTGRES = CI or _reachable(TEST_DATABASE_URL)
+
+if TEST_ON_POSTGRES:
+    DATABASES = {"default": dj_database_url.parse(TEST_DATABASE_URL)}
+    DATABASES["default"]["TEST"] = {"NAME": "floor_test"}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": ":memory:",
+            "TEST": {"NAME": ":memory:"},
+        }
+    }

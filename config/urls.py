@@ -1,0 +1,28 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from config.health import healthz
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("api/", include("tournament.api.urls")),
+    path("api/", include("tables.api.urls")),
+    path("", include("clocks.urls")),
+    path("", include("tables.urls")),
+    path("", include("rules_engine.urls")),
+    path("", include("tournament.urls")),
+]
+
+if settings.DEBUG:  # pragma: no cover - development only
+    from django.contrib.staticfiles.urls import staticfiles_urlpatterns
+
+    urlpatterns += staticfiles_urlpatterns()

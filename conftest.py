@@ -1,0 +1,134 @@
+"""Shared fixtures: staff users, a demo chip set and structure, a tournament factory."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.utils import timezone
+
+from tests.services import CI
+
+
+def pytest_report_header(config: Any) -> str:
+    from django.conf import settings as s
+
+    engine = s.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    return f"floor: database={engine} CI={CI}"
+
+
+@pytest.fixture(autouse=True)
+def _require_postgres_under_ci() -> None:
+    if CI and not settings.TEST_ON_POSTGRES:
+        pytest.fail("Under CI the tests must run on PostgreSQL.")
+
+
+@pytest.fixture
+def director(db: Any) -> Any:
+    from tournament.roles import DIRECTOR, ensure_role_groups
+
+    ensure_role_groups()
+    user = get_user_model().objects.create_user("dir", password="pw-director-123")
+    user.groups.add(Group.objects.get(name=DIRECTOR))
+    return user
+
+
+@pytest.fixture
+def floor_user(db: Any) -> Any:
+    from tournament.roles import FLOOR, ensure_role_groups
+
+    ensure_role_groups()
+    user = get_user_model().objects.create_user("flo", password="pw-floor-123")
+    user.groups.add(Group.objects.get(name=FLOOR))
+    return user
+
+
+@pytest.fixture
+def actor(director: Any) -> Any:
+    from tournament.events import Actor
+
+    return Actor(user=director, label="dir", source="127.0.0.1")
+
+
+@pytest.fixture
+def chip_set(db: Any) -> Any:
+    from tournament.services.tournaments import chip_set_create
+
+    return chip_set_create(
+        name="Test set",
+        denominations=[
+            (25, "#2e7d32", "green"),
+            (100, "#111111", "black"),
+            (500, "#6a1b9a", "purple"),
+            (1000, "#f9a825", "yellow"),
+            (5000, "#c62828", "red"),
+        ],
+    )
+
+
+@pytest.fixture
+def template(db: Any) -> Any:
+    from tournament.domain.structure import LevelSpec
+    from tournament.services.tournaments import structure_create
+
+    levels = [
+        LevelSpec(100, 200, 0, False, 20),
+        LevelSpec(200, 400, 0, False, 20),
+        LevelSpec(0, 0, 0, False, 10, True, (25,)),
+        LevelSpec(300, 600, 0, True, 20),
+        LevelSpec(400, 800, 0, True, 20),
+        LevelSpec(500, 1000, 0, True, 20),
+        LevelSpec(600, 1200, 0, True, 20),
+    ]
+    return structure_create(name="Test template", levels=levels, is_template=True)
+
+
+@pytest.fixture
+def make_tournament(actor: Any, chip_set: Any, template: Any) -> Callable[..., Any]:
+    from tournament.services.tournaments import tournament_create
+
+    def make(**options: Any) -> Any:
+        values: dict[str, Any] = {
+            "name": "Test Cup",
+            "starts_at": timezone.now() + timedelta(hours=1),
+            "buy_in": 10000,
+            "starting_stack": 20000,
+            "fee": 1000,
+        }
+        values.update(options)
+        status = values.pop("status", None)
+        t = tournament_create(actor=actor, structure=template, chip_set=chip_set, **values)
+        if status:
+            from tournament.models import Tournament
+
+            Tournament.objects.filter(pk=t.pk).update(status=status)
+            t.refresh_from_db()
+        return t
+
+    return make
+
+
+@pytest.fixture
+def register(actor: Any) -> Callable[..., Any]:
+    from tournament.services.registration import entry_register, player_create
+
+    counter = {"n": 0}
+
+    def reg(tournament: Any, name: str | None = None) -> Any:
+        counter["n"] += 1
+        player = player_create(name=name or f"Player Number{counter['n']}", actor=actor)
+        return entry_register(tournament=tournament, player=player, actor=actor)
+
+    return reg
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    from django.core.cache import cache
+
+    cache.clear()

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Floor's two commands on a fresh machine (Python 3.11+, nothing else):
+
+    python3 floor.py run     start Floor with a demo tournament (SQLite, embedded)
+    python3 floor.py test    run the whole test suite with lint and type checks
+
+Both create ./.venv and install the pinned requirements the first time.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def sh(*args: str, env: dict[str, str] | None = None) -> None:
+    result = subprocess.run(args, cwd=ROOT, env={**os.environ, **(env or {})}, check=False)
+    if result.returncode != 0:
+        sys.exit(result.returncode)
+
+
+def ensure_venv(requirements: str) -> None:
+    if sys.version_info < (3, 11):
+        sys.exit("Floor needs Python 3.11 or newer.")
+    if not PY.exists():
+        print("Creating .venv …", flush=True)
+        venv.create(VENV, with_pip=True)
+    stamp = VENV / f".installed-{requirements}"
+    req = ROOT / requirements
+    wanted = req.read_text() + (ROOT / "requirements.txt").read_text()
+    if not stamp.exists() or stamp.read_text() != wanted:
+        print(f"Installing {requirements} …", flush=True)
+        sh(str(PY), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", str(req))
+        stamp.write_text(wanted)
+
+
+def run(argv: list[str]) -> None:
+    ensure_venv("requirements.txt")
+    port = argv[0] if argv else os.environ.get("PORT", "8000")
+    manage = [str(PY), "manage.py"]
+    sh(*manage, "migrate", "--noinput", "-v", "0")
+    sh(*manage, "floor_demo")
+    password = os.environ.get("FLOOR_DEMO_PASSWORD", "floor-demo")
+    print(
+        f"\n  Floor is running:  http://127.0.0.1:{port}/console/\n"
+        f"  Log in as director / {password}  (or floor / {password})\n"
+        f"  Public pages:      http://127.0.0.1:{port}/\n"
+        f"  API docs:          http://127.0.0.1:{port}/api/docs/\n"
+        "  Stop with Ctrl+C.\n",
+        flush=True,
+    )
+    os.execv(str(PY), [str(PY), "manage.py", "floor_serve", "--port", str(port)])
+
+
+def test(argv: list[str]) -> None:
+    ensure_venv("requirements-dev.txt")
+    bin_dir = PY.parent
+    tool = lambda name: str(bin_dir / name)  # noqa: E731
+    print("== ruff", flush=True)
+    sh(tool("ruff"), "format", "--check", ".")
+    sh(tool("ruff"), "check", ".")
+    print("== mypy", flush=True)
+    sh(tool("mypy"), "config", "tournament", "tables", "clocks", "rules_engine")
+    print("== import-linter", flush=True)
+    sh(tool("lint-imports"))
+    print("== django checks", flush=True)
+    deploy_env = {
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "SECRET_KEY": "check-deploy-" + "x" * 50,
+        "ALLOWED_HOSTS": "floor.example.org",
+    }
+    sh(str(PY), "manage.py", "check", "--deploy", "--fail-level", "WARNING", env=deploy_env)
+    sh(
+        str(PY),
+        "manage.py",
+        "makemigrations",
+        "--check",
+        "--dry-run",
+        env={"DJANGO_SETTINGS_MODULE": "config.settings.test"},
+    )
+    print("== pytest", flush=True)
+    sh(str(PY), "-m", "pytest", *argv)
+
+
+def main() -> None:
+    commands = {"run": run, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        print(__doc__)
+        sys.exit(2)
+    commands[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+// Floor clock client: server-time offset (NTP-style, best of several round trips), a live feed
+// over the websocket with polling fallback, and a countdown drawn from the level's end instant.
+// The screen projects level ends itself from the structure, so it switches level on time even
+// before the server's announcement arrives.
+
+const SYNC_SAMPLES = 8;
+
+export class ServerClock {
+  constructor(timeUrl) {
+    this.timeUrl = timeUrl;
+    this.offset = 0; // server_ms - local_ms
+    this.bestRtt = Infinity;
+    this.samples = [];
+  }
+  now() { return Date.now() + this.offset; }
+  addSample(t0, serverMs, t1) {
+    const rtt = t1 - t0;
+    const offset = serverMs - (t0 + t1) / 2;
+    this.samples.push({ rtt, offset });
+    if (this.samples.length > 32) this.samples.shift();
+    const best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
+    this.bestRtt = best.rtt;
+    this.offset = best.offset;
+  }
+  reset() { this.samples = []; this.bestRtt = Infinity; }
+  async syncHttp(n = SYNC_SAMPLES) {
+    for (let i = 0; i < n; i++) {
+      try {
+        const t0 = Date.now();
+        const r = await fetch(this.timeUrl, { cache: "no-store" });
+        const body = await r.json();
+        this.addSample(t0, body.server_ms, Date.now());
+      } catch (e) { /* try again on the next sync */ }
+    }
+  }
+}
+
+// Project the clock forward from the last known payload using the structure.
+export function project(payload, levels, serverNow) {
+  if (!payload || !payload.started || !payload.level) {
+    return { index: payload && payload.level ? payload.level.index : 0, remainingMs: payload ? payload.remaining_ms : 0, running: false, started: false };
+  }
+  let index = payload.level.index;
+  if (!payload.running || payload.ends_at_ms == null) {
+    return { index, remainingMs: payload.remaining_ms, running: false, started: true };
+  }
+  let endsAt = payload.ends_at_ms;
+  while (serverNow >= endsAt && index < levels.length - 1) {
+    index += 1;
+    endsAt += levels[index].minutes * 60000;
+  }
+  return { index, remainingMs: Math.max(0, endsAt - serverNow), running: true, started: true, endsAt };
+}
+
+export function formatTime(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+  const pad = (x) => String(x).padStart(2, "0");
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
+}
+
+export function formatChips(n, lang) {
+  return new Intl.NumberFormat(lang || document.documentElement.lang || "en").format(n);
+}
+
+export function formatMoney(cents, currency, lang) {
+  return new Intl.NumberFormat(lang || document.documentElement.lang || "en", {
+    style: "currency", currency: currency || "EUR",
+    minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2,
+  }).format(cents / 100);
+}
+
+// A live feed: websocket with reconnect and ping-based offset sync; polling while it is down.
+export class Feed {
+  constructor({ wsUrl, snapshotUrl, clock, onSnapshot, onEvent, onStatus, pollMs = 5000 }) {
+    Object.assign(this, { wsUrl, snapshotUrl, clock, onSnapshot, onEvent, onStatus, pollMs });
+    this.retry = 500;
+    this.pollTimer = null;
+    this.ws = null;
+    this.refetchTimer = null;
+  }
+  start() {
+    this.refresh();
+    this.connect();
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") { this.clock.reset(); this.syncWs(); this.refresh(); }
+    });
+    window.addEventListener("online", () => this.connect());
+  }
+  async refresh() {
+    try {
+      const r = await fetch(this.snapshotUrl, { cache: "no-store" });
+      if (r.ok) this.onSnapshot(await r.json());
+    } catch (e) { /* offline: keep the last known state */ }
+  }
+  refetchSoon() {
+    clearTimeout(this.refetchTimer);
+    this.refetchTimer = setTimeout(() => this.refresh(), 250);
+  }
+  startPolling() {
+    if (this.pollTimer) return;
+    this.pollTimer = setInterval(() => { this.refresh(); this.clock.syncHttp(2); }, this.pollMs);
+    this.clock.syncHttp(4);
+  }
+  stopPolling() { clearInterval(this.pollTimer); this.pollTimer = null; }
+  syncWs() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    for (let i = 0; i < SYNC_SAMPLES; i++) {
+      setTimeout(() => {
+        if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "ping", t0: Date.now() }));
+      }, i * 120);
+    }
+  }
+  connect() {
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    let ws;
+    try { ws = new WebSocket(`${proto}//${location.host}${this.wsUrl}`); } catch (e) { this.scheduleReconnect(); return; }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 500;
+      this.stopPolling();
+      this.onStatus && this.onStatus("live");
+      this.clock.reset();
+      this.syncWs();
+      this.refresh();
+    };
+    ws.onmessage = (m) => {
+      const t1 = Date.now();
+      let msg;
+      try { msg = JSON.parse(m.data); } catch (e) { return; }
+      if (msg.type === "pong") { this.clock.addSample(msg.t0, msg.server_ms, t1); return; }
+      if (msg.type === "event") {
+        if ((msg.event === "clock" || msg.event === "level") && msg.data) this.onEvent && this.onEvent(msg.event, msg.data);
+        else this.refetchSoon();
+        if (msg.event !== "clock") this.refetchSoon();
+      }
+    };
+    ws.onclose = () => {
+      this.onStatus && this.onStatus("offline");
+      this.startPolling();
+      this.scheduleReconnect();
+    };
+  }
+  scheduleReconnect() {
+    setTimeout(() => this.connect(), this.retry);
+    this.retry = Math.min(this.retry * 2, 10000);
+  }
+}
+
+// Keep the screen awake while the clock is shown.
+export async function keepAwake() {
+  if (!("wakeLock" in navigator)) return;
+  const request = async () => { try { await navigator.wakeLock.request("screen"); } catch (e) { /* not allowed now */ } };
+  await request();
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") request(); });
+}
+
+// Short tones with Web Audio: one minute left, level change, break.
+export class Sounds {
+  constructor(key = "floor-muted") { this.key = key; this.ctx = null; }
+  get muted() { return localStorage.getItem(this.key) === "1"; }
+  set muted(v) { localStorage.setItem(this.key, v ? "1" : "0"); }
+  tone(freq, start, dur) {
+    const ctx = this.ctx; const o = ctx.createOscillator(); const g = ctx.createGain();
+    o.frequency.value = freq; o.type = "sine"; o.connect(g); g.connect(ctx.destination);
+    g.gain.setValueAtTime(0.0001, ctx.currentTime + start);
+    g.gain.exponentialRampToValueAtTime(0.4, ctx.currentTime + start + 0.02);
+    g.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + start + dur);
+    o.start(ctx.currentTime + start); o.stop(ctx.currentTime + start + dur + 0.05);
+  }
+  play(kind) {
+    if (this.muted) return;
+    try {
+      this.ctx = this.ctx || new (window.AudioContext || window.webkitAudioContext)();
+      if (kind === "minute") { this.tone(880, 0, 0.25); this.tone(880, 0.35, 0.25); }
+      else if (kind === "break") { this.tone(523, 0, 0.4); this.tone(659, 0.45, 0.4); this.tone(784, 0.9, 0.6); }
+      else { this.tone(784, 0, 0.3); this.tone(988, 0.35, 0.3); this.tone(1175, 0.7, 0.5); }
+    } catch (e) { /* audio not available */ }
+  }
+}

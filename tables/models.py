@@ -1,0 +1,146 @@
+"""Tables and seats. One player per seat and one seat per player are database constraints."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tables.domain.button import Blinds
+from tournament.models import Entry, Tournament
+
+
+def new_dealer_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Table(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("table number"))
+    seats = models.PositiveSmallIntegerField(
+        _("seats"), default=9, validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+    area = models.CharField(_("area / room"), max_length=60, blank=True)
+    is_open = models.BooleanField(_("open"), default=True)
+    opening_order = models.PositiveIntegerField(_("opening order"), default=0)
+    # Positions of the hand in progress (dead-button rules: button and small blind may point
+    # at empty seats). Null until the floor sets the button.
+    button_seat = models.PositiveSmallIntegerField(_("button seat"), null=True, blank=True)
+    small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    big_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    hand_number = models.PositiveIntegerField(_("hands played"), default=0)
+    # Clock level (0-based index) in force when the current hand was dealt (tda-de 23: a new
+    # level starts with the next hand).
+    hand_level = models.IntegerField(default=-1)
+    # Hand-for-hand: the number of the hand-for-hand round this table has finished.
+    h4h_done_round = models.PositiveIntegerField(default=0)
+    accessible_seats = models.JSONField(
+        _("seats kept for players with special needs"), default=list, blank=True
+    )
+    dealer_token = models.CharField(max_length=64, unique=True, default=new_dealer_token)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_table_number"),
+            models.CheckConstraint(
+                condition=models.Q(seats__gte=2) & models.Q(seats__lte=10),
+                name="table_seats_2_to_10",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self.number}"
+
+    def blinds(self) -> Blinds | None:
+        if self.button_seat is None or self.big_blind_seat is None:
+            return None
+        return Blinds(
+            button=self.button_seat,
+            small_blind=self.small_blind_seat or self.button_seat,
+            big_blind=self.big_blind_seat,
+        )
+
+    def set_blinds(self, blinds: Blinds | None) -> None:
+        self.button_seat = blinds.button if blinds else None
+        self.small_blind_seat = blinds.small_blind if blinds else None
+        self.big_blind_seat = blinds.big_blind if blinds else None
+
+
+class SeatAssignment(models.Model):
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="seat")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="assignments")
+    seat = models.PositiveSmallIntegerField(
+        _("seat"), validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+    # tda-de 7: seated between the small blind and the button, the player waits for the button.
+    must_wait = models.BooleanField(default=False)
+    stack = models.PositiveIntegerField(null=True, blank=True)
+    seated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        verbose_name = _("seat assignment")
+        verbose_name_plural = _("seat assignments")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} @ {self.table.number}/{self.seat}"
+
+
+class KeepApart(models.Model):
+    """Two entries who must not sit at the same table (bdpv seating rule 4)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="keep_apart")
+    first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        verbose_name = _("keep-apart pair")
+        verbose_name_plural = _("keep-apart pairs")
+
+
+class ReportKind(models.TextChoices):
+    BUST = "bust", _("Bust")
+    FLOOR = "floor", _("Floor call")
+
+
+class TableReport(models.Model):
+    """What a dealer sends to the floor: a bust to confirm, or a call for the floor."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reports")
+    kind = models.CharField(max_length=10, choices=ReportKind.choices)
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    stack_at_hand_start = models.PositiveIntegerField(null=True, blank=True)
+    hand_number = models.PositiveIntegerField(default=0)
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.CharField(max_length=20, blank=True)  # confirmed | dismissed | done
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("table report")
+        verbose_name_plural = _("table reports")
+
+
+class TimeCall(models.Model):
+    """A clock called on a player at a table (tda-de 29, bdpv No-Limit 12)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="time_calls")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField()
+    seconds = models.PositiveSmallIntegerField()
+    countdown = models.PositiveSmallIntegerField()
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]

@@ -1,0 +1,790 @@
+"""Seat-changing services. Every one locks the tournament row first, so two floor people and
+forty tablets acting at once are serialized per tournament; the database constraints (one
+player per seat, one seat per player) are the last line of defence."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables.domain.button import ButtonError, first_hand, next_hand, waiting_seats
+from tables.domain.seating import (
+    BalancePlan,
+    Move,
+    Rules,
+    SeatingError,
+    TableState,
+    draw,
+    late_seat,
+    plan_balance_lazy,
+    plan_break_lazy,
+    plan_final_table,
+    secure_random,
+    tables_needed,
+)
+from tables.models import KeepApart, ReportKind, SeatAssignment, Table, TableReport, TimeCall
+from tournament.errors import Conflict, FloorError
+from tournament.events import Actor, event_record
+from tournament.models import Entry, EntryStatus, Status, Tournament
+from tournament.realtime import (
+    broadcast_on_commit,
+    console_group,
+    dealer_group,
+    entry_group,
+    table_group,
+    tournament_group,
+)
+
+SEATED_STATUSES = (Status.REGISTERING, Status.RUNNING, Status.FINAL_TABLE)
+
+
+def balance_rules(tournament: Tournament) -> Rules:
+    """Balancing parameters of the tournament's ruleset: tolerance 1 at full ring (tda-de 10),
+    play holds three short; bdpv keeps the mover's position to the button (bdpv 6.12)."""
+    short_handed = tournament.seats_per_table <= 6
+    return Rules(
+        tolerance=tournament.balance_tolerance or 1,
+        hold_short_by=2 if short_handed else 3,
+        keep_position=tournament.ruleset == "bdpv",
+    )
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    """Every seat-changing service starts here, so they queue per tournament in one order."""
+    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+
+
+def table_state(table: Table, rows: Iterable[SeatAssignment] | None = None) -> TableState:
+    if rows is None:
+        rows = table.assignments.all()
+    seated: dict[int, int] = {}
+    waiting: set[int] = set()
+    for row in rows:
+        seated[row.seat] = row.entry_id
+        if row.must_wait:
+            waiting.add(row.seat)
+    return TableState(
+        number=table.number,
+        size=table.seats,
+        seated=seated,
+        blinds=table.blinds(),
+        waiting=frozenset(waiting),
+        opening_order=table.opening_order,
+    )
+
+
+def open_tables(tournament: Tournament) -> list[Table]:
+    return list(tournament.tables.filter(is_open=True).order_by("opening_order", "number"))
+
+
+def _notify_tables(tournament: Tournament, numbers: Iterable[int], data: dict[str, Any]) -> None:
+    ids = dict(tournament.tables.filter(number__in=set(numbers)).values_list("number", "pk"))
+    for number in set(numbers):
+        if number in ids:
+            broadcast_on_commit(table_group(ids[number]), "table", data)
+    broadcast_on_commit(console_group(tournament.pk), "seating", data)
+
+
+# --- Tables ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tables_create(
+    *, tournament: Tournament, count: int, actor: Actor, area: str = "", seats: int | None = None
+) -> list[Table]:
+    """Open `count` more tables, numbered after the highest existing one."""
+    tournament = _lock(tournament)
+    if not 1 <= count <= 1000:
+        raise FloorError(_("Open between 1 and 1,000 tables at a time."))
+    seats = seats or tournament.seats_per_table
+    if not 2 <= seats <= 10:
+        raise FloorError(_("A table has 2 to 10 seats."))
+    last = tournament.tables.order_by("-number").first()
+    start = (last.number if last else 0) + 1
+    order = (last.opening_order if last else 0) + 1
+    tables = Table.objects.bulk_create(
+        Table(
+            tournament=tournament,
+            number=start + i,
+            seats=seats,
+            area=area,
+            opening_order=order + i,
+        )
+        for i in range(count)
+    )
+    event_record(
+        tournament=tournament,
+        action="tables.open",
+        actor=actor,
+        payload={"numbers": [t.number for t in tables], "seats": seats, "area": area},
+    )
+    return tables
+
+
+@transaction.atomic
+def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) -> int:
+    """Random seat draw of every active entry (tda-de 6), filling the opening order evenly;
+    players needing an accessible seat get one (tda-de 8); keep-apart pairs are split
+    (bdpv seating rule 4). A redraw replaces the whole draw. Returns the number seated."""
+    tournament = _lock(tournament)
+    if tournament.status not in SEATED_STATUSES:
+        raise FloorError(_("Seats are drawn once registration is open."))
+    has_seats = SeatAssignment.objects.filter(table__tournament=tournament).exists()
+    if has_seats and not redraw:
+        raise FloorError(_("Seats have been drawn already. Use a redraw to start over."))
+    entries = list(
+        tournament.entries.filter(status=EntryStatus.ACTIVE)
+        .select_related("player")
+        .order_by("number")
+    )
+    if not entries:
+        raise FloorError(_("Nobody is registered yet."))
+    needed = tables_needed(len(entries), tournament.seats_per_table)
+    tables = list(tournament.tables.order_by("opening_order", "number"))
+    while len(tables) < needed:
+        tables += tables_create(
+            tournament=tournament, count=min(1000, needed - len(tables)), actor=actor
+        )
+    tables.sort(key=lambda t: (t.opening_order, t.number))
+    by_number = {t.number: t for t in tables}
+    reserved = _accessible_pins(entries, tables[: max(needed, 1)])
+    pairs = [(k.first_id, k.second_id) for k in KeepApart.objects.filter(tournament=tournament)]
+    try:
+        result = draw(
+            [e.pk for e in entries],
+            [(t.number, t.seats) for t in tables],
+            reserved=reserved,
+            keep_apart=pairs,
+        )
+    except SeatingError as exc:
+        raise FloorError(_("The draw is not possible: %(reason)s") % {"reason": exc}) from exc
+    SeatAssignment.objects.filter(table__tournament=tournament).delete()
+    used = {s.table for s in result.values()}
+    Table.objects.filter(tournament=tournament).update(
+        button_seat=None, small_blind_seat=None, big_blind_seat=None, hand_number=0
+    )
+    Table.objects.filter(tournament=tournament, number__in=used).update(
+        is_open=True, closed_at=None
+    )
+    Table.objects.filter(tournament=tournament).exclude(number__in=used).update(is_open=False)
+    SeatAssignment.objects.bulk_create(
+        SeatAssignment(entry_id=entry_id, table_id=by_number[seat.table].pk, seat=seat.seat)
+        for entry_id, seat in result.items()
+    )
+    event_record(
+        tournament=tournament,
+        action="seats.redraw" if redraw else "seats.draw",
+        actor=actor,
+        payload={"seated": len(result), "tables": sorted(used)},
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "seating", {"draw": True})
+    broadcast_on_commit(console_group(tournament.pk), "seating", {"draw": True})
+    return len(result)
+
+
+def _accessible_pins(
+    entries: Sequence[Entry], tables: Sequence[Table]
+) -> dict[int, tuple[int, int]]:
+    needing = [e for e in entries if e.player.needs_accessible_seat]
+    if not needing:
+        return {}
+    slots = [(t.number, s) for t in tables for s in t.accessible_seats or [] if 1 <= s <= t.seats]
+    pins: dict[int, tuple[int, int]] = {}
+    for entry, slot in zip(needing, slots, strict=False):
+        pins[entry.pk] = slot
+    return pins
+
+
+@transaction.atomic
+def entry_seat(*, tournament: Tournament, entry: Entry, actor: Actor) -> SeatAssignment:
+    """Seat a late entry or a promoted alternate at a random open seat (tda-de 7)."""
+    tournament = _lock(tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
+    if entry.status != EntryStatus.ACTIVE:
+        raise FloorError(_("Only a player in the tournament can be seated."))
+    if SeatAssignment.objects.filter(entry=entry).exists():
+        raise FloorError(_("This player has a seat already."))
+    counts, sizes = _counts(tournament)
+    open_numbers = [n for n, c in counts.items() if c < sizes[n]]
+    if open_numbers:
+        # A random table among those with the fewest players (the room stays balanced), then a
+        # random open seat there; only that table is read.
+        fewest = min(counts[n] for n in open_numbers)
+        number = secure_random().choice(sorted(n for n in open_numbers if counts[n] == fewest))
+        table = tournament.tables.get(number=number)
+    else:
+        table = tables_create(tournament=tournament, count=1, actor=actor)[0]
+    seat = late_seat([table_state(table, table.assignments.all())])
+    row = SeatAssignment.objects.create(
+        entry=entry, table=table, seat=seat.seat, must_wait=seat.must_wait
+    )
+    event_record(
+        tournament=tournament,
+        action="seat.assign",
+        actor=actor,
+        payload={
+            "entry": entry.pk,
+            "table": table.number,
+            "seat": seat.seat,
+            "must_wait": seat.must_wait,
+        },
+    )
+    _notify_tables(tournament, [table.number], {"seated": entry.pk})
+    broadcast_on_commit(entry_group(entry.pk), "seat", {"table": table.number, "seat": seat.seat})
+    return row
+
+
+def seating_is_drawn(tournament: Tournament) -> bool:
+    return SeatAssignment.objects.filter(table__tournament=tournament).exists()
+
+
+def _rows_by_table(tables: Sequence[Table]) -> dict[int, list[SeatAssignment]]:
+    rows: dict[int, list[SeatAssignment]] = {}
+    for row in SeatAssignment.objects.filter(table__in=tables):
+        rows.setdefault(row.table_id, []).append(row)
+    return rows
+
+
+# --- Button and hands -------------------------------------------------------------------
+
+
+@transaction.atomic
+def button_set(*, table: Table, seat: int, actor: Actor) -> Table:
+    """The floor sets (or corrects) the button; the blinds follow for the next hand."""
+    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
+    players = set(table.assignments.filter(must_wait=False).values_list("seat", flat=True))
+    try:
+        blinds = first_hand(table.seats, players, seat)
+    except ButtonError as exc:
+        raise FloorError(_("The button cannot go there: %(reason)s") % {"reason": exc}) from exc
+    table.set_blinds(blinds)
+    table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
+    event_record(
+        tournament=table.tournament,
+        action="table.button",
+        actor=actor,
+        payload={"table": table.number, **asdict(blinds)},
+    )
+    broadcast_on_commit(table_group(table.pk), "table", {"button": seat})
+    broadcast_on_commit(console_group(table.tournament_id), "seating", {"table": table.number})
+    return table
+
+
+@transaction.atomic
+def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> Table:
+    """The dealer finished a hand: move the button by the dead-button rules (tda-de 32-34)
+    and deal in players who were waiting for the button to pass. Idempotent per hand:
+    a repeated tap with the same `hand_number` does nothing."""
+    # The same lock order as every seat change: the tournament, then the table, then seats.
+    _lock(Tournament(pk=table.tournament_id))
+    table = (
+        Table.objects.select_for_update(no_key=True).select_related("tournament").get(pk=table.pk)
+    )
+    if hand_number is not None and hand_number != table.hand_number:
+        return table
+    rows = list(table.assignments.select_for_update())
+    playing = {r.seat for r in rows if not r.must_wait}
+    previous = table.blinds()
+    if len(playing) >= 2:
+        if previous is None:
+            blinds = first_hand(table.seats, playing, min(playing))
+        else:
+            blinds = next_hand(table.seats, playing, previous)
+        table.set_blinds(blinds)
+        zone = waiting_seats(table.seats, blinds)
+        released = [r for r in rows if r.must_wait and r.seat not in zone]
+        for r in released:
+            r.must_wait = False
+        if released:
+            SeatAssignment.objects.bulk_update(released, ["must_wait"])
+            # Players now dealt in may change who posts: recompute from the table as it is.
+            if previous is not None:
+                all_playing = {r.seat for r in rows if not r.must_wait}
+                blinds = next_hand(table.seats, all_playing, previous)
+                table.set_blinds(blinds)
+    table.hand_number += 1
+    tournament = table.tournament
+    table.hand_level = _level_index(tournament)
+    if tournament.hand_for_hand:
+        table.h4h_done_round = tournament.h4h_round
+    table.save(
+        update_fields=[
+            "button_seat",
+            "small_blind_seat",
+            "big_blind_seat",
+            "hand_number",
+            "hand_level",
+            "h4h_done_round",
+        ]
+    )
+    event_record(
+        tournament=tournament,
+        action="table.hand",
+        actor=actor,
+        payload={
+            "table": table.number,
+            "hand": table.hand_number,
+            "button": table.button_seat,
+            "big_blind": table.big_blind_seat,
+        },
+    )
+    if tournament.hand_for_hand:
+        _h4h_maybe_next(tournament, actor)
+    broadcast_on_commit(table_group(table.pk), "table", {"hand": table.hand_number})
+    broadcast_on_commit(console_group(tournament.pk), "seating", {"table": table.number})
+    return table
+
+
+def _level_index(tournament: Tournament) -> int:
+    from clocks.selectors import clock_state_for
+
+    state = clock_state_for(tournament)
+    return state.level_index if state.started else -1
+
+
+def _h4h_maybe_next(tournament: Tournament, actor: Actor) -> None:
+    tournament = _lock(tournament)
+    pending = tournament.tables.filter(is_open=True, h4h_done_round__lt=tournament.h4h_round)
+    if pending.exists():
+        return
+    tournament.h4h_round += 1
+    tournament.save(update_fields=["h4h_round"])
+    event_record(
+        tournament=tournament,
+        action="h4h.next",
+        actor=actor,
+        payload={"round": tournament.h4h_round},
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "h4h", {"round": tournament.h4h_round})
+    for pk in tournament.tables.filter(is_open=True).values_list("pk", flat=True):
+        broadcast_on_commit(table_group(pk), "table", {"h4h_round": tournament.h4h_round})
+
+
+@transaction.atomic
+def hand_for_hand_set(*, tournament: Tournament, on: bool, actor: Actor) -> Tournament:
+    tournament = _lock(tournament)
+    tournament.hand_for_hand = on
+    if on:
+        tournament.h4h_round += 1
+    tournament.save(update_fields=["hand_for_hand", "h4h_round"])
+    event_record(
+        tournament=tournament,
+        action="h4h.set",
+        actor=actor,
+        payload={"on": on, "round": tournament.h4h_round},
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "h4h", {"on": on})
+    for pk in tournament.tables.filter(is_open=True).values_list("pk", flat=True):
+        broadcast_on_commit(table_group(pk), "table", {"h4h": on})
+    return tournament
+
+
+# --- Balancing, breaking, final table ---------------------------------------------------
+
+
+def _counts(tournament: Tournament) -> tuple[dict[int, int], dict[int, int]]:
+    """Head count and size of every open table, in one light query."""
+    counts: dict[int, int] = {}
+    sizes: dict[int, int] = {}
+    for number, seats, players in (
+        tournament.tables.filter(is_open=True)
+        .annotate(players=Count("assignments"))
+        .values_list("number", "seats", "players")
+    ):
+        counts[number] = players
+        sizes[number] = seats
+    return counts, sizes
+
+
+def table_counts(tournament: Tournament) -> dict[int, int]:
+    return _counts(tournament)[0]
+
+
+def balance_plan(tournament: Tournament) -> BalancePlan:
+    """The moves that balance the room now (recomputed every time: never stale)."""
+    counts, sizes = _counts(tournament)
+
+    def load(number: int) -> TableState:
+        table = tournament.tables.get(number=number)
+        return table_state(table, table.assignments.all())
+
+    return plan_balance_lazy(counts, sizes, load, balance_rules(tournament))
+
+
+@transaction.atomic
+def balance_apply(*, tournament: Tournament, signature: str, actor: Actor) -> list[Move]:
+    """Apply the balancing plan the floor saw. If the tables changed since (`signature` no
+    longer matches), nothing is applied and the floor sees the new plan."""
+    tournament = _lock(tournament)
+    plan = balance_plan(tournament)
+    if plan.signature != signature:
+        raise Conflict(
+            _("The tables changed since this plan was made. Here is the new plan."),
+            code="stale_plan",
+        )
+    if not plan.moves:
+        raise FloorError(_("The tables are balanced; there is nothing to move."))
+    _apply(tournament, plan.moves, actor, action="seats.balance")
+    return list(plan.moves)
+
+
+def _apply(tournament: Tournament, moves: Sequence[Move], actor: Actor, *, action: str) -> int:
+    numbers = {m.from_table for m in moves} | {m.to_table for m in moves}
+    tables = {
+        t.number: t
+        for t in Table.objects.select_for_update(no_key=True).filter(
+            tournament=tournament, number__in=numbers
+        )
+    }
+    rows = {
+        r.entry_id: r
+        for r in SeatAssignment.objects.select_for_update().filter(
+            entry_id__in=[m.entry for m in moves]
+        )
+    }
+    for m in moves:
+        row = rows.get(m.entry)
+        if row is None or row.table_id != tables[m.from_table].pk or row.seat != m.from_seat:
+            raise FloorError(_("A player in this plan is no longer where the plan expects."))
+    # Two steps so swaps and redraws never collide on the unique (table, seat) constraint.
+    SeatAssignment.objects.filter(entry_id__in=list(rows)).delete()
+    SeatAssignment.objects.bulk_create(
+        SeatAssignment(
+            entry_id=m.entry,
+            table_id=tables[m.to_table].pk,
+            seat=m.to_seat,
+            must_wait=m.must_wait,
+            stack=rows[m.entry].stack,
+        )
+        for m in moves
+    )
+    event = event_record(
+        tournament=tournament,
+        action=action,
+        actor=actor,
+        payload={"moves": [asdict(m) for m in moves]},
+    )
+    for m in moves:
+        broadcast_on_commit(
+            entry_group(m.entry),
+            "moved",
+            {
+                "table": m.to_table,
+                "seat": m.to_seat,
+                "from_table": m.from_table,
+                "from_seat": m.from_seat,
+                "reason": m.reason,
+                "area": tables[m.to_table].area,
+            },
+        )
+    _notify_tables(tournament, numbers, {"moves": len(moves), "event": event.pk})
+    return event.pk
+
+
+@transaction.atomic
+def table_break(*, tournament: Tournament, number: int, actor: Actor) -> list[Move]:
+    """Break table `number` (tda-de 9): its players are redrawn at random into open seats."""
+    tournament = _lock(tournament)
+    counts, sizes = _counts(tournament)
+
+    def load(n: int) -> TableState:
+        table = tournament.tables.get(number=n)
+        return table_state(table, table.assignments.all())
+
+    try:
+        moves = plan_break_lazy(counts, sizes, load, number)
+    except SeatingError as exc:
+        raise FloorError(_("This table cannot be broken: %(reason)s") % {"reason": exc}) from exc
+    if moves:
+        _apply(tournament, moves, actor, action="seats.break")
+    Table.objects.filter(tournament=tournament, number=number).update(
+        is_open=False,
+        closed_at=timezone.now(),
+        button_seat=None,
+        small_blind_seat=None,
+        big_blind_seat=None,
+    )
+    event_record(
+        tournament=tournament, action="table.close", actor=actor, payload={"table": number}
+    )
+    return list(moves)
+
+
+@transaction.atomic
+def final_table_draw(
+    *, tournament: Tournament, actor: Actor, table_number: int | None = None
+) -> list[Move]:
+    """Random redraw of everyone left at the final table (tda-de 11); other tables close."""
+    tournament = _lock(tournament)
+    tables = open_tables(tournament)
+    if not tables:
+        raise FloorError(_("No tables are open."))
+    rows = _rows_by_table(tables)
+    states = [table_state(t, rows.get(t.pk, [])) for t in tables]
+    left = sum(s.count for s in states)
+    size = tournament.final_table_size
+    if left > size:
+        raise FloorError(
+            _("%(left)s players are left; the final table seats %(size)s.")
+            % {"left": left, "size": size}
+        )
+    number = table_number or min(t.number for t in tables)
+    final = next((t for t in tables if t.number == number), None)
+    if final is None:
+        raise FloorError(_("Table %(n)s is not open.") % {"n": number})
+    if final.seats < size:
+        final.seats = size
+        final.save(update_fields=["seats"])
+    moves = plan_final_table(states, number, size)
+    _apply(tournament, moves, actor, action="seats.final")
+    Table.objects.filter(tournament=tournament).exclude(pk=final.pk).update(
+        is_open=False, closed_at=timezone.now()
+    )
+    final.set_blinds(None)
+    final.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
+    if tournament.status == Status.RUNNING:
+        tournament.status = Status.FINAL_TABLE
+        tournament.save(update_fields=["status"])
+        event_record(
+            tournament=tournament,
+            action="tournament.status",
+            actor=actor,
+            payload={"from": Status.RUNNING, "to": Status.FINAL_TABLE},
+        )
+    return list(moves)
+
+
+@transaction.atomic
+def moves_undo(*, tournament: Tournament, event_id: int, actor: Actor) -> int:
+    """Undo applied moves (a balance or break): everyone goes back if their old seats are free
+    and they still sit where the moves put them."""
+    tournament = _lock(tournament)
+    from tournament.models import Event
+
+    event = Event.objects.filter(pk=event_id, tournament=tournament).first()
+    if event is None or event.action not in ("seats.balance", "seats.break"):
+        raise FloorError(_("These moves cannot be undone."))
+    if Event.objects.filter(
+        tournament=tournament, action="seats.undo", payload__undoes=event_id
+    ).exists():
+        raise FloorError(_("These moves were undone already."))
+    moves = [Move(**m) for m in event.payload["moves"]]
+    back = [
+        Move(m.entry, m.to_table, m.to_seat, m.from_table, m.from_seat, False, "undo")
+        for m in moves
+    ]
+    numbers = {m.to_table for m in back}
+    Table.objects.filter(tournament=tournament, number__in=numbers).update(
+        is_open=True, closed_at=None
+    )
+    occupied = set(
+        SeatAssignment.objects.filter(table__tournament=tournament, table__number__in=numbers)
+        .exclude(entry_id__in=[m.entry for m in back])
+        .values_list("table__number", "seat")
+    )
+    if any((m.to_table, m.to_seat) in occupied for m in back):
+        raise FloorError(_("A seat these players came from is taken now; move them by hand."))
+    _apply(tournament, back, actor, action="seats.undo_moves")
+    event_record(
+        tournament=tournament, action="seats.undo", actor=actor, payload={"undoes": event_id}
+    )
+    return len(back)
+
+
+@transaction.atomic
+def seat_move(
+    *, tournament: Tournament, entry: Entry, table_number: int, seat: int, actor: Actor
+) -> None:
+    """A move the floor makes by hand (for example after a wrong seat, tda-de 6)."""
+    tournament = _lock(tournament)
+    row = (
+        SeatAssignment.objects.select_for_update()
+        .select_related("table")
+        .filter(entry=entry)
+        .first()
+    )
+    if row is None:
+        raise FloorError(_("This player has no seat."))
+    target = tournament.tables.filter(number=table_number, is_open=True).first()
+    if target is None:
+        raise FloorError(_("Table %(n)s is not open.") % {"n": table_number})
+    if not 1 <= seat <= target.seats:
+        raise FloorError(_("Table %(n)s has no seat %(s)s.") % {"n": table_number, "s": seat})
+    if SeatAssignment.objects.filter(table=target, seat=seat).exclude(pk=row.pk).exists():
+        raise FloorError(_("Table %(n)s seat %(s)s is taken.") % {"n": table_number, "s": seat})
+    wait = False
+    blinds = target.blinds()
+    if blinds is not None:
+        wait = seat in waiting_seats(target.seats, blinds)
+    move = Move(entry.pk, row.table.number, row.seat, table_number, seat, wait, "floor")
+    _apply(tournament, [move], actor, action="seats.move")
+
+
+# --- Dealer reports and time calls ----------------------------------------------------------
+
+
+@transaction.atomic
+def report_bust(
+    *, table: Table, seat: int, stack_at_hand_start: int | None, actor: Actor
+) -> TableReport:
+    """A dealer reports a bust; the floor confirms it (then it counts)."""
+    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
+    row = table.assignments.filter(seat=seat).first()
+    if row is None:
+        raise FloorError(_("Nobody sits in seat %(s)s.") % {"s": seat})
+    if TableReport.objects.filter(
+        entry_id=row.entry_id, kind=ReportKind.BUST, resolved_at__isnull=True
+    ).exists():
+        raise FloorError(_("This bust has been reported already."))
+    report = TableReport.objects.create(
+        table=table,
+        kind=ReportKind.BUST,
+        entry_id=row.entry_id,
+        seat=seat,
+        stack_at_hand_start=stack_at_hand_start,
+        hand_number=table.hand_number,
+    )
+    event_record(
+        tournament=table.tournament,
+        action="table.report_bust",
+        actor=actor,
+        payload={"table": table.number, "seat": seat, "entry": row.entry_id},
+    )
+    broadcast_on_commit(console_group(table.tournament_id), "report", {"table": table.number})
+    broadcast_on_commit(table_group(table.pk), "table", {"reported": seat})
+    return report
+
+
+@transaction.atomic
+def call_floor(*, table: Table, note: str, actor: Actor) -> TableReport:
+    note = note.strip()[:200]
+    report = TableReport.objects.create(
+        table=table, kind=ReportKind.FLOOR, note=note, hand_number=table.hand_number
+    )
+    event_record(
+        tournament=table.tournament,
+        action="table.call_floor",
+        actor=actor,
+        payload={"table": table.number, "note": note},
+    )
+    broadcast_on_commit(
+        console_group(table.tournament_id), "report", {"table": table.number, "floor": True}
+    )
+    return report
+
+
+@transaction.atomic
+def report_resolve(*, report: TableReport, confirm: bool, actor: Actor) -> TableReport:
+    """The floor confirms a reported bust (the elimination is made) or dismisses a report."""
+    report = (
+        TableReport.objects.select_for_update()
+        .select_related("table__tournament")
+        .get(pk=report.pk)
+    )
+    if report.resolved_at is not None:
+        raise FloorError(_("This report has been handled already."))
+    tournament = report.table.tournament
+    if report.kind == ReportKind.BUST and confirm:
+        from tournament.services.eliminations import BustReport, entries_bust
+
+        assert report.entry is not None
+        entries_bust(
+            tournament=tournament,
+            busts=[BustReport(entry=report.entry, stack_at_hand_start=report.stack_at_hand_start)],
+            actor=actor,
+        )
+        report.resolution = "confirmed"
+    else:
+        report.resolution = "done" if report.kind == ReportKind.FLOOR else "dismissed"
+    report.resolved_at = timezone.now()
+    report.save(update_fields=["resolution", "resolved_at"])
+    event_record(
+        tournament=tournament,
+        action="table.report_resolve",
+        actor=actor,
+        payload={"report": report.pk, "resolution": report.resolution},
+    )
+    broadcast_on_commit(console_group(tournament.pk), "report", {"resolved": report.pk})
+    broadcast_on_commit(table_group(report.table_id), "table", {"resolved": report.pk})
+    return report
+
+
+TIME_CALL = {"tda-de": (60, 10), "bdpv": (60, 10)}
+
+
+@transaction.atomic
+def time_call_start(
+    *, table: Table, seat: int | None, actor: Actor, now: datetime | None = None
+) -> TimeCall:
+    """A clock on a player: tda-de 29 (60 seconds, then a 10-second countdown), bdpv NL 12
+    (one minute with a ten-second warning)."""
+    table = Table.objects.select_for_update().select_related("tournament").get(pk=table.pk)
+    now = now or timezone.now()
+    seconds, countdown = TIME_CALL.get(table.tournament.ruleset, (60, 10))
+    TimeCall.objects.filter(table=table, cancelled_at__isnull=True).update(cancelled_at=now)
+    call = TimeCall.objects.create(
+        table=table, seat=seat, started_at=now, seconds=seconds, countdown=countdown
+    )
+    event_record(
+        tournament=table.tournament,
+        action="table.time_call",
+        actor=actor,
+        payload={"table": table.number, "seat": seat, "seconds": seconds, "countdown": countdown},
+    )
+    broadcast_on_commit(table_group(table.pk), "time_call", time_call_payload(call) or {})
+    return call
+
+
+@transaction.atomic
+def time_call_cancel(*, table: Table, actor: Actor) -> None:
+    n = TimeCall.objects.filter(table=table, cancelled_at__isnull=True).update(
+        cancelled_at=timezone.now()
+    )
+    if n:
+        event_record(
+            tournament=table.tournament,
+            action="table.time_call_cancel",
+            actor=actor,
+            payload={"table": table.number},
+        )
+        broadcast_on_commit(table_group(table.pk), "time_call", {"cancelled": True})
+
+
+def time_call_payload(call: TimeCall | None) -> dict[str, Any] | None:
+    if call is None or call.cancelled_at is not None:
+        return None
+    ends = call.started_at.timestamp() + call.seconds + call.countdown
+    if ends < timezone.now().timestamp():
+        return None
+    return {
+        "seat": call.seat,
+        "started_ms": int(call.started_at.timestamp() * 1000),
+        "seconds": call.seconds,
+        "countdown": call.countdown,
+        "ends_ms": int(ends * 1000),
+    }
+
+
+@transaction.atomic
+def dealer_token_renew(*, table: Table, actor: Actor) -> Table:
+    """Revoke the table's dealer link and issue a new one (open tablets lose access)."""
+    from tables.models import new_dealer_token
+
+    old = table.dealer_token
+    table.dealer_token = new_dealer_token()
+    table.save(update_fields=["dealer_token"])
+    event_record(
+        tournament=table.tournament,
+        action="table.token_renew",
+        actor=actor,
+        payload={"table": table.number},
+    )
+    broadcast_on_commit(dealer_group(old), "revoked", {})
+    return table

@@ -1,0 +1,380 @@
+"""Seating chart (console) and the dealer's table view (opened with the table's token)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clocks.selectors import clock_state_for
+from tables import services as svc
+from tables.domain.button import waiting_seats
+from tables.domain.seating import suggest_break
+from tables.models import ReportKind, SeatAssignment, Table, TableReport, TimeCall
+from tournament.errors import FloorError
+from tournament.events import Actor
+from tournament.models import EntryStatus, Event, Tournament
+from tournament.qr import qr_svg
+from tournament.ratelimit import allow
+from tournament.roles import floor_required
+from tournament.views import console_context, get_tournament
+
+# --- Console: seating chart -----------------------------------------------------------------
+
+
+def _chart(tournament: Tournament) -> dict[str, Any]:
+    tables = list(
+        tournament.tables.filter(is_open=True)
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "assignments",
+                queryset=SeatAssignment.objects.select_related("entry__player").order_by("seat"),
+            )
+        )
+    )
+    plan = svc.balance_plan(tournament) if tables else None
+    moving = {m.entry for m in plan.moves} if plan else set()
+    holds = set(plan.holds) if plan else set()
+    cards: list[dict[str, Any]] = []
+    for t in tables:
+        rows = list(t.assignments.all())
+        by_seat = {r.seat: r for r in rows}
+        blinds = t.blinds()
+        zone = waiting_seats(t.seats, blinds) if blinds else frozenset()
+        seats = []
+        for n in range(1, t.seats + 1):
+            r = by_seat.get(n)
+            seats.append(
+                {
+                    "n": n,
+                    "row": r,
+                    "button": blinds is not None and n == blinds.button,
+                    "sb": blinds is not None and n == blinds.small_blind and not blinds.heads_up,
+                    "bb": blinds is not None and n == blinds.big_blind,
+                    "moving": r is not None and r.entry_id in moving,
+                    "zone": r is None and n in zone,
+                }
+            )
+        cards.append(
+            {
+                "table": t,
+                "count": len(rows),
+                "seats": seats,
+                "hold": t.number in holds,
+                "h4h_done": tournament.hand_for_hand and t.h4h_done_round >= tournament.h4h_round,
+            }
+        )
+    counts = [c["count"] for c in cards]
+    suggestion = suggest_break(
+        {c["table"].number: c["count"] for c in cards},
+        tournament.seats_per_table,
+        order=tournament.break_order,
+    )
+    left = sum(counts)
+    return {
+        "cards": cards,
+        "plan": plan,
+        "players_seated": left,
+        "suggest_break": suggestion,
+        "final_ready": bool(cards) and len(cards) > 1 and left <= tournament.final_table_size,
+        "unseated": tournament.entries.filter(status=EntryStatus.ACTIVE, seat__isnull=True).count(),
+        "reports": list(
+            TableReport.objects.filter(
+                table__tournament=tournament, resolved_at__isnull=True
+            ).select_related("table", "entry__player")
+        ),
+        "h4h_pending": [c["table"].number for c in cards if not c["h4h_done"]]
+        if tournament.hand_for_hand
+        else [],
+        "last_moves": Event.objects.filter(
+            tournament=tournament, action__in=["seats.balance", "seats.break"]
+        )
+        .order_by("-id")
+        .first(),
+        "spread": (max(counts) - min(counts)) if counts else 0,
+    }
+
+
+@floor_required
+def seating(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    context = console_context(tournament, "seating", **_chart(tournament))
+    q = request.GET.get("q", "").strip()
+    if q:
+        context["query"] = q
+        from tournament.selectors import entry_search
+
+        context["found"] = list(entry_search(tournament, q)[:20])
+    template = "tables/_chart.html" if getattr(request, "htmx", None) else "tables/seating.html"
+    return render(request, template, context)
+
+
+@floor_required
+@require_POST
+def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    tournament = get_tournament(pk)
+    actor = Actor.from_request(request)
+    post = request.POST
+    try:
+        if action == "draw":
+            n = svc.seats_draw(tournament=tournament, actor=actor, redraw=post.get("redraw") == "1")
+            messages.success(request, _("%(n)s players seated.") % {"n": n})
+        elif action == "open":
+            count = _int(post.get("count"), _("Enter how many tables to open."))
+            svc.tables_create(
+                tournament=tournament, count=count, actor=actor, area=post.get("area", "")[:60]
+            )
+            messages.success(request, _("Tables opened."))
+        elif action == "balance":
+            moves = svc.balance_apply(
+                tournament=tournament, signature=post.get("signature", ""), actor=actor
+            )
+            messages.success(request, _("%(n)s players moved.") % {"n": len(moves)})
+        elif action == "break":
+            number = _int(post.get("table"), _("Choose a table."))
+            moves = svc.table_break(tournament=tournament, number=number, actor=actor)
+            messages.success(
+                request,
+                _("Table %(t)s broken: %(n)s players moved.") % {"t": number, "n": len(moves)},
+            )
+        elif action == "final":
+            svc.final_table_draw(tournament=tournament, actor=actor)
+            messages.success(request, _("The final table is drawn."))
+        elif action == "h4h":
+            on = post.get("on") == "1"
+            svc.hand_for_hand_set(tournament=tournament, on=on, actor=actor)
+            messages.success(
+                request, _("Hand-for-hand is on.") if on else _("Hand-for-hand is off.")
+            )
+        elif action == "undo":
+            n = svc.moves_undo(
+                tournament=tournament,
+                event_id=_int(post.get("event"), _("Nothing to undo.")),
+                actor=actor,
+            )
+            messages.success(request, _("%(n)s players are back in their old seats.") % {"n": n})
+        elif action == "button":
+            table = get_object_or_404(Table, tournament=tournament, number=post.get("table"))
+            svc.button_set(
+                table=table, seat=_int(post.get("seat"), _("Choose a seat.")), actor=actor
+            )
+            messages.success(request, _("Button set."))
+        elif action == "move":
+            from tournament.models import Entry
+
+            entry = get_object_or_404(Entry, tournament=tournament, number=post.get("entry"))
+            svc.seat_move(
+                tournament=tournament,
+                entry=entry,
+                table_number=_int(post.get("table"), _("Choose a table.")),
+                seat=_int(post.get("seat"), _("Choose a seat.")),
+                actor=actor,
+            )
+            messages.success(request, _("Player moved."))
+        elif action == "report":
+            report = get_object_or_404(
+                TableReport, pk=post.get("report"), table__tournament=tournament
+            )
+            svc.report_resolve(report=report, confirm=post.get("confirm") == "1", actor=actor)
+            messages.success(request, _("Report handled."))
+        else:
+            raise Http404
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    return redirect(post.get("next") or reverse("seating", args=[pk]))
+
+
+def _int(value: str | None, message: str) -> int:
+    try:
+        return int(value or "")
+    except ValueError:
+        raise FloorError(message) from None
+
+
+@floor_required
+def move_slips(request: HttpRequest, pk: int, event_id: int) -> HttpResponse:
+    """Printable move slips: one per moved player."""
+    tournament = get_tournament(pk)
+    event = get_object_or_404(Event, pk=event_id, tournament=tournament)
+    moves = (event.payload or {}).get("moves", [])
+    from tournament.models import Entry
+
+    entries = {
+        e.pk: e
+        for e in Entry.objects.filter(pk__in=[m["entry"] for m in moves]).select_related("player")
+    }
+    areas = dict(tournament.tables.values_list("number", "area"))
+    slips = [
+        {**m, "e": entries.get(m["entry"]), "area": areas.get(m["to_table"], "")} for m in moves
+    ]
+    return render(
+        request, "tables/slips.html", {"tournament": tournament, "slips": slips, "event": event}
+    )
+
+
+@floor_required
+def table_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Console page of one table: dealer link and QR, button, seats, token renewal."""
+    tournament = get_tournament(pk)
+    table = get_object_or_404(Table, tournament=tournament, number=number)
+    if request.method == "POST" and request.POST.get("action") == "renew":
+        svc.dealer_token_renew(table=table, actor=Actor.from_request(request))
+        messages.success(request, _("A new dealer link was issued; the old one no longer works."))
+        return redirect("table-detail", pk=pk, number=number)
+    link = request.build_absolute_uri(reverse("dealer", args=[table.dealer_token]))
+    context = console_context(
+        tournament,
+        "seating",
+        table=table,
+        dealer_link=link,
+        qr=qr_svg(link),
+        seats=_dealer_seats(table),
+    )
+    return render(request, "tables/table_detail.html", context)
+
+
+# --- Dealer tablet --------------------------------------------------------------------------
+
+
+def _table_by_token(token: str) -> Table:
+    table = Table.objects.select_related("tournament").filter(dealer_token=token).first()
+    if table is None or not table.is_open:
+        raise Http404
+    return table
+
+
+def _dealer_seats(table: Table) -> list[dict[str, Any]]:
+    rows = {r.seat: r for r in table.assignments.select_related("entry__player")}
+    blinds = table.blinds()
+    zone = waiting_seats(table.seats, blinds) if blinds else frozenset()
+    reported = set(
+        TableReport.objects.filter(
+            table=table, kind=ReportKind.BUST, resolved_at__isnull=True
+        ).values_list("seat", flat=True)
+    )
+    out = []
+    for n in range(1, table.seats + 1):
+        r = rows.get(n)
+        out.append(
+            {
+                "n": n,
+                "row": r,
+                "button": blinds is not None and n == blinds.button,
+                "sb": blinds is not None and n == blinds.small_blind,
+                "bb": blinds is not None and n == blinds.big_blind,
+                "dead_button": blinds is not None and n == blinds.button and r is None,
+                "dead_sb": blinds is not None and n == blinds.small_blind and r is None,
+                "zone": r is None and n in zone,
+                "reported": n in reported,
+            }
+        )
+    return out
+
+
+def _seat_style(n: int, size: int) -> str:
+    """Seats around an oval: the dealer sits at the bottom, seat 1 on the dealer's left and the
+    numbers run clockwise."""
+    gap = 50.0
+    t = math.radians(gap / 2 + (n - 0.5) * (360 - gap) / size)
+    x = 50 - 43 * math.sin(t)
+    y = 50 + 40 * math.cos(t)
+    return f"left:{x:.1f}%;top:{y:.1f}%"
+
+
+def _dealer_context(table: Table) -> dict[str, Any]:
+    from tables.services import TIME_CALL
+
+    tournament = table.tournament
+    levels = list(tournament.structure.levels.all())
+    state = clock_state_for(tournament, levels=levels)
+    level = levels[state.level_index] if levels and state.started else None
+    call = TimeCall.objects.filter(table=table, cancelled_at__isnull=True).first()
+    seats = _dealer_seats(table)
+    for s in seats:
+        s["style"] = _seat_style(s["n"], table.seats)
+    blinds = table.blinds()
+    occupied = {s["n"] for s in seats if s["row"]}
+    return {
+        "table": table,
+        "tournament": tournament,
+        "seats": seats,
+        "level": level,
+        "level_started": state.started,
+        "level_number": sum(1 for lv in levels[: state.level_index + 1] if not lv.is_break),
+        "new_level": state.started
+        and table.hand_level >= 0
+        and state.level_index != table.hand_level
+        and level is not None
+        and not level.is_break,
+        "time_call": svc.time_call_payload(call),
+        "time_seconds": TIME_CALL.get(tournament.ruleset, (60, 10))[0],
+        "h4h_waiting": tournament.hand_for_hand and table.h4h_done_round >= tournament.h4h_round,
+        "players": len(occupied),
+        "heads_up": blinds is not None and blinds.heads_up,
+        "dead_button": blinds is not None and blinds.button not in occupied,
+        "dead_sb": blinds is not None and blinds.small_blind not in occupied,
+        "texts": {
+            "seat": _("Seat"),
+            "live": _("live"),
+            "offline": _("offline – retrying"),
+            "revoked": _("This table link was revoked. Ask the floor for the new one."),
+        },
+    }
+
+
+def dealer(request: HttpRequest, token: str) -> HttpResponse:
+    if not allow(request, "dealer", 600):
+        return HttpResponse(_("Too many requests. Wait a moment."), status=429)
+    table = _table_by_token(token)
+    template = "tables/_dealer.html" if getattr(request, "htmx", None) else "tables/dealer.html"
+    response = render(request, template, _dealer_context(table))
+    response["Cache-Control"] = "no-store"
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_POST
+def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
+    table = _table_by_token(token)
+    actor = Actor.from_request(request, label=f"dealer, table {table.number}")
+    post = request.POST
+    try:
+        if action == "hand":
+            hand = post.get("hand")
+            svc.hand_done(table=table, actor=actor, hand_number=int(hand) if hand else None)
+        elif action == "bust":
+            seat = _int(post.get("seat"), _("Choose the seat of the player who is out."))
+            stack = post.get("stack", "").strip()
+            svc.report_bust(
+                table=table,
+                seat=seat,
+                stack_at_hand_start=int(stack) if stack.isdigit() else None,
+                actor=actor,
+            )
+            messages.success(request, _("Bust reported; the floor is on the way."))
+        elif action == "floor":
+            svc.call_floor(table=table, note=post.get("note", ""), actor=actor)
+            messages.success(request, _("The floor has been called."))
+        elif action == "time":
+            called = post.get("seat") or ""
+            svc.time_call_start(
+                table=table, seat=int(called) if called.isdigit() else None, actor=actor
+            )
+        elif action == "time_cancel":
+            svc.time_call_cancel(table=table, actor=actor)
+        else:
+            raise Http404
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    if getattr(request, "htmx", None):
+        table.refresh_from_db()
+        return render(request, "tables/_dealer.html", _dealer_context(table))
+    return redirect("dealer", token=token)

@@ -1,0 +1,17 @@
+"""API errors: a refused service call becomes a 4xx with the message in the user's language."""
+
+from typing import Any
+
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from tournament.errors import FloorError
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, FloorError):
+        body: dict[str, Any] = {"detail": str(exc), "code": exc.code}
+        if exc.field:
+            body["field"] = exc.field
+        return Response(body, status=exc.status_code)
+    return drf_exception_handler(exc, context)

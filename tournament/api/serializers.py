@@ -1,0 +1,169 @@
+from rest_framework import serializers
+
+from tournament.models import Entry, Event, Level, Player, Tournament
+
+
+class LevelSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Level
+        fields = [
+            "position",
+            "is_break",
+            "small_blind",
+            "big_blind",
+            "ante",
+            "big_blind_ante",
+            "minutes",
+            "color_up",
+        ]
+
+
+class LevelInputSerializer(serializers.Serializer):
+    is_break = serializers.BooleanField(default=False)
+    small_blind = serializers.IntegerField(min_value=0, default=0)
+    big_blind = serializers.IntegerField(min_value=0, default=0)
+    ante = serializers.IntegerField(min_value=0, default=0)
+    big_blind_ante = serializers.BooleanField(default=False)
+    minutes = serializers.IntegerField(min_value=1, max_value=600)
+    color_up = serializers.ListField(child=serializers.IntegerField(min_value=1), default=list)
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    """Public fields only: no player data."""
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "venue",
+            "starts_at",
+            "game",
+            "currency",
+            "buy_in",
+            "fee",
+            "starting_stack",
+            "seats_per_table",
+            "final_table_size",
+            "ruleset",
+            "capacity",
+            "max_entries_per_player",
+            "reentry_until_level",
+            "late_registration_until_level",
+            "rebuys_max",
+            "rebuy_price",
+            "rebuy_fee",
+            "rebuy_chips",
+            "rebuy_until_level",
+            "addons_max",
+            "addon_price",
+            "addon_fee",
+            "addon_chips",
+            "addon_until_level",
+            "guarantee",
+            "payout_unit",
+            "places_paid",
+            "status",
+            "hand_for_hand",
+        ]
+        read_only_fields = ["id", "status", "hand_for_hand"]
+
+
+class TournamentCreateSerializer(TournamentSerializer):
+    structure = serializers.IntegerField(help_text="id of a template structure to copy")
+    chip_set = serializers.IntegerField()
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "structure", "chip_set"]
+
+
+class NumbersSerializer(serializers.Serializer):
+    entries = serializers.IntegerField()
+    players_left = serializers.IntegerField()
+    alternates = serializers.IntegerField()
+    average_stack = serializers.IntegerField()
+    prize_pool = serializers.IntegerField()
+    rebuys = serializers.IntegerField()
+    addons = serializers.IntegerField()
+
+
+class StatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["planned", "registering", "running", "final_table", "finished"]
+    )
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "display_name", "email", "phone"]
+        read_only_fields = ["id"]
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = PlayerSerializer(read_only=True)
+    table = serializers.SerializerMethodField()
+    seat = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "number",
+            "player",
+            "is_reentry",
+            "status",
+            "alternate_position",
+            "place",
+            "prize",
+            "busted_at",
+            "table",
+            "seat",
+        ]
+
+    def get_table(self, entry: Entry) -> int | None:
+        seat = getattr(entry, "seat", None)
+        return seat.table.number if seat else None
+
+    def get_seat(self, entry: Entry) -> int | None:
+        seat = getattr(entry, "seat", None)
+        return seat.seat if seat else None
+
+
+class RegisterSerializer(serializers.Serializer):
+    player = serializers.IntegerField(required=False, help_text="an existing player's id")
+    name = serializers.CharField(required=False, max_length=120)
+    display_name = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    email = serializers.EmailField(required=False, allow_blank=True)
+    phone = serializers.CharField(required=False, allow_blank=True, max_length=40)
+
+    def validate(self, attrs: dict) -> dict:
+        if not attrs.get("player") and not attrs.get("name"):
+            raise serializers.ValidationError("Give an existing player id or a name.")
+        return attrs
+
+
+class PurchaseSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["rebuy", "addon"])
+
+
+class BustItemSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    stack_at_hand_start = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    seats_from_button = serializers.IntegerField(
+        min_value=0, max_value=9, required=False, allow_null=True
+    )
+
+
+class BustSerializer(serializers.Serializer):
+    busts = BustItemSerializer(many=True, allow_empty=False)
+
+
+class PayoutsSerializer(serializers.Serializer):
+    amounts = serializers.ListField(child=serializers.IntegerField(min_value=0), allow_empty=False)
+
+
+class EventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Event
+        fields = ["id", "at", "actor_label", "source", "action", "payload"]

@@ -1,0 +1,261 @@
+"""The REST API: the same services as the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournament.api import serializers as s
+from tournament.api.permissions import IsDirectorForWrites, IsFloor, IsFloorOrReadOnlyPublic
+from tournament.domain.structure import LevelSpec
+from tournament.errors import FloorError
+from tournament.events import Actor
+from tournament.models import ChipSet, Entry, Player, Structure, Tournament
+from tournament.selectors import entry_search, payout_amounts, tournament_numbers
+from tournament.services import eliminations, payouts, registration, tournaments
+
+
+def _tournament(pk: int) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("structure"), pk=pk)
+
+
+def _actor(request: Request) -> Actor:
+    return Actor.from_request(request._request)
+
+
+class TournamentList(APIView):
+    permission_classes = [IsDirectorForWrites]
+
+    @extend_schema(responses=s.TournamentSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(s.TournamentSerializer(Tournament.objects.all()[:500], many=True).data)
+
+    @extend_schema(request=s.TournamentCreateSerializer, responses={201: s.TournamentSerializer})
+    def post(self, request: Request) -> Response:
+        ser = s.TournamentCreateSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        data = dict(ser.validated_data)
+        structure = Structure.objects.filter(pk=data.pop("structure"), is_template=True).first()
+        chip_set = ChipSet.objects.filter(pk=data.pop("chip_set")).first()
+        if structure is None or chip_set is None:
+            raise FloorError("Unknown structure template or chip set.")
+        t = tournaments.tournament_create(
+            actor=_actor(request), structure=structure, chip_set=chip_set, **data
+        )
+        return Response(s.TournamentSerializer(t).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetail(APIView):
+    permission_classes = [IsDirectorForWrites]
+
+    @extend_schema(responses=s.TournamentSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(s.TournamentSerializer(_tournament(pk)).data)
+
+    @extend_schema(request=s.TournamentSerializer, responses=s.TournamentSerializer)
+    def patch(self, request: Request, pk: int) -> Response:
+        t = _tournament(pk)
+        ser = s.TournamentSerializer(t, data=request.data, partial=True)
+        ser.is_valid(raise_exception=True)
+        t = tournaments.tournament_update(tournament=t, actor=_actor(request), **ser.validated_data)
+        return Response(s.TournamentSerializer(t).data)
+
+
+class TournamentNumbers(APIView):
+    permission_classes = [IsFloorOrReadOnlyPublic]
+
+    @extend_schema(responses=s.NumbersSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(s.NumbersSerializer(tournament_numbers(_tournament(pk))).data)
+
+
+class TournamentStatus(APIView):
+    permission_classes = [IsDirectorForWrites]
+
+    @extend_schema(request=s.StatusSerializer, responses=s.TournamentSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        ser = s.StatusSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        t = tournaments.tournament_status_set(
+            tournament=_tournament(pk), status=ser.validated_data["status"], actor=_actor(request)
+        )
+        return Response(s.TournamentSerializer(t).data)
+
+
+class Levels(APIView):
+    permission_classes = [IsFloorOrReadOnlyPublic]
+
+    @extend_schema(responses=s.LevelSerializer(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(s.LevelSerializer(_tournament(pk).structure.levels.all(), many=True).data)
+
+    @extend_schema(
+        request=s.LevelInputSerializer(many=True), responses=s.LevelSerializer(many=True)
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        ser = s.LevelInputSerializer(data=request.data, many=True)
+        ser.is_valid(raise_exception=True)
+        levels = [
+            LevelSpec(
+                small_blind=d["small_blind"],
+                big_blind=d["big_blind"],
+                ante=d["ante"],
+                big_blind_ante=d["big_blind_ante"],
+                minutes=d["minutes"],
+                is_break=d["is_break"],
+                color_up=tuple(d["color_up"]),
+            )
+            for d in ser.validated_data
+        ]
+        t = _tournament(pk)
+        tournaments.structure_replace_levels(tournament=t, levels=levels, actor=_actor(request))
+        return Response(s.LevelSerializer(t.structure.levels.all(), many=True).data)
+
+
+class Entries(APIView):
+    permission_classes = [IsFloor]
+
+    @extend_schema(responses=s.EntrySerializer(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        entries = entry_search(_tournament(pk), request.query_params.get("q", ""))[:1000]
+        return Response(s.EntrySerializer(entries, many=True).data)
+
+    @extend_schema(request=s.RegisterSerializer, responses={201: s.EntrySerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        t = _tournament(pk)
+        ser = s.RegisterSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        data = ser.validated_data
+        actor = _actor(request)
+        if data.get("player"):
+            player = Player.objects.filter(pk=data["player"]).first()
+            if player is None:
+                raise FloorError("Unknown player.", field="player")
+            entry = registration.entry_register(tournament=t, player=player, actor=actor)
+        else:
+            from django.db import transaction
+
+            with transaction.atomic():
+                player = registration.player_create(
+                    name=data["name"],
+                    display_name=data.get("display_name", ""),
+                    email=data.get("email", ""),
+                    phone=data.get("phone", ""),
+                    actor=actor,
+                )
+                entry = registration.entry_register(tournament=t, player=player, actor=actor)
+        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+def _entry(pk: int, entry_id: int) -> Entry:
+    return get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament_id=pk)
+
+
+class EntryPurchase(APIView):
+    permission_classes = [IsFloor]
+
+    @extend_schema(request=s.PurchaseSerializer, responses={201: s.EntrySerializer})
+    def post(self, request: Request, pk: int, entry_id: int) -> Response:
+        ser = s.PurchaseSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        entry = _entry(pk, entry_id)
+        registration.entry_purchase(
+            entry=entry, kind=ser.validated_data["kind"], actor=_actor(request)
+        )
+        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryUnregister(APIView):
+    permission_classes = [IsFloor]
+
+    @extend_schema(request=None, responses=s.EntrySerializer)
+    def post(self, request: Request, pk: int, entry_id: int) -> Response:
+        entry = registration.entry_unregister(entry=_entry(pk, entry_id), actor=_actor(request))
+        return Response(s.EntrySerializer(entry).data)
+
+
+class Busts(APIView):
+    permission_classes = [IsFloor]
+
+    @extend_schema(request=s.BustSerializer, responses=s.EntrySerializer(many=True))
+    def post(self, request: Request, pk: int) -> Response:
+        t = _tournament(pk)
+        ser = s.BustSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        items: list[dict[str, Any]] = ser.validated_data["busts"]
+        found = {e.pk: e for e in t.entries.filter(pk__in=[i["entry"] for i in items])}
+        reports = []
+        for item in items:
+            entry = found.get(item["entry"])
+            if entry is None:
+                raise FloorError(f"Entry {item['entry']} is not in this tournament.")
+            reports.append(
+                eliminations.BustReport(
+                    entry=entry,
+                    stack_at_hand_start=item.get("stack_at_hand_start"),
+                    seats_from_button=item.get("seats_from_button"),
+                )
+            )
+        out = eliminations.entries_bust(tournament=t, busts=reports, actor=_actor(request))
+        return Response(s.EntrySerializer(out, many=True).data)
+
+
+class BustUndo(APIView):
+    permission_classes = [IsFloor]
+
+    @extend_schema(request=None, responses=s.EntrySerializer(many=True))
+    def post(self, request: Request, pk: int) -> Response:
+        out = eliminations.bust_undo_last(tournament=_tournament(pk), actor=_actor(request))
+        return Response(s.EntrySerializer(out, many=True).data)
+
+
+class Payouts(APIView):
+    permission_classes = [IsDirectorForWrites]
+
+    @extend_schema(responses=s.PayoutsSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response({"amounts": payout_amounts(_tournament(pk))})
+
+    @extend_schema(request=s.PayoutsSerializer, responses=s.PayoutsSerializer)
+    def put(self, request: Request, pk: int) -> Response:
+        ser = s.PayoutsSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        t = _tournament(pk)
+        payouts.payouts_set(
+            tournament=t, amounts=ser.validated_data["amounts"], actor=_actor(request)
+        )
+        return Response({"amounts": payout_amounts(t)})
+
+
+class Events(APIView):
+    permission_classes = [IsFloor]
+
+    @extend_schema(responses=s.EventSerializer(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        events = _tournament(pk).events.order_by("-id")[:1000]
+        return Response(s.EventSerializer(events, many=True).data)
+
+
+class Players(APIView):
+    permission_classes = [IsFloor]
+
+    @extend_schema(responses=s.PlayerSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        q = request.query_params.get("q", "").strip()
+        players = Player.objects.all()
+        if q:
+            players = players.filter(name__icontains=q)
+        return Response(s.PlayerSerializer(players[:200], many=True).data)
+
+    @extend_schema(request=s.PlayerSerializer, responses={201: s.PlayerSerializer})
+    def post(self, request: Request) -> Response:
+        ser = s.PlayerSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        player = registration.player_create(actor=_actor(request), **ser.validated_data)
+        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,276 @@
+"""Console pages of the registration desk: register, search, rebuy, add-on, refund, bust,
+undo, receipts, players and payouts."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.domain.money import MoneyError, parse_money
+from tournament.errors import FloorError
+from tournament.events import Actor
+from tournament.forms import RegisterForm
+from tournament.models import Entry, EntryStatus, Player
+from tournament.qr import qr_svg
+from tournament.roles import director_required, floor_required
+from tournament.selectors import entry_search, payout_amounts, tournament_numbers
+from tournament.services import eliminations, payouts, registration
+from tournament.views import console_context, get_tournament
+
+
+@floor_required
+def desk(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    form = RegisterForm(request.POST or None)
+    created: Entry | None = None
+    if request.method == "POST" and form.is_valid():
+        actor = Actor.from_request(request)
+        data = form.cleaned_data
+        existing_id = request.POST.get("player")
+        try:
+            if existing_id:
+                player = get_object_or_404(Player, pk=existing_id)
+            else:
+                player = registration.player_create(
+                    name=data["name"],
+                    display_name=data["display_name"],
+                    email=data["email"],
+                    phone=data["phone"],
+                    actor=actor,
+                )
+            created = registration.entry_register(tournament=tournament, player=player, actor=actor)
+        except FloorError as exc:
+            form.add_error(None, str(exc))
+        else:
+            if created.status == EntryStatus.ALTERNATE:
+                messages.warning(
+                    request,
+                    _("%(name)s is registered as alternate no. %(pos)s (#%(n)s).")
+                    % {"name": player.name, "pos": created.alternate_position, "n": created.number},
+                )
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s registered as #%(n)s.")
+                    % {"name": player.name, "n": created.number},
+                )
+            if not getattr(request, "htmx", None):
+                return redirect(f"{request.path}?last={created.pk}")
+            form = RegisterForm()
+    last = None
+    if request.GET.get("last", "").isdigit():
+        last = (
+            tournament.entries.filter(pk=int(request.GET["last"])).select_related("player").first()
+        )
+    query = request.GET.get("q", "")
+    context = console_context(
+        tournament,
+        "desk",
+        form=form,
+        numbers=tournament_numbers(tournament),
+        results=entry_search(tournament, query)[:25],
+        query=query,
+        last=created or last,
+    )
+    htmx = getattr(request, "htmx", None)
+    if htmx and htmx.target == "desk-results":
+        return render(request, "tournament/_desk_results.html", context)
+    return render(request, "tournament/desk.html", context)
+
+
+@floor_required
+def player_search(request: HttpRequest, pk: int) -> HttpResponse:
+    """Existing players matching the typed name, to re-register a regular without retyping."""
+    get_tournament(pk)
+    q = request.GET.get("name", "").strip()
+    players = Player.objects.none()
+    if len(q) >= 2:
+        players = Player.objects.filter(name__icontains=q).order_by("name")[:8]
+    return render(request, "tournament/_player_matches.html", {"players": players, "pk": pk})
+
+
+def _entry(request: HttpRequest, pk: int, entry_id: int) -> Entry:
+    return get_object_or_404(
+        Entry.objects.select_related("player", "tournament"), pk=entry_id, tournament_id=pk
+    )
+
+
+def _back(request: HttpRequest, pk: int) -> HttpResponse:
+    target = request.POST.get("next") or ""
+    if target.startswith("/") and not target.startswith("//"):
+        return redirect(target)
+    return redirect("desk", pk=pk)
+
+
+@require_POST
+@floor_required
+def entry_purchase(request: HttpRequest, pk: int, entry_id: int, kind: str) -> HttpResponse:
+    entry = _entry(request, pk, entry_id)
+    try:
+        registration.entry_purchase(entry=entry, kind=kind, actor=Actor.from_request(request))
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    else:
+        label = _("Rebuy") if kind == "rebuy" else _("Add-on")
+        messages.success(
+            request, _("%(what)s for #%(n)s recorded.") % {"what": label, "n": entry.number}
+        )
+    return _back(request, pk)
+
+
+@require_POST
+@floor_required
+def entry_unregister(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    entry = _entry(request, pk, entry_id)
+    try:
+        registration.entry_unregister(entry=entry, actor=Actor.from_request(request))
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("#%(n)s unregistered and refunded.") % {"n": entry.number})
+    return _back(request, pk)
+
+
+@floor_required
+def entry_receipt(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    entry = _entry(request, pk, entry_id)
+    seat_url = request.build_absolute_uri(reverse("my-seat", args=[entry.public_token]))
+    return render(
+        request,
+        "tournament/receipt.html",
+        {
+            "entry": entry,
+            "tournament": entry.tournament,
+            "qr": qr_svg(seat_url),
+            "purchases": entry.purchases.filter(refunded=False),
+        },
+    )
+
+
+@floor_required
+def bust(request: HttpRequest, pk: int) -> HttpResponse:
+    """Bust one or several players out in the same hand."""
+    tournament = get_tournament(pk)
+    alive = (
+        tournament.entries.filter(status=EntryStatus.ACTIVE)
+        .select_related("player", "seat__table")
+        .order_by("number")
+    )
+    if request.method == "POST":
+        ids = [int(i) for i in request.POST.getlist("entry") if i.isdigit()]
+        reports = []
+        try:
+            for entry in alive.filter(pk__in=ids):
+                stack = request.POST.get(f"stack_{entry.pk}", "").strip()
+                reports.append(
+                    eliminations.BustReport(
+                        entry=entry,
+                        stack_at_hand_start=int(stack) if stack else None,
+                        seats_from_button=_int_or_none(request.POST.get(f"pos_{entry.pk}")),
+                    )
+                )
+            if len(reports) != len(ids):
+                raise FloorError(_("Someone chosen is not in the tournament any more."))
+            out = eliminations.entries_bust(
+                tournament=tournament, busts=reports, actor=Actor.from_request(request)
+            )
+        except ValueError:
+            messages.error(request, _("Stacks are whole numbers of chips."))
+        except FloorError as exc:
+            messages.error(request, str(exc))
+        else:
+            for e in out:
+                messages.success(
+                    request,
+                    _("#%(n)s %(name)s finishes %(place)s.")
+                    % {"n": e.number, "name": e.player.display_name, "place": e.place},
+                )
+            return _back(request, pk)
+    return render(request, "tournament/bust.html", console_context(tournament, "desk", alive=alive))
+
+
+def _int_or_none(value: str | None) -> int | None:
+    value = (value or "").strip()
+    return int(value) if value.isdigit() else None
+
+
+@require_POST
+@floor_required
+def bust_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    try:
+        restored = eliminations.bust_undo_last(
+            tournament=tournament, actor=Actor.from_request(request)
+        )
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    else:
+        numbers = ", ".join(f"#{e.number}" for e in restored)
+        messages.success(request, _("Bust undone: %(who)s back in.") % {"who": numbers})
+    return _back(request, pk)
+
+
+@floor_required
+def players(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    status = request.GET.get("status", "")
+    entries = entry_search(tournament, request.GET.get("q", ""))
+    if status in EntryStatus.values:
+        entries = entries.filter(status=status)
+    entries = (
+        entries.order_by("place", "number") if status == "busted" else entries.order_by("number")
+    )
+    return render(
+        request,
+        "tournament/players.html",
+        console_context(
+            tournament,
+            "players",
+            entries=entries[:1000],
+            status=status,
+            statuses=EntryStatus.choices,
+            query=request.GET.get("q", ""),
+        ),
+    )
+
+
+@floor_required
+def payouts_page(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    numbers = tournament_numbers(tournament)
+    amounts = payout_amounts(tournament, numbers)
+    winners = {
+        e.place: e for e in tournament.entries.filter(place__isnull=False).select_related("player")
+    }
+    rows = [(i + 1, a, winners.get(i + 1)) for i, a in enumerate(amounts)]
+    return render(
+        request,
+        "tournament/payouts.html",
+        console_context(
+            tournament, "payouts", numbers=numbers, rows=rows, manual=tournament.payouts.exists()
+        ),
+    )
+
+
+@require_POST
+@director_required
+def payouts_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    actor = Actor.from_request(request)
+    try:
+        if "reset" in request.POST:
+            payouts.payouts_reset(tournament=tournament, actor=actor)
+        else:
+            amounts = [parse_money(a) for a in request.POST.getlist("amount") if a.strip()]
+            payouts.payouts_set(tournament=tournament, amounts=amounts, actor=actor)
+    except MoneyError:
+        messages.error(request, _("Enter amounts such as 250 or 12.50."))
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Payouts saved."))
+    return redirect("payouts", pk=pk)

@@ -1,0 +1,164 @@
+"""Final-table deals: ICM (Malmuth–Harville), chip chop and custom splits, exact in minor units.
+
+All functions take the stacks of the players left (in chips) and the prizes still to be paid
+(index 0 = the best place still open), and return one amount per player in the same order as the
+stacks. Amounts always sum exactly to what is distributed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import pairwise
+
+
+class DealError(ValueError):
+    """A deal that cannot be computed or does not add up."""
+
+
+MAX_ICM_PLAYERS = 10
+
+
+def icm_equities(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
+    """Exact ICM equity per player (Malmuth–Harville).
+
+    The chance to finish first is the share of the chips; given who finished above, the chance to
+    take the next place is the share of the chips that are left. Computed exactly over all subsets
+    (2^n · n steps), with fractions, so results are exact to the cent before rounding.
+    """
+    _check(stacks, prizes)
+    n = len(stacks)
+    if n > MAX_ICM_PLAYERS:
+        raise DealError(f"ICM is computed exactly for up to {MAX_ICM_PLAYERS} players")
+    total = sum(stacks)
+    paid = list(prizes[:n]) + [0] * max(0, n - len(prizes))
+    prob: dict[int, Fraction] = {0: Fraction(1)}
+    chips_of = [0] * (1 << n)
+    for mask in range(1, 1 << n):
+        low = mask & -mask
+        chips_of[mask] = chips_of[mask ^ low] + stacks[low.bit_length() - 1]
+    equity = [Fraction(0)] * n
+    for mask in sorted(range(1 << n), key=int.bit_count):
+        p = prob.get(mask)
+        if not p:
+            continue
+        place = mask.bit_count()
+        if place >= n:
+            continue
+        left = total - chips_of[mask]
+        if left <= 0:
+            continue
+        for i in range(n):
+            bit = 1 << i
+            if mask & bit or stacks[i] == 0:
+                continue
+            q = p * Fraction(stacks[i], left)
+            equity[i] += q * paid[place]
+            prob[mask | bit] = prob.get(mask | bit, Fraction(0)) + q
+    # Players with no chips finish below everyone with chips, in no particular order.
+    busted = [i for i in range(n) if stacks[i] == 0]
+    if busted:
+        rest = sum(paid[n - len(busted) :])
+        for i in busted:
+            equity[i] = Fraction(rest, len(busted))
+    return equity
+
+
+def chip_chop(
+    stacks: Sequence[int], prizes: Sequence[int], *, guarantee_last: bool = True
+) -> list[Fraction]:
+    """Chip chop: each player first gets the lowest prize still open (when `guarantee_last`),
+    the rest is shared in proportion to the chips."""
+    _check(stacks, prizes)
+    n = len(stacks)
+    paid = list(prizes[:n]) + [0] * max(0, n - len(prizes))
+    pool = sum(paid)
+    base = min(paid) if guarantee_last else 0
+    rest = pool - base * n
+    total = sum(stacks)
+    return [Fraction(base) + Fraction(rest * s, total) for s in stacks]
+
+
+def round_to_unit(
+    values: Sequence[Fraction], total: int, unit: int, stacks: Sequence[int]
+) -> list[int]:
+    """Round exact shares to multiples of `unit` so they sum to `total` exactly: everyone gets
+    the rounded-down share, the units left go to the largest remainders (the bigger stack on a
+    tie), and anything smaller than a unit to the chip leader."""
+    if unit < 1:
+        raise DealError("the rounding unit must be at least 1")
+    if sum(values) != total:
+        raise DealError("the shares do not add up to the total")
+    floors = [int(v // unit) * unit for v in values]
+    units_left, odd = divmod(total - sum(floors), unit)
+    order = sorted(
+        range(len(values)), key=lambda i: (values[i] - floors[i], stacks[i], -i), reverse=True
+    )
+    for i in order[:units_left]:
+        floors[i] += unit
+    leader = max(range(len(stacks)), key=lambda i: (stacks[i], -i))
+    floors[leader] += odd
+    return floors
+
+
+@dataclass(frozen=True)
+class DealProposal:
+    method: str  # icm | chip_chop | custom
+    amounts: tuple[int, ...]  # per player, same order as the stacks
+    play_for: int  # left in the pool for the winner of the rest of the game
+    total: int  # what the deal distributes (the prizes still open minus `play_for`)
+
+
+def propose(
+    method: str,
+    stacks: Sequence[int],
+    prizes: Sequence[int],
+    *,
+    unit: int = 100,
+    play_for: int = 0,
+    custom: Sequence[int] | None = None,
+    chips_in_play: int | None = None,
+) -> DealProposal:
+    """A deal for the players left. `play_for` is taken off the first prize and stays in play;
+    the rest is split by `method`. `chips_in_play`, when given, must equal the sum of the stacks
+    (a typo in a stack is caught here)."""
+    _check(stacks, prizes)
+    if chips_in_play is not None and sum(stacks) != chips_in_play:
+        raise DealError(
+            f"the stacks add up to {sum(stacks)} chips, but {chips_in_play} are in play"
+        )
+    n = len(stacks)
+    paid = list(prizes[:n]) + [0] * max(0, n - len(prizes))
+    if play_for < 0 or play_for > paid[0] - (paid[1] if n > 1 else 0):
+        raise DealError("the amount to play for must lie between 0 and first minus second prize")
+    paid[0] -= play_for
+    total = sum(paid)
+    if method == "icm":
+        exact = icm_equities(stacks, paid)
+    elif method == "chip_chop":
+        exact = chip_chop(stacks, paid)
+    elif method == "custom":
+        if custom is None or len(custom) != n:
+            raise DealError("a custom deal needs one amount per player")
+        if any(a < 0 for a in custom):
+            raise DealError("amounts cannot be negative")
+        if sum(custom) != total:
+            raise DealError(f"the amounts add up to {sum(custom)}, not {total}")
+        return DealProposal(method, tuple(custom), play_for, total)
+    else:
+        raise DealError(f"unknown deal method {method!r}")
+    return DealProposal(method, tuple(round_to_unit(exact, total, unit, stacks)), play_for, total)
+
+
+def _check(stacks: Sequence[int], prizes: Sequence[int]) -> None:
+    if len(stacks) < 2:
+        raise DealError("a deal needs at least two players")
+    if any(s < 0 for s in stacks):
+        raise DealError("a stack cannot be negative")
+    if sum(stacks) <= 0:
+        raise DealError("there are no chips in play")
+    if any(p < 0 for p in prizes):
+        raise DealError("a prize cannot be negative")
+    if any(a < b for a, b in pairwise(prizes)):
+        raise DealError("prizes must not rise from one place to the next")

@@ -1,0 +1,178 @@
+"""Forms of the console. Money is typed as 12,50 or 12.50 and stored as cents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.domain.money import MoneyError, parse_money
+from tournament.models import ChipSet, Game, Ruleset, Structure, Tournament
+
+
+class MoneyField(forms.CharField):
+    """A money amount typed by a person, cleaned to integer minor units."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.widget.attrs.setdefault("maxlength", "20")
+        self.widget.attrs.setdefault("inputmode", "decimal")
+        self.widget.attrs.setdefault("class", "money")
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, int):
+            return f"{value // 100}.{value % 100:02d}" if value % 100 else str(value // 100)
+        return value
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if not text:
+            return None
+        if len(text) > 20:
+            raise forms.ValidationError(_("Enter an amount such as 50 or 12.50."), code="money")
+        try:
+            return parse_money(text)
+        except MoneyError as exc:
+            raise forms.ValidationError(
+                _("Enter an amount such as 50 or 12.50."), code="money"
+            ) from exc
+
+
+TOURNAMENT_MONEY = (
+    "buy_in",
+    "fee",
+    "guarantee",
+    "rebuy_price",
+    "rebuy_fee",
+    "addon_price",
+    "addon_fee",
+    "payout_unit",
+)
+
+
+class TournamentForm(forms.ModelForm):
+    buy_in = MoneyField(label=_("Buy-in (to the prize pool)"))
+    fee = MoneyField(label=_("Fee"), required=False)
+    guarantee = MoneyField(label=_("Guaranteed prize pool"), required=False)
+    rebuy_price = MoneyField(label=_("Rebuy price"), required=False)
+    rebuy_fee = MoneyField(label=_("Rebuy fee"), required=False)
+    addon_price = MoneyField(label=_("Add-on price"), required=False)
+    addon_fee = MoneyField(label=_("Add-on fee"), required=False)
+    payout_unit = MoneyField(label=_("Round payouts to"), required=False)
+    starts_at = forms.DateTimeField(
+        label=_("Start time"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "venue",
+            "starts_at",
+            "game",
+            "currency",
+            "buy_in",
+            "fee",
+            "starting_stack",
+            "seats_per_table",
+            "final_table_size",
+            "ruleset",
+            "capacity",
+            "balance_tolerance",
+            "break_order",
+            "max_entries_per_player",
+            "reentry_until_level",
+            "late_registration_until_level",
+            "rebuys_max",
+            "rebuy_price",
+            "rebuy_fee",
+            "rebuy_chips",
+            "rebuy_until_level",
+            "addons_max",
+            "addon_price",
+            "addon_fee",
+            "addon_chips",
+            "addon_until_level",
+            "guarantee",
+            "payout_unit",
+            "places_paid",
+        ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("balance_tolerance", "break_order"):
+            if name in self.fields:
+                self.fields[name].required = False
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "balance_tolerance" in self.fields and not data.get("balance_tolerance"):
+            data["balance_tolerance"] = 1
+        if "break_order" in self.fields and not data.get("break_order"):
+            data["break_order"] = "highest"
+        for name in TOURNAMENT_MONEY:
+            if data.get(name) is None and name in self.fields:
+                data[name] = 100 if name == "payout_unit" else 0
+        return data
+
+    def values(self) -> dict[str, Any]:
+        return {k: self.cleaned_data[k] for k in self.Meta.fields}
+
+
+class NewTournamentForm(TournamentForm):
+    structure = forms.ModelChoiceField(
+        queryset=Structure.objects.filter(is_template=True),
+        label=_("Blind structure"),
+        empty_label=None,
+    )
+    chip_set = forms.ModelChoiceField(
+        queryset=ChipSet.objects.all(), label=_("Chip set"), empty_label=None
+    )
+
+
+class RegisterForm(forms.Form):
+    name = forms.CharField(label=_("Full name"), max_length=120)
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=60,
+        required=False,
+        help_text=_("Shown on public pages. Empty: first name and initial."),
+    )
+    email = forms.EmailField(label=_("E-mail (private)"), required=False)
+    phone = forms.CharField(label=_("Phone (private)"), max_length=40, required=False)
+
+
+class GenerateStructureForm(forms.Form):
+    starting_stack = forms.IntegerField(label=_("Starting stack"), min_value=100)
+    level_minutes = forms.IntegerField(
+        label=_("Level length (minutes)"), min_value=1, max_value=180
+    )
+    target_hours = forms.DecimalField(
+        label=_("Target duration (hours)"), min_value=0.5, max_value=72, decimal_places=1
+    )
+    break_every = forms.IntegerField(
+        label=_("Break every … levels"), min_value=1, max_value=20, initial=4
+    )
+    break_minutes = forms.IntegerField(
+        label=_("Break length (minutes)"), min_value=1, max_value=120, initial=15
+    )
+    big_blind_ante = forms.BooleanField(label=_("Big blind ante"), required=False, initial=True)
+
+
+class ImportStructureForm(forms.Form):
+    file = forms.FileField(label=_("JSON or CSV file"))
+
+
+__all__ = [
+    "Game",
+    "GenerateStructureForm",
+    "ImportStructureForm",
+    "MoneyField",
+    "NewTournamentForm",
+    "RegisterForm",
+    "Ruleset",
+    "TournamentForm",
+]

@@ -1,0 +1,220 @@
+"""Create the demo: staff accounts, a chip set, structure templates and a tournament with 200
+registered players. Safe to run twice (it does nothing the second time)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from tournament.domain.structure import TEMPLATES, structure_from_template
+from tournament.events import Actor
+from tournament.models import Structure, Tournament
+from tournament.roles import DIRECTOR, FLOOR, ensure_role_groups
+from tournament.services import registration, tournaments
+
+FIRST = [
+    "Anna",
+    "Ben",
+    "Clara",
+    "David",
+    "Elif",
+    "Felix",
+    "Greta",
+    "Hannes",
+    "Ida",
+    "Jonas",
+    "Katrin",
+    "Lukas",
+    "Mia",
+    "Noah",
+    "Olga",
+    "Paul",
+    "Quentin",
+    "Rosa",
+    "Sven",
+    "Tanja",
+    "Ulrich",
+    "Vera",
+    "Wolfgang",
+    "Xenia",
+    "Yusuf",
+    "Zoe",
+    "Marco",
+    "Lena",
+    "Tim",
+    "Sara",
+]
+LAST = [
+    "Müller",
+    "Schmidt",
+    "Schneider",
+    "Fischer",
+    "Weber",
+    "Meyer",
+    "Wagner",
+    "Becker",
+    "Schulz",
+    "Hoffmann",
+    "Koch",
+    "Richter",
+    "Klein",
+    "Wolf",
+    "Neumann",
+    "Schwarz",
+    "Braun",
+    "Zimmermann",
+    "Krüger",
+    "Hartmann",
+    "Lange",
+    "Werner",
+    "Krause",
+    "Lehmann",
+    "Köhler",
+]
+
+CHIPS = [
+    (25, "#2e7d32", "green"),
+    (100, "#111111", "black"),
+    (500, "#6a1b9a", "purple"),
+    (1000, "#f9a825", "yellow"),
+    (5000, "#c62828", "red"),
+    (25000, "#1565c0", "blue"),
+]
+
+
+class Command(BaseCommand):
+    @staticmethod
+    def _seat(tournament: Tournament, actor: Actor, rng: random.Random) -> None:
+        """Open tables in two rooms, draw the seats and draw for the button at every table."""
+        from tables import services as seating
+
+        needed = -(-tournament.entries.filter(status="active").count() // 9)
+        first = (needed + 1) // 2
+        seating.tables_create(tournament=tournament, count=first, actor=actor, area="Saal 1")
+        if needed > first:
+            seating.tables_create(
+                tournament=tournament, count=needed - first, actor=actor, area="Saal 2"
+            )
+        seating.seats_draw(tournament=tournament, actor=actor)
+        for table in tournament.tables.filter(is_open=True):
+            seats = sorted(table.assignments.values_list("seat", flat=True))
+            if len(seats) >= 2:
+                seating.button_set(table=table, seat=rng.choice(seats), actor=actor)
+
+    @classmethod
+    def _final_table(
+        cls,
+        template: Structure,
+        chip_set: Any,
+        actor: Actor,
+        names: list[str],
+        rng: random.Random,
+    ) -> None:
+        """A second, smaller tournament that has reached its final table: for the deal
+        calculator and the payout desk."""
+        from tables import services as seating
+        from tournament.services.eliminations import BustReport, entries_bust
+
+        tournament = tournaments.tournament_create(
+            actor=actor,
+            name="Thursday Turbo",
+            venue="Spielbank Floor, Saal 2",
+            starts_at=timezone.now().replace(second=0, microsecond=0) - timedelta(hours=3),
+            buy_in=5000,
+            fee=500,
+            starting_stack=TEMPLATES["standard"].starting_stack,
+            structure=template,
+            chip_set=chip_set,
+            seats_per_table=9,
+        )
+        tournaments.tournament_status_set(tournament=tournament, status="registering", actor=actor)
+        entries = []
+        for name in names[-27:]:
+            player = registration.player_create(name=name, actor=actor)
+            entries.append(
+                registration.entry_register(tournament=tournament, player=player, actor=actor)
+            )
+        cls._seat(tournament, actor, rng)
+        tournaments.tournament_status_set(tournament=tournament, status="running", actor=actor)
+        tournament.refresh_from_db()
+        rng.shuffle(entries)
+        for entry in entries[:21]:
+            entries_bust(tournament=tournament, busts=[BustReport(entry=entry)], actor=actor)
+        seating.final_table_draw(tournament=tournament, actor=actor)
+
+    help = "Create demo staff, chip set, structure templates and a 200-player tournament."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--players", type=int, default=200)
+
+    @transaction.atomic
+    def handle(self, *args: Any, **options: Any) -> None:
+        ensure_role_groups()
+        password = settings.FLOOR_DEMO_PASSWORD
+        user_model = get_user_model()
+        for username, role, is_super in (("director", DIRECTOR, True), ("floor", FLOOR, False)):
+            user, created = user_model.objects.get_or_create(
+                username=username, defaults={"is_staff": is_super, "is_superuser": is_super}
+            )
+            if created:
+                user.set_password(password)
+                user.save()
+            user.groups.add(Group.objects.get(name=role))
+        if Tournament.objects.filter(name="Sunday Deepstack").exists():
+            self.stdout.write("Demo already present.")
+            return
+        actor = Actor.system("demo")
+        chip_set = tournaments.chip_set_create(name="Club set", denominations=CHIPS)
+        values = [v for v, _c, _l in CHIPS]
+        for name in sorted(TEMPLATES):
+            tournaments.structure_create(
+                name=name.capitalize(),
+                levels=structure_from_template(name, values),
+                is_template=True,
+            )
+        template = Structure.objects.get(name="Standard", is_template=True)
+        tournament = tournaments.tournament_create(
+            actor=actor,
+            name="Sunday Deepstack",
+            venue="Spielbank Floor, Saal 1",
+            starts_at=timezone.now().replace(second=0, microsecond=0) + timedelta(minutes=30),
+            buy_in=10000,
+            fee=1000,
+            starting_stack=TEMPLATES["standard"].starting_stack,
+            structure=template,
+            chip_set=chip_set,
+            seats_per_table=9,
+            max_entries_per_player=2,
+            reentry_until_level=6,
+            late_registration_until_level=6,
+            addons_max=1,
+            addon_price=5000,
+            addon_chips=10000,
+            addon_until_level=6,
+            guarantee=2000000,
+        )
+        tournaments.tournament_status_set(tournament=tournament, status="registering", actor=actor)
+        rng = random.Random(7)
+        names = [f"{f} {last}" for f in FIRST for last in LAST]
+        rng.shuffle(names)
+        for i in range(options["players"]):
+            name = names[i % len(names)]
+            if i >= len(names):
+                name = f"{name} {i // len(names) + 1}"
+            player = registration.player_create(name=name, actor=actor)
+            registration.entry_register(tournament=tournament, player=player, actor=actor)
+        self._seat(tournament, actor, rng)
+        self._final_table(template, chip_set, actor, names, rng)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo tournament “{tournament.name}” with {options['players']} players created."
+            )
+        )

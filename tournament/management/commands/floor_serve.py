@@ -1,0 +1,36 @@
+"""Serve Floor over ASGI (HTTP and websockets) with uvicorn.
+
+In the embedded mode (FLOOR_TICKER=inprocess) the same process runs the clock ticker loop, so a
+club night needs nothing but this one process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Serve Floor (ASGI) and, in the embedded mode, run the clock ticker."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        import uvicorn
+
+        if settings.FLOOR_TICKER == "inprocess":
+            from clocks.ticker import start_background_ticker
+
+            start_background_ticker()
+        uvicorn.run(
+            "config.asgi:application",
+            host=options["host"],
+            port=options["port"],
+            log_level="warning",
+            lifespan="off",
+            ws_max_size=64 * 1024,
+        )

@@ -1,0 +1,389 @@
+"""Tournaments, structures, chips, players, entries, purchases, payouts and the event log.
+
+Money is always an integer number of minor units (cents) of the tournament's currency.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournament.domain.lifecycle import Status as DomainStatus
+
+
+class Ruleset(models.TextChoices):
+    TDA_DE = "tda-de", _("TDA (German edition)")
+    BDPV = "bdpv", _("BDPV (German Poker Federation)")
+
+
+class Game(models.TextChoices):
+    NLHE = "nlhe", _("No-Limit Hold'em")
+    PLO = "plo", _("Pot-Limit Omaha")
+    LHE = "lhe", _("Limit Hold'em")
+
+
+class Status(models.TextChoices):
+    PLANNED = DomainStatus.PLANNED.value, _("Planned")
+    REGISTERING = DomainStatus.REGISTERING.value, _("Registering")
+    RUNNING = DomainStatus.RUNNING.value, _("Running")
+    FINAL_TABLE = DomainStatus.FINAL_TABLE.value, _("Final table")
+    FINISHED = DomainStatus.FINISHED.value, _("Finished")
+
+
+class ChipSet(models.Model):
+    name = models.CharField(_("name"), max_length=100)
+
+    class Meta:
+        verbose_name = _("chip set")
+        verbose_name_plural = _("chip sets")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def values(self) -> list[int]:
+        return sorted(d.value for d in self.denominations.all())
+
+
+class ChipDenomination(models.Model):
+    chip_set = models.ForeignKey(ChipSet, on_delete=models.CASCADE, related_name="denominations")
+    value = models.PositiveIntegerField(_("value"), validators=[MinValueValidator(1)])
+    colour = models.CharField(_("colour"), max_length=7, default="#ffffff", help_text="#rrggbb")
+    label = models.CharField(_("colour name"), max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["value"]
+        verbose_name = _("chip denomination")
+        verbose_name_plural = _("chip denominations")
+        constraints = [
+            models.UniqueConstraint(fields=["chip_set", "value"], name="unique_denomination")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.value} ({self.label or self.colour})"
+
+
+class Structure(models.Model):
+    """A blind structure. Templates are reusable; each tournament owns its own copy."""
+
+    name = models.CharField(_("name"), max_length=100)
+    is_template = models.BooleanField(_("template"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("structure")
+        verbose_name_plural = _("structures")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Level(models.Model):
+    structure = models.ForeignKey(Structure, on_delete=models.CASCADE, related_name="levels")
+    position = models.PositiveIntegerField(_("position"))
+    is_break = models.BooleanField(_("break"), default=False)
+    small_blind = models.PositiveIntegerField(_("small blind"), default=0)
+    big_blind = models.PositiveIntegerField(_("big blind"), default=0)
+    ante = models.PositiveIntegerField(_("ante"), default=0)
+    big_blind_ante = models.BooleanField(_("big blind ante"), default=False)
+    minutes = models.PositiveIntegerField(_("minutes"), validators=[MinValueValidator(1)])
+    color_up = models.JSONField(_("chips coloured up"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["structure", "position"]
+        verbose_name = _("level")
+        verbose_name_plural = _("levels")
+        constraints = [
+            models.UniqueConstraint(fields=["structure", "position"], name="unique_level_position")
+        ]
+
+    def __str__(self) -> str:
+        if self.is_break:
+            return f"{self.position}: break {self.minutes}'"
+        return f"{self.position}: {self.small_blind}/{self.big_blind}"
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    starts_at = models.DateTimeField(_("start time"))
+    game = models.CharField(_("game"), max_length=10, choices=Game.choices, default=Game.NLHE)
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    buy_in = models.PositiveIntegerField(_("buy-in (to the prize pool, in cents)"))
+    fee = models.PositiveIntegerField(_("fee (in cents)"), default=0)
+    starting_stack = models.PositiveIntegerField(_("starting stack"))
+    seats_per_table = models.PositiveSmallIntegerField(
+        _("seats per table"), default=9, validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+    final_table_size = models.PositiveSmallIntegerField(
+        _("final table size"), default=9, validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+    ruleset = models.CharField(
+        _("ruleset"), max_length=10, choices=Ruleset.choices, default=Ruleset.TDA_DE
+    )
+    capacity = models.PositiveIntegerField(
+        _("seats available"), null=True, blank=True, help_text=_("Beyond this, alternates wait.")
+    )
+    max_entries_per_player = models.PositiveSmallIntegerField(
+        _("entries per player (1 = no re-entry)"), default=1, validators=[MinValueValidator(1)]
+    )
+    reentry_until_level = models.PositiveSmallIntegerField(
+        _("re-entry until level"), null=True, blank=True
+    )
+    late_registration_until_level = models.PositiveSmallIntegerField(
+        _("late registration until level"), null=True, blank=True
+    )
+    rebuys_max = models.PositiveSmallIntegerField(_("rebuys per entry"), default=0)
+    rebuy_price = models.PositiveIntegerField(_("rebuy price (cents)"), default=0)
+    rebuy_fee = models.PositiveIntegerField(_("rebuy fee (cents)"), default=0)
+    rebuy_chips = models.PositiveIntegerField(_("rebuy chips"), default=0)
+    rebuy_until_level = models.PositiveSmallIntegerField(
+        _("rebuys until level"), null=True, blank=True
+    )
+    addons_max = models.PositiveSmallIntegerField(_("add-ons per entry"), default=0)
+    addon_price = models.PositiveIntegerField(_("add-on price (cents)"), default=0)
+    addon_fee = models.PositiveIntegerField(_("add-on fee (cents)"), default=0)
+    addon_chips = models.PositiveIntegerField(_("add-on chips"), default=0)
+    addon_until_level = models.PositiveSmallIntegerField(
+        _("add-ons until level"), null=True, blank=True
+    )
+    guarantee = models.PositiveIntegerField(_("guaranteed prize pool (cents)"), default=0)
+    payout_unit = models.PositiveIntegerField(
+        _("round payouts to (cents)"), default=100, validators=[MinValueValidator(1)]
+    )
+    places_paid = models.PositiveIntegerField(
+        _("places paid"), null=True, blank=True, help_text=_("Empty: the default schedule.")
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.PLANNED
+    )
+    structure = models.ForeignKey(
+        Structure, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("structure")
+    )
+    chip_set = models.ForeignKey(
+        ChipSet, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("chip set")
+    )
+    hand_for_hand = models.BooleanField(_("hand-for-hand"), default=False)
+    h4h_round = models.PositiveIntegerField(default=0)
+    balance_tolerance = models.PositiveSmallIntegerField(
+        _("balance tolerance (players)"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(5)],
+        help_text=_("Tables may differ by this many players (tda-de 10: 1 at full ring)."),
+    )
+    break_order = models.CharField(
+        _("table break order"),
+        max_length=10,
+        choices=[("highest", _("Highest number first")), ("lowest", _("Lowest number first"))],
+        default="highest",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seats_per_table__gte=2) & Q(seats_per_table__lte=10),
+                name="seats_per_table_2_to_10",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person. Contact data is private: it never appears on public pages or public API."""
+
+    name = models.CharField(_("full name"), max_length=120)
+    display_name = models.CharField(_("display name"), max_length=60)
+    email = models.EmailField(_("e-mail"), blank=True)
+    needs_accessible_seat = models.BooleanField(_("needs an accessible seat"), default=False)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        indexes = [models.Index(fields=["name"]), models.Index(fields=["display_name"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntryStatus(models.TextChoices):
+    ALTERNATE = "alternate", _("Alternate")
+    ACTIVE = "active", _("Playing")
+    BUSTED = "busted", _("Busted")
+    UNREGISTERED = "unregistered", _("Unregistered")
+
+
+def new_public_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Entry(models.Model):
+    """One buy-in (or re-entry) of a player into a tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveIntegerField(_("player number"))
+    is_reentry = models.BooleanField(_("re-entry"), default=False)
+    status = models.CharField(
+        _("status"), max_length=20, choices=EntryStatus.choices, default=EntryStatus.ACTIVE
+    )
+    alternate_position = models.PositiveIntegerField(null=True, blank=True)
+    place = models.PositiveIntegerField(_("finishing place"), null=True, blank=True)
+    busted_at = models.DateTimeField(null=True, blank=True)
+    bust_hand = models.PositiveIntegerField(null=True, blank=True)
+    bust_sequence = models.PositiveIntegerField(null=True, blank=True)
+    prize = models.PositiveIntegerField(_("prize (cents)"), default=0)
+    paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+    paid_by = models.CharField(_("paid by"), max_length=120, blank=True)
+    paid_amount = models.PositiveIntegerField(_("paid out (cents)"), default=0)
+    public_token = models.CharField(max_length=40, unique=True, default=new_public_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_entry_number"),
+            # No second live entry of the same player in one tournament.
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=Q(status__in=["active", "alternate"]),
+                name="one_live_entry_per_player",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.player.display_name}"
+
+
+class PurchaseKind(models.TextChoices):
+    BUYIN = "buyin", _("Buy-in")
+    REENTRY = "reentry", _("Re-entry")
+    REBUY = "rebuy", _("Rebuy")
+    ADDON = "addon", _("Add-on")
+
+
+class Purchase(models.Model):
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="purchases")
+    kind = models.CharField(max_length=10, choices=PurchaseKind.choices)
+    price = models.PositiveIntegerField(help_text="To the prize pool, cents")
+    fee = models.PositiveIntegerField(default=0)
+    chips = models.PositiveIntegerField(default=0)
+    refunded = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        verbose_name = _("purchase")
+        verbose_name_plural = _("purchases")
+
+
+class Payout(models.Model):
+    """A manual payout table entry; without rows the default schedule applies."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="payouts")
+    place = models.PositiveIntegerField()
+    amount = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["tournament", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "place"], name="unique_payout_place")
+        ]
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("The event log is append-only.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("The event log is append-only.")
+
+
+class Event(models.Model):
+    """The append-only event log: who did what, when (UTC), from where, with what payload."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+    )
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    actor_label = models.CharField(max_length=120, blank=True)
+    source = models.CharField(max_length=64, blank=True)
+    action = models.CharField(max_length=60, db_index=True)
+    payload = models.JSONField(default=dict)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise PermissionError("The event log is append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("The event log is append-only.")
+
+
+class DealMethod(models.TextChoices):
+    ICM = "icm", _("ICM")
+    CHIP_CHOP = "chip_chop", _("Chip chop")
+    CUSTOM = "custom", _("Custom split")
+
+
+class Deal(models.Model):
+    """A deal the players left agreed on. Their prizes become their shares; whoever wins the
+    rest of the game also gets `play_for`."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="deals")
+    method = models.CharField(_("method"), max_length=12, choices=DealMethod.choices)
+    play_for = models.PositiveIntegerField(_("left to play for (cents)"), default=0)
+    unit = models.PositiveIntegerField(_("rounded to (cents)"), default=100)
+    total = models.PositiveIntegerField(_("distributed (cents)"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament"], name="one_deal_per_tournament")
+        ]
+
+
+class DealShare(models.Model):
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="shares")
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="deal_share")
+    stack = models.PositiveBigIntegerField(_("stack"))
+    amount = models.PositiveIntegerField(_("share (cents)"))
+    consented = models.BooleanField(_("agreed"), default=False)
+
+    class Meta:
+        ordering = ["-amount"]

@@ -1,0 +1,193 @@
+"""Deal calculator and the payout desk (console)."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.domain.money import MoneyError, parse_money
+from tournament.errors import FloorError
+from tournament.events import Actor
+from tournament.models import DealShare, Entry
+from tournament.roles import floor_required
+from tournament.selectors import tournament_numbers
+from tournament.services import deals as svc
+from tournament.views import console_context, get_tournament
+
+
+def _read(
+    request: HttpRequest, entries: list[Entry]
+) -> tuple[svc.DealInput, dict[int, int], list[int]]:
+    post = request.POST
+    stacks: dict[int, int] = {}
+    custom: dict[int, int] = {}
+    for e in entries:
+        raw = post.get(f"stack_{e.pk}", "").replace(".", "").replace(",", "").strip()
+        if not raw.isdigit():
+            raise FloorError(
+                _("Enter every stack as a whole number of chips (#%(n)s).") % {"n": e.number}
+            )
+        stacks[e.pk] = int(raw)
+        amount = post.get(f"custom_{e.pk}", "").strip()
+        if amount:
+            try:
+                custom[e.pk] = parse_money(amount)
+            except MoneyError as exc:
+                raise FloorError(_("Enter amounts such as 250 or 12.50.")) from exc
+    try:
+        unit = parse_money(post.get("unit") or "1")
+        play_for = parse_money(post.get("play_for") or "0")
+    except MoneyError as exc:
+        raise FloorError(_("Enter amounts such as 250 or 12.50.")) from exc
+    chips_raw = post.get("chips_in_play", "").replace(".", "").replace(",", "").strip()
+    chips = int(chips_raw) if chips_raw.isdigit() else None
+    consents = [e.pk for e in entries if post.get(f"agree_{e.pk}") == "on"]
+    return (
+        svc.DealInput(stacks=stacks, unit=max(unit, 1), play_for=play_for, chips_in_play=chips),
+        custom,
+        consents,
+    )
+
+
+@floor_required
+def deal(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    entries = svc.players_left(tournament)
+    existing = tournament.deals.prefetch_related("shares__entry__player").first()
+    context: dict[str, Any] = {
+        "entries": entries,
+        "existing": existing,
+        "prizes": svc.open_prizes(tournament) if not existing else [],
+        "chips_in_play": tournament_numbers(tournament).chips_in_play,
+        "posted": request.POST,
+        "rows": [
+            {
+                "entry": e,
+                "stack": request.POST.get(f"stack_{e.pk}", ""),
+                "custom": request.POST.get(f"custom_{e.pk}", ""),
+                "agreed": request.POST.get(f"agree_{e.pk}") == "on",
+            }
+            for e in entries
+        ],
+    }
+    if request.method == "POST" and existing is None:
+        try:
+            data, custom, consents = _read(request, entries)
+            rows, proposals = svc.deal_proposals(tournament, data, custom or None)
+        except FloorError as exc:
+            messages.error(request, str(exc))
+        else:
+            total = sum(data.stacks.values()) or 1
+            amounts = {
+                e.pk: {m: p.amounts[i] for m, p in proposals.items()} for i, e in enumerate(rows)
+            }
+            context["table"] = True
+            context["proposals"] = proposals
+            context["data"] = data
+            context["rows"] = [
+                {
+                    **row,
+                    "amounts": amounts[row["entry"].pk],
+                    "pct": f"{100 * data.stacks[row['entry'].pk] / total:.1f}",
+                }
+                for row in context["rows"]
+            ]
+            if request.POST.get("action") == "record":
+                try:
+                    svc.deal_record(
+                        tournament=tournament,
+                        data=data,
+                        method=request.POST.get("method", ""),
+                        consents=consents,
+                        custom=custom or None,
+                        actor=Actor.from_request(request),
+                    )
+                except FloorError as exc:
+                    messages.error(request, str(exc))
+                else:
+                    messages.success(request, _("The deal is recorded; the prizes follow it."))
+                    return redirect("deal", pk=pk)
+    return render(
+        request, "tournament/deal.html", console_context(tournament, "payouts", **context)
+    )
+
+
+@floor_required
+def payout_desk(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    rows = svc.owed(tournament)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="payouts-{tournament.pk}.csv"'
+        writer = csv.writer(response)
+        writer.writerow(
+            [
+                "place",
+                "number",
+                "name",
+                "owed_cents",
+                "paid_cents",
+                "open_cents",
+                "paid_at",
+                "paid_by",
+            ]
+        )
+        for e in rows:
+            writer.writerow(
+                [
+                    e.place or "",
+                    e.number,
+                    e.player.name,
+                    e.owed,  # type: ignore[attr-defined]
+                    e.paid_amount,
+                    e.open,  # type: ignore[attr-defined]
+                    e.paid_at.isoformat() if e.paid_at else "",
+                    e.paid_by,
+                ]
+            )
+        return response
+    context = console_context(
+        tournament,
+        "payouts",
+        rows=rows,
+        totals=svc.desk_totals(tournament),
+        deal=tournament.deals.first(),
+    )
+    return render(request, "tournament/payout_desk.html", context)
+
+
+@floor_required
+@require_POST
+def payout_paid(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    try:
+        entry = svc.prize_paid(
+            tournament=tournament, entry_id=entry_id, actor=Actor.from_request(request)
+        )
+        messages.success(request, _("#%(n)s paid.") % {"n": entry.number})
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    return redirect("payout-desk", pk=pk)
+
+
+@floor_required
+def payout_receipt(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"),
+        pk=entry_id,
+        tournament=tournament,
+        paid_amount__gt=0,
+    )
+    share = DealShare.objects.select_related("deal").filter(entry=entry).first()
+    return render(
+        request,
+        "tournament/payout_receipt.html",
+        {"tournament": tournament, "entry": entry, "share": share},
+    )

@@ -1,0 +1,93 @@
+"""Reads for tournaments: prize pool, payouts, counts and search."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet, Sum
+
+from tournament.domain.payouts import PayoutError, payout_table, prize_pool
+from tournament.models import Entry, EntryStatus, Purchase, Tournament
+
+
+@dataclass(frozen=True)
+class TournamentNumbers:
+    entries: int
+    players_left: int
+    alternates: int
+    unique_players: int
+    chips_in_play: int
+    average_stack: int
+    prize_pool: int
+    contributions: int
+    fees: int
+    rebuys: int
+    addons: int
+
+
+def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
+    purchases = Purchase.objects.filter(entry__tournament=tournament, refunded=False)
+    sums = purchases.aggregate(price=Sum("price"), fee=Sum("fee"), chips=Sum("chips"))
+    kinds = _kind_counts(purchases)
+    counted = tournament.entries.exclude(status=EntryStatus.UNREGISTERED)
+    entries = counted.exclude(status=EntryStatus.ALTERNATE).count()
+    left = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
+    alternates = tournament.entries.filter(status=EntryStatus.ALTERNATE).count()
+    chips = sums["chips"] or 0
+    contributions = sums["price"] or 0
+    return TournamentNumbers(
+        entries=entries,
+        players_left=left,
+        alternates=alternates,
+        unique_players=counted.values("player").distinct().count(),
+        chips_in_play=chips,
+        average_stack=chips // left if left else 0,
+        prize_pool=prize_pool(contributions, tournament.guarantee),
+        contributions=contributions,
+        fees=sums["fee"] or 0,
+        rebuys=kinds.get("rebuy", 0),
+        addons=kinds.get("addon", 0),
+    )
+
+
+def _kind_counts(purchases: QuerySet[Purchase]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for kind in purchases.values_list("kind", flat=True):
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def payout_amounts(tournament: Tournament, numbers: TournamentNumbers | None = None) -> list[int]:
+    """Prize per place (index 0 = 1st): the manual table if the director set one, else the
+    default schedule for the field size, rounded to the tournament's unit and summing exactly
+    to the pool."""
+    manual = list(tournament.payouts.order_by("place").values_list("amount", flat=True))
+    if manual:
+        return manual
+    numbers = numbers or tournament_numbers(tournament)
+    if numbers.entries < 1 or numbers.prize_pool == 0:
+        return []
+    places = tournament.places_paid
+    if places is not None:
+        places = min(places, numbers.entries)
+    try:
+        return list(
+            payout_table(
+                numbers.prize_pool, numbers.entries, unit=tournament.payout_unit, places=places
+            )
+        )
+    except PayoutError:
+        return list(payout_table(numbers.prize_pool, numbers.entries, unit=1, places=places))
+
+
+def entry_search(tournament: Tournament, query: str) -> QuerySet[Entry]:
+    entries = tournament.entries.select_related("player", "seat__table")
+    query = query.strip()
+    if not query:
+        return entries.order_by("-number")
+    if query.isdigit():
+        return entries.filter(number=int(query))
+    cond = Q()
+    for word in query.split():
+        cond &= Q(player__name__icontains=word) | Q(player__display_name__icontains=word)
+    return entries.filter(cond).order_by("player__name")

@@ -1,0 +1,216 @@
+"""Final-table deals and the payout desk."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.domain.deals import DealError, DealProposal, propose
+from tournament.errors import FloorError
+from tournament.events import Actor, event_record
+from tournament.models import Deal, DealShare, Entry, EntryStatus, Status, Tournament
+from tournament.realtime import broadcast_on_commit, tournament_group
+from tournament.selectors import payout_amounts, tournament_numbers
+
+MAX_DEAL_PLAYERS = 10
+
+
+@dataclass(frozen=True)
+class DealInput:
+    stacks: Mapping[int, int]  # entry id -> chips
+    unit: int = 100
+    play_for: int = 0
+    chips_in_play: int | None = None
+
+
+def players_left(tournament: Tournament) -> list[Entry]:
+    return list(
+        tournament.entries.filter(status=EntryStatus.ACTIVE)
+        .select_related("player")
+        .order_by("number")
+    )
+
+
+def open_prizes(tournament: Tournament) -> list[int]:
+    """The prizes of the places still to be decided, best first."""
+    left = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
+    payouts = payout_amounts(tournament)
+    return [payouts[i] if i < len(payouts) else 0 for i in range(left)]
+
+
+def _check(tournament: Tournament, data: DealInput) -> list[Entry]:
+    if tournament.status not in (Status.RUNNING, Status.FINAL_TABLE):
+        raise FloorError(_("A deal is made while the tournament is running."))
+    if tournament.deals.exists():
+        raise FloorError(_("This tournament has a deal already."))
+    entries = players_left(tournament)
+    if not 2 <= len(entries) <= MAX_DEAL_PLAYERS:
+        raise FloorError(_("A deal needs 2 to %(n)s players left.") % {"n": MAX_DEAL_PLAYERS})
+    if set(data.stacks) != {e.pk for e in entries}:
+        raise FloorError(_("Enter a stack for every player left, and only for them."))
+    return entries
+
+
+def deal_proposals(
+    tournament: Tournament, data: DealInput, custom: Mapping[int, int] | None = None
+) -> tuple[list[Entry], dict[str, DealProposal]]:
+    """ICM and chip chop (and the custom split, when given) side by side."""
+    entries = _check(tournament, data)
+    stacks = [data.stacks[e.pk] for e in entries]
+    prizes = open_prizes(tournament)
+    out: dict[str, DealProposal] = {}
+    try:
+        for method in ("icm", "chip_chop"):
+            out[method] = propose(
+                method,
+                stacks,
+                prizes,
+                unit=data.unit,
+                play_for=data.play_for,
+                chips_in_play=data.chips_in_play,
+            )
+        if custom:
+            out["custom"] = propose(
+                "custom",
+                stacks,
+                prizes,
+                unit=data.unit,
+                play_for=data.play_for,
+                custom=[custom.get(e.pk, 0) for e in entries],
+                chips_in_play=data.chips_in_play,
+            )
+    except DealError as exc:
+        raise FloorError(_("The deal does not work: %(reason)s") % {"reason": exc}) from exc
+    return entries, out
+
+
+@transaction.atomic
+def deal_record(
+    *,
+    tournament: Tournament,
+    data: DealInput,
+    method: str,
+    consents: Sequence[int],
+    actor: Actor,
+    custom: Mapping[int, int] | None = None,
+) -> Deal:
+    """Record the deal every player agreed to. From now on each player's prize is their share;
+    the winner also gets what was left to play for. Recorded money never changes silently:
+    there is one deal per tournament and it is in the event log."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    entries, proposals = deal_proposals(tournament, data, custom)
+    if method not in proposals:
+        raise FloorError(_("Choose ICM, chip chop or a custom split with amounts."))
+    missing = [e.number for e in entries if e.pk not in set(consents)]
+    if missing:
+        raise FloorError(
+            _("Every player must agree. Missing: %(n)s")
+            % {"n": ", ".join(f"#{n}" for n in missing)}
+        )
+    proposal = proposals[method]
+    deal = Deal.objects.create(
+        tournament=tournament,
+        method=method,
+        play_for=proposal.play_for,
+        unit=data.unit,
+        total=proposal.total,
+        recorded_by=actor.label[:120],
+    )
+    DealShare.objects.bulk_create(
+        DealShare(deal=deal, entry=e, stack=data.stacks[e.pk], amount=a, consented=True)
+        for e, a in zip(entries, proposal.amounts, strict=True)
+    )
+    event_record(
+        tournament=tournament,
+        action="deal.record",
+        actor=actor,
+        payload={
+            "deal": deal.pk,
+            "method": method,
+            "play_for": proposal.play_for,
+            "shares": [
+                {"entry": e.pk, "number": e.number, "stack": data.stacks[e.pk], "amount": a}
+                for e, a in zip(entries, proposal.amounts, strict=True)
+            ],
+        },
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "deal", {"deal": deal.pk})
+    return deal
+
+
+def deal_prizes(tournament: Tournament) -> tuple[dict[int, int], int] | None:
+    """Entry id -> agreed share, and the amount left to play for; None without a deal."""
+    deal = tournament.deals.first()
+    if deal is None:
+        return None
+    return dict(deal.shares.values_list("entry_id", "amount")), deal.play_for
+
+
+# --- Payout desk -----------------------------------------------------------------------------
+
+
+def amount_owed(entry: Entry) -> int:
+    """What the entry is owed in all: its prize once it has finished; before that, a share
+    agreed in a deal (which is already certain)."""
+    if entry.prize > 0:
+        return entry.prize
+    share = getattr(entry, "deal_share", None)
+    return share.amount if share is not None else 0
+
+
+def owed(tournament: Tournament) -> list[Entry]:
+    """Everyone owed money (a prize or an agreed deal share), best place first. Each entry
+    carries `owed` (in all) and `open` (not paid yet)."""
+    rows = list(
+        tournament.entries.filter(Q(prize__gt=0) | Q(deal_share__isnull=False))
+        .select_related("player", "deal_share")
+        .order_by(F("place").asc(nulls_first=True), "number")
+    )
+    for e in rows:
+        e.owed = amount_owed(e)  # type: ignore[attr-defined]
+        e.open = e.owed - e.paid_amount  # type: ignore[attr-defined]
+    return rows
+
+
+@transaction.atomic
+def prize_paid(*, tournament: Tournament, entry_id: int, actor: Actor) -> Entry:
+    """Pay what is open to the entry. A player paid their deal share while still in play and
+    who then wins what was left to play for is paid the difference later, as a new event."""
+    entry = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("deal_share")
+        .filter(pk=entry_id, tournament=tournament)
+        .first()
+    )
+    total = amount_owed(entry) if entry is not None else 0
+    if entry is None or total <= 0:
+        raise FloorError(_("Nothing is owed to this entry."))
+    amount = total - entry.paid_amount
+    if amount <= 0:
+        raise FloorError(_("This prize has been paid already."))
+    entry.paid_amount = total
+    entry.paid_at = timezone.now()
+    entry.paid_by = actor.label[:120]
+    entry.save(update_fields=["paid_amount", "paid_at", "paid_by"])
+    event_record(
+        tournament=tournament,
+        action="payout.paid",
+        actor=actor,
+        payload={"entry": entry.pk, "number": entry.number, "amount": amount, "total": total},
+    )
+    return entry
+
+
+def desk_totals(tournament: Tournament) -> dict[str, int]:
+    rows = owed(tournament)
+    return {
+        "owed": sum(e.owed for e in rows),  # type: ignore[attr-defined]
+        "paid": sum(e.paid_amount for e in rows),
+        "open": sum(e.open for e in rows),  # type: ignore[attr-defined]
+        "pool": tournament_numbers(tournament).prize_pool,
+    }

@@ -1,0 +1,258 @@
+"""Eliminations: finishing places, prizes, simultaneous busts by ruleset, undo of the last bust."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+from django.db.models import Count, Max, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.domain.eliminations import (
+    Bust,
+    EliminationError,
+    rank_simultaneous_busts,
+    split_shared_prize,
+)
+from tournament.domain.payouts import default_places_paid
+from tournament.errors import FloorError
+from tournament.events import Actor, event_record
+from tournament.models import Entry, EntryStatus, Status, Tournament
+from tournament.realtime import broadcast_on_commit, entry_group, tournament_group
+from tournament.selectors import payout_amounts
+from tournament.services.deals import deal_prizes
+from tournament.services.registration import alternate_promote_next
+
+
+@dataclass(frozen=True)
+class BustReport:
+    """One player out in a hand. Stack and position only matter when several bust at once."""
+
+    entry: Entry
+    stack_at_hand_start: int | None = None
+    seats_from_button: int | None = None
+
+
+@transaction.atomic
+def entries_bust(
+    *, tournament: Tournament, busts: Sequence[BustReport], actor: Actor
+) -> list[Entry]:
+    """Bust one entry, or several in the same hand (ranked by the ruleset: bdpv 6.28, tda-de
+    hand-for-hand shares the place). The last player left is the winner."""
+    if not busts:
+        raise FloorError(_("Choose who is out."))
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status not in (Status.RUNNING, Status.FINAL_TABLE):
+        raise FloorError(_("Players can only bust while the tournament is running."))
+    ids = [b.entry.pk for b in busts]
+    if len(set(ids)) != len(ids):
+        raise FloorError(_("The same player is listed twice."))
+    entries = {
+        e.pk: e
+        for e in Entry.objects.select_for_update()
+        .select_related("player")
+        .filter(pk__in=ids, tournament=tournament)
+    }
+    for b in busts:
+        entry = entries.get(b.entry.pk)
+        if entry is None or entry.status != EntryStatus.ACTIVE:
+            raise FloorError(_("#%(n)s is not in the tournament any more.") % {"n": b.entry.number})
+    # One query for the three numbers a bust needs.
+    tally = tournament.entries.aggregate(
+        alive=Count("id", filter=Q(status=EntryStatus.ACTIVE)),
+        counted=Count(
+            "id", filter=~Q(status__in=[EntryStatus.UNREGISTERED, EntryStatus.ALTERNATE])
+        ),
+        last_sequence=Max("bust_sequence"),
+    )
+    alive_before = tally["alive"]
+    if len(busts) >= alive_before:
+        raise FloorError(_("At least one player must remain: the winner."))
+    if len(busts) > 1:
+        missing = [b.entry.number for b in busts if b.stack_at_hand_start is None]
+        shares = tournament.ruleset == "tda-de" and tournament.hand_for_hand
+        if missing and not shares:
+            raise FloorError(
+                _(
+                    "Several players are out in one hand: enter each one's stack at the start of the hand."
+                )
+            )
+    try:
+        places = rank_simultaneous_busts(
+            [
+                Bust(
+                    entry_id=b.entry.pk,
+                    stack_at_hand_start=b.stack_at_hand_start or 0,
+                    seats_from_button=b.seats_from_button or 0,
+                )
+                for b in busts
+            ],
+            ruleset=tournament.ruleset,
+            hand_for_hand=tournament.hand_for_hand,
+            players_remaining_before=alive_before,
+        )
+    except EliminationError as exc:
+        raise FloorError(str(exc)) from exc
+
+    winner_now = alive_before - len(busts) == 1
+    if winner_now or min(places.values()) <= _most_places_paid(tournament, tally["counted"]):
+        payouts = payout_amounts(tournament)
+    else:
+        payouts = []  # nobody in this hand reaches the money: skip the prize arithmetic
+    prizes = _prizes_for(places, payouts, tournament.payout_unit)
+    deal = deal_prizes(tournament)
+    if deal is not None:  # the agreed shares replace the places' prizes
+        for entry_id in places:
+            if entry_id in deal[0]:
+                prizes[entry_id] = deal[0][entry_id]
+    sequence = (tally["last_sequence"] or 0) + 1
+    now = timezone.now()
+    seats = _release_seats(list(entries.values()))
+    busted: list[Entry] = []
+    for entry_id, place in places.items():
+        entry = entries[entry_id]
+        entry.status = EntryStatus.BUSTED
+        entry.place = place
+        entry.prize = prizes[entry_id]
+        entry.busted_at = now
+        entry.bust_sequence = sequence
+        busted.append(entry)
+    Entry.objects.bulk_update(busted, ["status", "place", "prize", "busted_at", "bust_sequence"])
+
+    winner = None
+    previous_status = tournament.status
+    if alive_before - len(busts) == 1:
+        winner = tournament.entries.select_for_update().get(status=EntryStatus.ACTIVE)
+        winner.place = 1
+        winner.prize = payouts[0] if payouts else 0
+        if deal is not None and winner.pk in deal[0]:
+            winner.prize = deal[0][winner.pk] + deal[1]
+        winner.bust_sequence = sequence
+        winner.save(update_fields=["place", "prize", "bust_sequence"])
+        tournament.status = Status.FINISHED
+        tournament.save(update_fields=["status"])
+
+    event_record(
+        tournament=tournament,
+        action="entry.bust",
+        actor=actor,
+        payload={
+            "sequence": sequence,
+            "busts": [
+                {
+                    "entry": e.pk,
+                    "number": e.number,
+                    "place": e.place,
+                    "prize": e.prize,
+                    "seat": seats.get(e.pk),
+                }
+                for e in sorted(busted, key=lambda x: x.place or 0)
+            ],
+            "winner": winner.pk if winner else None,
+            "previous_status": previous_status,
+            "hand_for_hand": tournament.hand_for_hand,
+        },
+    )
+    if winner is None:
+        alternate_promote_next(tournament=tournament, actor=actor)
+    group = tournament_group(tournament.pk)
+    broadcast_on_commit(group, "bust", {"entries": [e.pk for e in busted]})
+    for e in busted:
+        broadcast_on_commit(entry_group(e.pk), "bust", {"place": e.place, "prize": e.prize})
+    return sorted(busted, key=lambda x: x.place or 0)
+
+
+def _most_places_paid(tournament: Tournament, entries: int) -> int:
+    """The number of places paid, cheaply (the full prize arithmetic is only needed in the
+    money)."""
+    manual = tournament.payouts.count()
+    if manual:
+        return manual
+    if tournament.places_paid is not None:
+        return min(tournament.places_paid, entries)
+    return default_places_paid(entries)
+
+
+def _prizes_for(places: dict[int, int], payouts: list[int], unit: int) -> dict[int, int]:
+    by_place: dict[int, list[int]] = defaultdict(list)
+    for entry_id, place in places.items():
+        by_place[place].append(entry_id)
+    prizes: dict[int, int] = {}
+    for place, entry_ids in by_place.items():
+        if len(entry_ids) == 1:
+            prizes[entry_ids[0]] = payouts[place - 1] if place <= len(payouts) else 0
+            continue
+        shares = split_shared_prize([place] * len(entry_ids), payouts, unit)
+        for entry_id, share in zip(sorted(entry_ids), shares, strict=True):
+            prizes[entry_id] = share
+    return prizes
+
+
+def _release_seats(entries: list[Entry]) -> dict[int, list[int]]:
+    """Free the seats of busted entries; returns entry id -> [table id, seat] for undo."""
+    from tables.models import SeatAssignment
+
+    table = SeatAssignment._meta.db_table
+    with connection.cursor() as cursor:
+        placeholders = ", ".join(["%s"] * len(entries))
+        cursor.execute(
+            f"DELETE FROM {table} WHERE entry_id IN ({placeholders}) "  # noqa: S608
+            "RETURNING entry_id, table_id, seat",
+            [e.pk for e in entries],
+        )
+        return {entry_id: [table_id, seat] for entry_id, table_id, seat in cursor.fetchall()}
+
+
+@transaction.atomic
+def bust_undo_last(*, tournament: Tournament, actor: Actor) -> list[Entry]:
+    """Undo the most recent bust (all players of that hand). Seats come back if still free."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    last = tournament.entries.aggregate(m=Max("bust_sequence"))["m"]
+    if last is None:
+        raise FloorError(_("There is no bust to undo."))
+    event = (
+        tournament.events.filter(action="entry.bust", payload__sequence=last)
+        .order_by("-id")
+        .first()
+    )
+    affected = list(tournament.entries.select_for_update().filter(bust_sequence=last))
+    restored: list[Entry] = []
+    for entry in affected:
+        if entry.status == EntryStatus.BUSTED:
+            entry.status = EntryStatus.ACTIVE
+        entry.place = None
+        entry.prize = 0
+        entry.busted_at = None
+        entry.bust_sequence = None
+        restored.append(entry)
+    Entry.objects.bulk_update(restored, ["status", "place", "prize", "busted_at", "bust_sequence"])
+    if event is not None:
+        _restore_seats(event.payload.get("busts", []))
+        previous = event.payload.get("previous_status")
+        if tournament.status == Status.FINISHED and previous:
+            tournament.status = previous
+            tournament.save(update_fields=["status"])
+    event_record(
+        tournament=tournament,
+        action="entry.bust_undo",
+        actor=actor,
+        payload={"sequence": last, "entries": [e.pk for e in restored]},
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "bust_undo", {"sequence": last})
+    return restored
+
+
+def _restore_seats(busts: list[dict]) -> None:
+    from tables.models import SeatAssignment
+
+    for item in busts:
+        seat = item.get("seat")
+        if not seat:
+            continue
+        table_id, seat_no = seat
+        taken = SeatAssignment.objects.filter(table_id=table_id, seat=seat_no).exists()
+        if not taken:
+            SeatAssignment.objects.create(entry_id=item["entry"], table_id=table_id, seat=seat_no)

@@ -1,0 +1,57 @@
+"""Writes for the payout table: a manual table replaces the default schedule."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.domain.payouts import PayoutError, validate_manual_payouts
+from tournament.errors import FloorError
+from tournament.events import Actor, event_record
+from tournament.models import Payout, Tournament
+from tournament.realtime import broadcast_on_commit, tournament_group
+from tournament.selectors import tournament_numbers
+
+
+@transaction.atomic
+def payouts_set(*, tournament: Tournament, amounts: Sequence[int], actor: Actor) -> list[Payout]:
+    """Replace the payout table by `amounts` (1st place first); they must sum to the pool."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.entries.filter(place__isnull=False, prize__gt=0).exists():
+        raise FloorError(_("Prizes have been awarded already; the table can no longer change."))
+    pool = tournament_numbers(tournament).prize_pool
+    try:
+        validate_manual_payouts(list(amounts), pool)
+    except PayoutError as exc:
+        raise FloorError(
+            _(
+                "The payouts must be positive, fall from 1st place down and add up to the prize "
+                "pool of %(pool)s cents (%(reason)s)."
+            )
+            % {"pool": pool, "reason": exc}
+        ) from exc
+    tournament.payouts.all().delete()
+    rows = Payout.objects.bulk_create(
+        Payout(tournament=tournament, place=i + 1, amount=a) for i, a in enumerate(amounts)
+    )
+    event_record(
+        tournament=tournament,
+        action="payouts.set",
+        actor=actor,
+        payload={"amounts": list(amounts), "pool": pool},
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "payouts", {"places": len(rows)})
+    return rows
+
+
+@transaction.atomic
+def payouts_reset(*, tournament: Tournament, actor: Actor) -> None:
+    """Back to the default schedule."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.entries.filter(place__isnull=False, prize__gt=0).exists():
+        raise FloorError(_("Prizes have been awarded already; the table can no longer change."))
+    tournament.payouts.all().delete()
+    event_record(tournament=tournament, action="payouts.reset", actor=actor, payload={})
+    broadcast_on_commit(tournament_group(tournament.pk), "payouts", {"places": 0})

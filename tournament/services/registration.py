@@ -1,0 +1,296 @@
+"""The registration desk: players, entries, re-entries, rebuys, add-ons, alternates, refunds.
+
+Every service locks the tournament row first, so two desks registering at once cannot hand out
+the same player number or break the limits.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tournament.domain.lifecycle import EntryRules, RegistrationError, check_purchase
+from tournament.errors import FloorError
+from tournament.events import Actor, event_record
+from tournament.models import (
+    Entry,
+    EntryStatus,
+    Player,
+    Purchase,
+    PurchaseKind,
+    Status,
+    Tournament,
+)
+from tournament.realtime import broadcast_on_commit, tournament_group
+
+
+def entry_rules(tournament: Tournament) -> EntryRules:
+    return EntryRules(
+        max_entries_per_player=tournament.max_entries_per_player,
+        reentry_until_level=tournament.reentry_until_level,
+        rebuys_max=tournament.rebuys_max,
+        rebuy_until_level=tournament.rebuy_until_level,
+        addons_max=tournament.addons_max,
+        addon_until_level=tournament.addon_until_level,
+        late_registration_until_level=tournament.late_registration_until_level,
+    )
+
+
+def _current_level(tournament: Tournament, now: datetime | None) -> int | None:
+    from clocks.selectors import current_level_number
+
+    return current_level_number(tournament, now)
+
+
+def _refuse(exc: RegistrationError) -> FloorError:
+    return FloorError(registration_message(exc), code=getattr(exc, "code", "invalid"))
+
+
+def registration_message(exc: RegistrationError) -> str:
+    """The refusal in the user's language, from the domain's error code and parameters."""
+    code = getattr(exc, "code", "")
+    params = dict(getattr(exc, "params", {}) or {})
+    messages = {
+        "status": _("Registration is not open for this tournament."),
+        "late_registration_closed": _("Late registration closed after level %(level)s."),
+        "reentry_closed": _("Re-entry closed after level %(level)s."),
+        "entry_limit": _("This player has used all %(limit)s entries."),
+        "active_entry": _("This player already has a live entry."),
+        "rebuy_closed": _("Rebuys closed after level %(level)s."),
+        "rebuy_limit": _("This entry has used all %(limit)s rebuys."),
+        "addon_closed": _("Add-ons closed after level %(level)s."),
+        "addon_limit": _("This entry has used all %(limit)s add-ons."),
+        "not_alive": _("Only a player still in the tournament can do that."),
+        "not_offered": _("This tournament offers no %(kind)s."),
+    }
+    template = messages.get(code)
+    if template is None:
+        return str(exc)
+    try:
+        return template % params
+    except (KeyError, TypeError, ValueError):
+        return str(exc)
+
+
+@transaction.atomic
+def player_create(
+    *, name: str, display_name: str = "", email: str = "", phone: str = "", actor: Actor
+) -> Player:
+    name = " ".join(name.split())
+    if len(name) < 2:
+        raise FloorError(_("Enter the player's name."), field="name")
+    display_name = " ".join(display_name.split()) or _default_display_name(name)
+    player = Player.objects.create(
+        name=name, display_name=display_name[:60], email=email.strip(), phone=phone.strip()
+    )
+    event_record(
+        tournament=None, action="player.create", actor=actor, payload={"player": player.pk}
+    )
+    return player
+
+
+def _default_display_name(name: str) -> str:
+    """'Anna Maria Schmidt' -> 'Anna S.': enough to find a seat, not a full name in public."""
+    parts = name.split()
+    if len(parts) == 1:
+        return parts[0]
+    return f"{parts[0]} {parts[-1][0]}."
+
+
+def _purchase_counts(entry: Entry | None, player_entries: list[Entry]) -> dict[str, int]:
+    counts = {
+        "entries": sum(1 for e in player_entries if e.status != EntryStatus.UNREGISTERED),
+        "rebuy": 0,
+        "addon": 0,
+    }
+    if entry is not None:
+        for p in entry.purchases.filter(refunded=False):
+            if p.kind in ("rebuy", "addon"):
+                counts[p.kind] += 1
+    return counts
+
+
+@transaction.atomic
+def entry_register(
+    *, tournament: Tournament, player: Player, actor: Actor, now: datetime | None = None
+) -> Entry:
+    """Register `player`: a first entry or, after a bust, a re-entry (tda-de 27).
+
+    Beyond the room's capacity the entry becomes an alternate and waits for a seat (tda-de 7).
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    player_entries = list(tournament.entries.filter(player=player))
+    alive = any(e.status in (EntryStatus.ACTIVE, EntryStatus.ALTERNATE) for e in player_entries)
+    has_busted = any(e.status == EntryStatus.BUSTED for e in player_entries)
+    kind = "reentry" if has_busted else "buyin"
+    try:
+        check_purchase(
+            kind,
+            rules=entry_rules(tournament),
+            status=tournament.status,
+            current_level=_current_level(tournament, now),
+            purchases_so_far=_purchase_counts(None, player_entries),
+            player_is_alive=alive,
+            player_has_active_entry=alive,
+        )
+    except RegistrationError as exc:
+        raise _refuse(exc) from exc
+
+    live = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
+    number = (tournament.entries.aggregate(m=Max("number"))["m"] or 0) + 1
+    is_alternate = tournament.capacity is not None and live >= tournament.capacity
+    alternate_position = None
+    if is_alternate:
+        last = tournament.entries.filter(status=EntryStatus.ALTERNATE).aggregate(
+            m=Max("alternate_position")
+        )["m"]
+        alternate_position = (last or 0) + 1
+    try:
+        with transaction.atomic():
+            entry = Entry.objects.create(
+                tournament=tournament,
+                player=player,
+                number=number,
+                is_reentry=has_busted,
+                status=EntryStatus.ALTERNATE if is_alternate else EntryStatus.ACTIVE,
+                alternate_position=alternate_position,
+            )
+    except IntegrityError as exc:
+        raise FloorError(_("This player already has a live entry.")) from exc
+    Purchase.objects.create(
+        entry=entry,
+        kind=PurchaseKind.REENTRY if has_busted else PurchaseKind.BUYIN,
+        price=tournament.buy_in,
+        fee=tournament.fee,
+        chips=tournament.starting_stack,
+    )
+    event_record(
+        tournament=tournament,
+        action="entry.register",
+        actor=actor,
+        payload={
+            "entry": entry.pk,
+            "number": number,
+            "player": player.pk,
+            "kind": kind,
+            "alternate": is_alternate,
+            "price": tournament.buy_in,
+            "fee": tournament.fee,
+        },
+    )
+    broadcast_on_commit(
+        tournament_group(tournament.pk), "entries", {"entries": number, "entry": entry.pk}
+    )
+    _seat_if_drawn(tournament, entry, actor)
+    return entry
+
+
+def _seat_if_drawn(tournament: Tournament, entry: Entry, actor: Actor) -> None:
+    """Once seats are drawn, a late entry or promoted alternate gets a random seat (tda-de 7)."""
+    from tables.services import entry_seat, seating_is_drawn
+
+    if entry.status == EntryStatus.ACTIVE and seating_is_drawn(tournament):
+        entry_seat(tournament=tournament, entry=entry, actor=actor)
+
+
+@transaction.atomic
+def entry_purchase(
+    *, entry: Entry, kind: str, actor: Actor, now: datetime | None = None
+) -> Purchase:
+    """A rebuy or an add-on for a live entry, within the limits and before the level cut-off."""
+    if kind not in (PurchaseKind.REBUY, PurchaseKind.ADDON):
+        raise FloorError(_("Choose a rebuy or an add-on."))
+    tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    alive = entry.status == EntryStatus.ACTIVE
+    try:
+        check_purchase(
+            kind,
+            rules=entry_rules(tournament),
+            status=tournament.status,
+            current_level=_current_level(tournament, now),
+            purchases_so_far=_purchase_counts(entry, []),
+            player_is_alive=alive,
+            player_has_active_entry=alive,
+        )
+    except RegistrationError as exc:
+        raise _refuse(exc) from exc
+    if kind == PurchaseKind.REBUY:
+        price, fee, chips = tournament.rebuy_price, tournament.rebuy_fee, tournament.rebuy_chips
+    else:
+        price, fee, chips = tournament.addon_price, tournament.addon_fee, tournament.addon_chips
+    purchase = Purchase.objects.create(entry=entry, kind=kind, price=price, fee=fee, chips=chips)
+    event_record(
+        tournament=tournament,
+        action=f"entry.{kind}",
+        actor=actor,
+        payload={"entry": entry.pk, "number": entry.number, "price": price, "fee": fee},
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"entry": entry.pk})
+    return purchase
+
+
+@transaction.atomic
+def entry_unregister(*, entry: Entry, actor: Actor) -> Entry:
+    """Take an entry back with a full refund — only before the tournament starts."""
+    tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if tournament.status not in (Status.PLANNED, Status.REGISTERING):
+        raise FloorError(_("Entries can only be refunded before the tournament starts."))
+    if entry.status not in (EntryStatus.ACTIVE, EntryStatus.ALTERNATE):
+        raise FloorError(_("This entry is not registered."))
+    refund = 0
+    for purchase in entry.purchases.filter(refunded=False):
+        refund += purchase.price + purchase.fee
+    entry.purchases.update(refunded=True)
+    was_alternate = entry.status == EntryStatus.ALTERNATE
+    entry.status = EntryStatus.UNREGISTERED
+    entry.alternate_position = None
+    entry.save(update_fields=["status", "alternate_position"])
+    _release_seat(entry)
+    event_record(
+        tournament=tournament,
+        action="entry.unregister",
+        actor=actor,
+        payload={"entry": entry.pk, "number": entry.number, "refund": refund},
+    )
+    if not was_alternate:
+        alternate_promote_next(tournament=tournament, actor=actor)
+    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"entry": entry.pk})
+    return entry
+
+
+def _release_seat(entry: Entry) -> None:
+    from tables.models import SeatAssignment
+
+    SeatAssignment.objects.filter(entry=entry).delete()
+
+
+def alternate_promote_next(*, tournament: Tournament, actor: Actor) -> Entry | None:
+    """Give the freed place to the first alternate in line. Call inside a transaction."""
+    if tournament.capacity is not None:
+        live = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
+        if live >= tournament.capacity:
+            return None
+    nxt = (
+        tournament.entries.select_for_update()
+        .filter(status=EntryStatus.ALTERNATE)
+        .order_by("alternate_position")
+        .first()
+    )
+    if nxt is None:
+        return None
+    nxt.status = EntryStatus.ACTIVE
+    nxt.alternate_position = None
+    nxt.save(update_fields=["status", "alternate_position"])
+    event_record(
+        tournament=tournament,
+        action="entry.alternate_in",
+        actor=actor,
+        payload={"entry": nxt.pk, "number": nxt.number},
+    )
+    _seat_if_drawn(tournament, nxt, actor)
+    return nxt

@@ -1,0 +1,316 @@
+"""Writes for tournaments, their lifecycle, structures and chip sets."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.domain.lifecycle import LifecycleError, check_transition
+from tournament.domain.structure import (
+    LevelSpec,
+    StructureError,
+    generate_structure,
+    validate_levels,
+)
+from tournament.errors import FloorError
+from tournament.events import Actor, event_record
+from tournament.models import (
+    ChipDenomination,
+    ChipSet,
+    Level,
+    Status,
+    Structure,
+    Tournament,
+)
+from tournament.realtime import broadcast_on_commit, tournament_group
+
+TOURNAMENT_FIELDS = {
+    "name",
+    "venue",
+    "starts_at",
+    "game",
+    "currency",
+    "buy_in",
+    "fee",
+    "starting_stack",
+    "seats_per_table",
+    "final_table_size",
+    "ruleset",
+    "capacity",
+    "balance_tolerance",
+    "break_order",
+    "max_entries_per_player",
+    "reentry_until_level",
+    "late_registration_until_level",
+    "rebuys_max",
+    "rebuy_price",
+    "rebuy_fee",
+    "rebuy_chips",
+    "rebuy_until_level",
+    "addons_max",
+    "addon_price",
+    "addon_fee",
+    "addon_chips",
+    "addon_until_level",
+    "guarantee",
+    "payout_unit",
+    "places_paid",
+}
+
+# Fields fixed once money has been taken: changing them would change what players paid for.
+FROZEN_AFTER_START = {"buy_in", "fee", "currency", "starting_stack", "game"}
+
+
+def _check_tournament_values(values: dict[str, Any]) -> None:
+    seats = values.get("seats_per_table")
+    if seats is not None and not 2 <= seats <= 10:
+        raise FloorError(_("Seats per table must be between 2 and 10."), field="seats_per_table")
+    ft = values.get("final_table_size")
+    if ft is not None and not 2 <= ft <= 10:
+        raise FloorError(_("The final table seats between 2 and 10."), field="final_table_size")
+    for name in ("buy_in", "fee", "guarantee", "rebuy_price", "addon_price", "payout_unit"):
+        value = values.get(name)
+        if value is not None and (not isinstance(value, int) or value < 0):
+            raise FloorError(_("Amounts are whole numbers of cents, never negative."), field=name)
+    if values.get("payout_unit") == 0:
+        raise FloorError(_("Payouts must be rounded to at least 1 cent."), field="payout_unit")
+    if values.get("starting_stack") is not None and values["starting_stack"] <= 0:
+        raise FloorError(_("The starting stack must be positive."), field="starting_stack")
+    if values.get("max_entries_per_player") is not None and values["max_entries_per_player"] < 1:
+        raise FloorError(_("A player needs at least one entry."), field="max_entries_per_player")
+    currency = values.get("currency")
+    if currency is not None and (len(currency) != 3 or not currency.isalpha()):
+        raise FloorError(_("The currency is a three-letter code such as EUR."), field="currency")
+
+
+@transaction.atomic
+def structure_create(
+    *, name: str, levels: Sequence[LevelSpec], is_template: bool = False
+) -> Structure:
+    try:
+        validate_levels(levels)
+    except StructureError as exc:
+        raise FloorError(_("The structure is not valid: %(reason)s") % {"reason": exc}) from exc
+    structure = Structure.objects.create(name=name, is_template=is_template)
+    Level.objects.bulk_create(_level_rows(structure, levels, start=1))
+    return structure
+
+
+def _level_rows(structure: Structure, levels: Sequence[LevelSpec], start: int) -> list[Level]:
+    return [
+        Level(
+            structure=structure,
+            position=start + i,
+            is_break=spec.is_break,
+            small_blind=spec.small_blind,
+            big_blind=spec.big_blind,
+            ante=spec.ante,
+            big_blind_ante=spec.big_blind_ante,
+            minutes=spec.minutes,
+            color_up=list(spec.color_up),
+        )
+        for i, spec in enumerate(levels)
+    ]
+
+
+def level_specs(structure: Structure) -> list[LevelSpec]:
+    return [level_spec(lv) for lv in structure.levels.all()]
+
+
+def level_spec(lv: Level) -> LevelSpec:
+    return LevelSpec(
+        small_blind=lv.small_blind,
+        big_blind=lv.big_blind,
+        ante=lv.ante,
+        big_blind_ante=lv.big_blind_ante,
+        minutes=lv.minutes,
+        is_break=lv.is_break,
+        color_up=tuple(lv.color_up or ()),
+    )
+
+
+def structure_copy(*, structure: Structure, name: str, is_template: bool = False) -> Structure:
+    return structure_create(name=name, levels=level_specs(structure), is_template=is_template)
+
+
+@transaction.atomic
+def structure_generate(
+    *,
+    name: str,
+    starting_stack: int,
+    level_minutes: int,
+    target_minutes: int,
+    chip_set: ChipSet,
+    break_every: int = 4,
+    break_minutes: int = 15,
+    big_blind_ante: bool = True,
+    is_template: bool = False,
+) -> Structure:
+    try:
+        levels = generate_structure(
+            starting_stack=starting_stack,
+            level_minutes=level_minutes,
+            target_minutes=target_minutes,
+            denominations=chip_set.values(),
+            break_every=break_every,
+            break_minutes=break_minutes,
+            big_blind_ante=big_blind_ante,
+        )
+    except StructureError as exc:
+        raise FloorError(_("Cannot build a structure: %(reason)s") % {"reason": exc}) from exc
+    return structure_create(name=name, levels=levels, is_template=is_template)
+
+
+def _played_levels(tournament: Tournament) -> int:
+    """How many levels (breaks included) are history: those before the running one."""
+    from clocks.selectors import clock_state_for
+
+    state = clock_state_for(tournament)
+    return state.level_index if state.started else 0
+
+
+@transaction.atomic
+def structure_replace_levels(
+    *, tournament: Tournament, levels: Sequence[LevelSpec], actor: Actor
+) -> Structure:
+    """Edit a tournament's structure. Levels already played (before the running one) are history:
+    they must come back unchanged; the running level and everything after may change."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    structure = tournament.structure
+    current = list(structure.levels.all())
+    played = _played_levels(tournament)
+    if [level_spec(lv) for lv in current[:played]] != list(levels[:played]):
+        raise FloorError(_("Levels 1 to %(n)s have been played and cannot change.") % {"n": played})
+    try:
+        validate_levels(levels)
+    except StructureError as exc:
+        raise FloorError(_("The structure is not valid: %(reason)s") % {"reason": exc}) from exc
+    if played and len(levels) <= played - 1:
+        raise FloorError(_("The running level cannot be removed."))
+    structure.levels.filter(position__gt=played).delete()
+    Level.objects.bulk_create(_level_rows(structure, list(levels)[played:], start=played + 1))
+    event_record(
+        tournament=tournament,
+        action="structure.edit",
+        actor=actor,
+        payload={"levels": len(levels), "kept_history": played},
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "structure", {"levels": len(levels)})
+    return structure
+
+
+@transaction.atomic
+def chip_set_create(*, name: str, denominations: Sequence[tuple[int, str, str]]) -> ChipSet:
+    values = [value for value, _colour, _label in denominations]
+    if not values or any(v <= 0 for v in values) or len(set(values)) != len(values):
+        raise FloorError(_("A chip set needs distinct positive denominations."))
+    chip_set = ChipSet.objects.create(name=name)
+    ChipDenomination.objects.bulk_create(
+        ChipDenomination(chip_set=chip_set, value=v, colour=c, label=lbl)
+        for v, c, lbl in denominations
+    )
+    return chip_set
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    actor: Actor,
+    name: str,
+    starts_at: datetime,
+    buy_in: int,
+    starting_stack: int,
+    structure: Structure,
+    chip_set: ChipSet,
+    **options: Any,
+) -> Tournament:
+    """Create a tournament with its own copy of `structure` (templates stay untouched)."""
+    unknown = set(options) - TOURNAMENT_FIELDS
+    if unknown:
+        raise FloorError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})
+    values = {"buy_in": buy_in, "starting_stack": starting_stack, **options}
+    _check_tournament_values(values)
+    own = structure_copy(structure=structure, name=name)
+    tournament = Tournament.objects.create(
+        name=name,
+        starts_at=starts_at,
+        structure=own,
+        chip_set=chip_set,
+        **values,
+    )
+    event_record(
+        tournament=tournament,
+        action="tournament.create",
+        actor=actor,
+        payload={"name": name, "buy_in": buy_in, "structure": structure.name},
+    )
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, actor: Actor, **values: Any) -> Tournament:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    unknown = set(values) - TOURNAMENT_FIELDS
+    if unknown:
+        raise FloorError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})
+    _check_tournament_values(values)
+    changed = {k: v for k, v in values.items() if getattr(tournament, k) != v}
+    if tournament.status not in (Status.PLANNED, Status.REGISTERING):
+        frozen = sorted(set(changed) & FROZEN_AFTER_START)
+        if frozen:
+            raise FloorError(
+                _("These cannot change once the tournament runs: %(f)s") % {"f": ", ".join(frozen)}
+            )
+    if tournament.entries.exists():
+        frozen = sorted(set(changed) & {"buy_in", "fee", "currency"})
+        if frozen:
+            raise FloorError(
+                _("Players have paid already; these cannot change: %(f)s")
+                % {"f": ", ".join(frozen)}
+            )
+    for key, value in changed.items():
+        setattr(tournament, key, value)
+    if changed:
+        tournament.save(update_fields=list(changed))
+        event_record(
+            tournament=tournament,
+            action="tournament.update",
+            actor=actor,
+            payload={"changed": sorted(changed)},
+        )
+        broadcast_on_commit(tournament_group(tournament.pk), "tournament", {"changed": True})
+    return tournament
+
+
+@transaction.atomic
+def tournament_status_set(*, tournament: Tournament, status: str, actor: Actor) -> Tournament:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    try:
+        check_transition(tournament.status, status)
+    except LifecycleError as exc:
+        raise FloorError(
+            _("The tournament cannot go from “%(a)s” to “%(b)s”.")
+            % {"a": Status(tournament.status).label, "b": _status_label(status)}
+        ) from exc
+    previous = tournament.status
+    tournament.status = status
+    tournament.save(update_fields=["status"])
+    event_record(
+        tournament=tournament,
+        action="tournament.status",
+        actor=actor,
+        payload={"from": previous, "to": status},
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "status", {"status": status})
+    return tournament
+
+
+def _status_label(status: str) -> str:
+    try:
+        return str(Status(status).label)
+    except ValueError:
+        return status

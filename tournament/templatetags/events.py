@@ -1,0 +1,113 @@
+"""One readable, translated line per event-log entry (the raw payload stays in the CSV)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+register = template.Library()
+
+
+def _mmss(seconds: Any) -> str:
+    s = abs(int(seconds or 0))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def _bust(p: dict[str, Any]) -> str:
+    parts = []
+    for b in p.get("busts", []):
+        line = _("#%(n)s out in place %(place)s") % {"n": b.get("number"), "place": b.get("place")}
+        if b.get("prize"):
+            line += " " + _("(prize)")
+        parts.append(line)
+    text = "; ".join(parts)
+    if p.get("winner"):
+        text += " · " + _("the tournament has a winner")
+    return text
+
+
+def _moves(p: dict[str, Any]) -> str:
+    moves = p.get("moves", [])
+    head = ngettext("%(n)s player moved", "%(n)s players moved", len(moves)) % {"n": len(moves)}
+    sample = ", ".join(
+        f"{m.get('from_table')}/{m.get('from_seat')} → {m.get('to_table')}/{m.get('to_seat')}"
+        for m in moves[:3]
+    )
+    return f"{head}: {sample}{' …' if len(moves) > 3 else ''}" if moves else head
+
+
+SENTENCES: dict[str, Any] = {
+    "tournament.create": lambda p: _("Tournament created"),
+    "tournament.update": lambda p: _("Settings changed: %(f)s")
+    % {"f": ", ".join(p.get("changed", []) or p.get("fields", []) or ["–"])},
+    "tournament.status": lambda p: _("Status %(a)s → %(b)s")
+    % {"a": p.get("from"), "b": p.get("to")},
+    "structure.edit": lambda p: _("Blind structure edited"),
+    "entry.register": lambda p: _("#%(n)s registered") % {"n": p.get("number")}
+    + (" · " + _("alternate") if p.get("alternate") else ""),
+    "entry.unregister": lambda p: _("#%(n)s unregistered and refunded") % {"n": p.get("number")},
+    "entry.rebuy": lambda p: _("Rebuy for #%(n)s") % {"n": p.get("number", p.get("entry"))},
+    "entry.addon": lambda p: _("Add-on for #%(n)s") % {"n": p.get("number", p.get("entry"))},
+    "entry.alternate_in": lambda p: _("Alternate #%(n)s gets a place") % {"n": p.get("number")},
+    "entry.bust": _bust,
+    "entry.bust_undo": lambda p: _("Last bust undone"),
+    "payouts.set": lambda p: _("Payout table set"),
+    "payouts.reset": lambda p: _("Payout table back to the default"),
+    "clock.start": lambda p: _("Clock started"),
+    "clock.pause": lambda p: _("Clock paused"),
+    "clock.resume": lambda p: _("Clock resumed"),
+    "clock.add": lambda p: (
+        _("Clock +%(t)s") if int(p.get("seconds") or 0) >= 0 else _("Clock −%(t)s")
+    )
+    % {"t": _mmss(p.get("seconds"))},
+    "clock.set_remaining": lambda p: _("Time set to %(t)s") % {"t": _mmss(p.get("seconds"))},
+    "clock.jump": lambda p: _("Jumped to level row %(n)s") % {"n": int(p.get("level", 0)) + 1},
+    "clock.level": lambda p: _("New level (row %(n)s)") % {"n": int(p.get("level_index", 0)) + 1},
+    "clock.break": lambda p: _("Break started"),
+    "tables.open": lambda p: ngettext(
+        "%(n)s table opened", "%(n)s tables opened", len(p.get("numbers", []))
+    )
+    % {"n": len(p.get("numbers", []))},
+    "seats.draw": lambda p: _("Seats drawn for %(n)s players") % {"n": p.get("seated")},
+    "seats.redraw": lambda p: _("All seats redrawn (%(n)s players)") % {"n": p.get("seated")},
+    "seat.assign": lambda p: _("#%(e)s seated at table %(t)s seat %(s)s")
+    % {"e": p.get("entry"), "t": p.get("table"), "s": p.get("seat")},
+    "seats.balance": lambda p: _("Balancing") + ": " + _moves(p),
+    "seats.break": lambda p: _("Table broken") + ": " + _moves(p),
+    "seats.final": lambda p: _("Final table drawn") + ": " + _moves(p),
+    "seats.move": lambda p: _("Moved by the floor") + ": " + _moves(p),
+    "seats.undo_moves": lambda p: _("Moves undone") + ": " + _moves(p),
+    "seats.undo": lambda p: _("Moves undone"),
+    "table.close": lambda p: _("Table %(t)s closed") % {"t": p.get("table")},
+    "table.button": lambda p: _("Table %(t)s: button on seat %(s)s")
+    % {"t": p.get("table"), "s": p.get("button")},
+    "table.hand": lambda p: _("Table %(t)s: hand %(h)s done")
+    % {"t": p.get("table"), "h": p.get("hand")},
+    "table.report_bust": lambda p: _("Table %(t)s reports a bust in seat %(s)s")
+    % {"t": p.get("table"), "s": p.get("seat")},
+    "table.report_resolve": lambda p: _("Dealer report handled"),
+    "table.call_floor": lambda p: _("Table %(t)s calls the floor") % {"t": p.get("table")},
+    "table.time_call": lambda p: _("Table %(t)s: clock called on seat %(s)s")
+    % {"t": p.get("table"), "s": p.get("seat") or "–"},
+    "table.time_call_cancel": lambda p: _("Table %(t)s: clock call stopped")
+    % {"t": p.get("table")},
+    "table.token_renew": lambda p: _("Table %(t)s: new dealer link") % {"t": p.get("table")},
+    "h4h.set": lambda p: _("Hand-for-hand on") if p.get("on") else _("Hand-for-hand off"),
+    "h4h.next": lambda p: _("Hand-for-hand: next hand"),
+    "player.create": lambda p: _("Player created"),
+}
+
+
+@register.filter
+def event_sentence(event: Any) -> str:
+    make = SENTENCES.get(event.action)
+    payload = event.payload if isinstance(event.payload, dict) else {}
+    if make is None:
+        return str(event.action)
+    try:
+        return str(make(payload))
+    except (KeyError, TypeError, ValueError):
+        return str(event.action)

@@ -1,0 +1,64 @@
+from itertools import pairwise
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tournament.domain.payouts import (
+    PayoutError,
+    default_places_paid,
+    payout_table,
+    prize_pool,
+    validate_manual_payouts,
+)
+
+
+@given(
+    entries=st.integers(min_value=2, max_value=30_000),
+    buy_in_units=st.integers(min_value=1, max_value=100),
+    unit=st.sampled_from([1, 100, 500, 1000]),
+)
+def test_payouts_sum_exactly_and_never_rise(entries, buy_in_units, unit):
+    pool = entries * buy_in_units * unit
+    table = payout_table(pool, entries, unit=unit)
+    assert sum(table) == pool
+    assert all(a % unit == 0 for a in table)
+    assert all(a >= b for a, b in pairwise(table))
+    assert all(a > 0 for a in table)
+    assert len(table) <= default_places_paid(entries)
+
+
+def test_every_field_size_from_2_to_30000_sums_exactly():
+    for entries in range(2, 30_001, 7):
+        pool = entries * 5000
+        table = payout_table(pool, entries, unit=100)
+        assert sum(table) == pool, entries
+
+
+def test_roughly_top_15_percent_paid_and_top_heavy():
+    table = payout_table(100 * 10_000, 100, unit=100)
+    assert len(table) == 15
+    assert table[0] > 2 * table[2]
+    assert table[0] < sum(table) * 0.35
+
+
+def test_small_fields():
+    assert payout_table(3000, 3, unit=100) == (3000,)
+    assert len(payout_table(10_000, 10, unit=100)) == 3
+
+
+def test_pool_not_a_multiple_of_the_unit():
+    with pytest.raises(PayoutError):
+        payout_table(1050, 10, unit=100)
+
+
+def test_guarantee():
+    assert prize_pool(50_000, 100_000) == 100_000
+    assert prize_pool(150_000, 100_000) == 150_000
+
+
+def test_manual_payouts():
+    validate_manual_payouts([500, 300, 200], 1000)
+    for bad in ([500, 600], [1000, 0], [600, 300]):
+        with pytest.raises(PayoutError):
+            validate_manual_payouts(bad, 1000 if bad != [500, 600] else 1100)

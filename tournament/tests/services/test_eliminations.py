@@ -1,0 +1,111 @@
+"""Busts: places, prizes, simultaneous busts by ruleset, the winner, undo."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournament.errors import FloorError
+from tournament.models import EntryStatus, Status
+from tournament.selectors import payout_amounts
+from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def running(make_tournament, register):
+    def make(n: int, **options):
+        t = make_tournament(status="registering", **options)
+        entries = [register(t) for _ in range(n)]
+        from tournament.models import Tournament
+
+        Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+        t.refresh_from_db()
+        return t, entries
+
+    return make
+
+
+def test_single_bust_gets_the_last_place(running, actor):
+    t, entries = running(10)
+    out = entries_bust(tournament=t, busts=[BustReport(entry=entries[3])], actor=actor)
+    assert out[0].place == 10
+    assert out[0].status == EntryStatus.BUSTED
+    with pytest.raises(FloorError):
+        entries_bust(tournament=t, busts=[BustReport(entry=entries[3])], actor=actor)
+
+
+def test_bdpv_larger_stack_finishes_higher(running, actor):
+    t, entries = running(6, ruleset="bdpv")
+    out = entries_bust(
+        tournament=t,
+        busts=[
+            BustReport(entry=entries[0], stack_at_hand_start=5000, seats_from_button=2),
+            BustReport(entry=entries[1], stack_at_hand_start=9000, seats_from_button=3),
+        ],
+        actor=actor,
+    )
+    places = {e.pk: e.place for e in out}
+    assert places[entries[1].pk] == 5
+    assert places[entries[0].pk] == 6
+
+
+def test_several_busts_need_stacks(running, actor):
+    t, entries = running(6)
+    with pytest.raises(FloorError, match="stack"):
+        entries_bust(
+            tournament=t,
+            busts=[BustReport(entry=entries[0]), BustReport(entry=entries[1])],
+            actor=actor,
+        )
+    assert t.entries.filter(status=EntryStatus.BUSTED).count() == 0
+
+
+def test_last_player_wins_and_prizes_sum_to_the_pool(running, actor):
+    t, entries = running(12)
+    for e in entries[:-1]:
+        entries_bust(tournament=t, busts=[BustReport(entry=e)], actor=actor)
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED
+    winner = t.entries.get(place=1)
+    assert winner.pk == entries[-1].pk
+    total = sum(t.entries.values_list("prize", flat=True))
+    assert total == sum(payout_amounts(t))
+
+
+def test_undo_restores_the_last_bust(running, actor):
+    t, entries = running(5)
+    entries_bust(tournament=t, busts=[BustReport(entry=entries[0])], actor=actor)
+    entries_bust(tournament=t, busts=[BustReport(entry=entries[1])], actor=actor)
+    restored = bust_undo_last(tournament=t, actor=actor)
+    assert [e.pk for e in restored] == [entries[1].pk]
+    entries[1].refresh_from_db()
+    assert entries[1].status == EntryStatus.ACTIVE and entries[1].place is None
+    entries[0].refresh_from_db()
+    assert entries[0].place == 5
+
+
+def test_undo_of_the_final_bust_reopens_the_tournament(running, actor):
+    t, entries = running(2)
+    entries_bust(tournament=t, busts=[BustReport(entry=entries[0])], actor=actor)
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED
+    bust_undo_last(tournament=t, actor=actor)
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING
+    assert t.entries.filter(status=EntryStatus.ACTIVE).count() == 2
+    assert not t.entries.filter(place__isnull=False).exists()
+
+
+def test_nothing_to_undo(running, actor):
+    t, _ = running(3)
+    with pytest.raises(FloorError):
+        bust_undo_last(tournament=t, actor=actor)
+
+
+def test_bust_needs_a_running_tournament(make_tournament, register, actor):
+    t = make_tournament(status="registering")
+    e = register(t)
+    register(t)
+    with pytest.raises(FloorError):
+        entries_bust(tournament=t, busts=[BustReport(entry=e)], actor=actor)

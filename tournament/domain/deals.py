@@ -14,7 +14,13 @@ from itertools import pairwise
 
 
 class DealError(ValueError):
-    """A deal that cannot be computed or does not add up."""
+    """A deal that cannot be computed or does not add up. `code` and `params` let the caller
+    say it in the reader's language."""
+
+    def __init__(self, message: str, code: str = "", **params: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 MAX_ICM_PLAYERS = 10
@@ -126,12 +132,19 @@ def propose(
     _check(stacks, prizes)
     if chips_in_play is not None and sum(stacks) != chips_in_play:
         raise DealError(
-            f"the stacks add up to {sum(stacks)} chips, but {chips_in_play} are in play"
+            f"the stacks add up to {sum(stacks)} chips, but {chips_in_play} are in play",
+            "stacks_sum",
+            stacks=sum(stacks),
+            chips=chips_in_play,
         )
     n = len(stacks)
     paid = list(prizes[:n]) + [0] * max(0, n - len(prizes))
     if play_for < 0 or play_for > paid[0] - (paid[1] if n > 1 else 0):
-        raise DealError("the amount to play for must lie between 0 and first minus second prize")
+        raise DealError(
+            "the amount to play for must lie between 0 and first minus second prize",
+            "play_for",
+            most=paid[0] - (paid[1] if n > 1 else 0),
+        )
     paid[0] -= play_for
     total = sum(paid)
     if method == "icm":
@@ -140,11 +153,16 @@ def propose(
         exact = chip_chop(stacks, paid)
     elif method == "custom":
         if custom is None or len(custom) != n:
-            raise DealError("a custom deal needs one amount per player")
+            raise DealError("a custom deal needs one amount per player", "custom_missing")
         if any(a < 0 for a in custom):
-            raise DealError("amounts cannot be negative")
+            raise DealError("amounts cannot be negative", "custom_negative")
         if sum(custom) != total:
-            raise DealError(f"the amounts add up to {sum(custom)}, not {total}")
+            raise DealError(
+                f"the amounts add up to {sum(custom)}, not {total}",
+                "custom_sum",
+                amounts=sum(custom),
+                total=total,
+            )
         return DealProposal(method, tuple(custom), play_for, total)
     else:
         raise DealError(f"unknown deal method {method!r}")

@@ -8,14 +8,17 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournament.domain.deals import DealError, DealProposal, propose
+from tournament.domain.money import format_money
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import Deal, DealShare, Entry, EntryStatus, Status, Tournament
 from tournament.realtime import broadcast_on_commit, tournament_group
 from tournament.selectors import payout_amounts, tournament_numbers
+from tournament.templatetags.floor import chips
 
 MAX_DEAL_PLAYERS = 10
 
@@ -56,6 +59,28 @@ def _check(tournament: Tournament, data: DealInput) -> list[Entry]:
     return entries
 
 
+def _deal_error(exc: DealError, currency: str) -> str:
+    lang = (get_language() or "en")[:2]
+    p = exc.params
+    if exc.code == "stacks_sum":
+        return _(
+            "The deal does not work: the stacks add up to %(s)s chips, but %(c)s are in play."
+        ) % {"s": chips(p["stacks"]), "c": chips(p["chips"])}
+    if exc.code == "play_for":
+        return _(
+            "The deal does not work: leave between 0 and %(m)s (first minus second prize) to "
+            "play for."
+        ) % {"m": format_money(p["most"], currency, lang)}
+    if exc.code == "custom_sum":
+        return _("The custom split adds up to %(a)s, but %(t)s is to be shared.") % {
+            "a": format_money(p["amounts"], currency, lang),
+            "t": format_money(p["total"], currency, lang),
+        }
+    if exc.code in ("custom_missing", "custom_negative"):
+        return _("Enter a custom share (0 or more) for every player.")
+    return _("The deal does not work: %(reason)s") % {"reason": exc}
+
+
 def deal_proposals(
     tournament: Tournament, data: DealInput, custom: Mapping[int, int] | None = None
 ) -> tuple[list[Entry], dict[str, DealProposal]]:
@@ -85,7 +110,7 @@ def deal_proposals(
                 chips_in_play=data.chips_in_play,
             )
     except DealError as exc:
-        raise FloorError(_("The deal does not work: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(_deal_error(exc, tournament.currency)) from exc
     return entries, out
 
 

@@ -62,7 +62,7 @@ def test_bad_stack_is_a_clear_error(floor_client, heads_up):
     data = form(t, left, action="compare")
     data[f"stack_{left[0].pk}"] = "1"
     page = floor_client.post(url, data).content.decode()
-    assert "deal does not work" in page
+    assert "stacks add up to" in page
 
 
 def test_record_needs_every_consent_then_pays_at_the_desk(floor_client, heads_up, actor):

@@ -54,7 +54,7 @@ def test_proposals_distribute_exactly_the_open_prizes(final_three):
 def test_stacks_must_match_the_chips_in_play(final_three):
     t, left = final_three
     stacks, chips = stacks_for(t, left)
-    with pytest.raises(FloorError, match="deal does not work"):
+    with pytest.raises(FloorError, match="stacks add up to"):
         svc.deal_proposals(t, svc.DealInput(stacks=stacks, chips_in_play=chips + 1))
     with pytest.raises(FloorError, match="every player left"):
         svc.deal_proposals(t, svc.DealInput(stacks={left[0].pk: chips}))

@@ -24,6 +24,14 @@ def test_icm_three_players_matches_the_harville_formula():
     assert sum(eq) == 10000
 
 
+def test_icm_matches_the_encyclopedia_example():
+    # 50 % / 30 % / 20 % of the chips, 70 and 30 units paid: A ≈ 45, B ≈ 32, C ≈ 23 (the
+    # Malmuth–Harville worked example in the encyclopedia article on ICM).
+    eq = icm_equities([50, 30, 20], [7000, 3000])
+    assert [round(float(e) / 100) for e in eq] == [45, 32, 23]
+    assert sum(eq) == 10000
+
+
 def test_equal_stacks_share_equally_and_heads_up_is_linear():
     eq = icm_equities([1000] * 4, [400, 300, 200, 100])
     assert eq == [Fraction(250)] * 4

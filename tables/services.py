@@ -681,8 +681,11 @@ def call_floor(*, table: Table, note: str, actor: Actor) -> TableReport:
 
 
 @transaction.atomic
-def report_resolve(*, report: TableReport, confirm: bool, actor: Actor) -> TableReport:
-    """The floor confirms a reported bust (the elimination is made) or dismisses a report."""
+def report_resolve(
+    *, report: TableReport, confirm: bool, actor: Actor, eliminated_by: tuple[int, ...] = ()
+) -> TableReport:
+    """The floor confirms a reported bust (the elimination is made; in a bounty tournament
+    with who knocked the player out) or dismisses a report."""
     report = (
         TableReport.objects.select_for_update()
         .select_related("table__tournament")
@@ -697,7 +700,13 @@ def report_resolve(*, report: TableReport, confirm: bool, actor: Actor) -> Table
         assert report.entry is not None
         entries_bust(
             tournament=tournament,
-            busts=[BustReport(entry=report.entry, stack_at_hand_start=report.stack_at_hand_start)],
+            busts=[
+                BustReport(
+                    entry=report.entry,
+                    stack_at_hand_start=report.stack_at_hand_start,
+                    eliminated_by=eliminated_by,
+                )
+            ],
             actor=actor,
         )
         report.resolution = "confirmed"

@@ -20,6 +20,7 @@ from tables.domain.seating import suggest_break
 from tables.models import ReportKind, SeatAssignment, Table, TableReport, TimeCall
 from tournament.errors import FloorError
 from tournament.events import Actor
+from tournament.forms import entry_numbers
 from tournament.models import EntryStatus, Event, Tournament
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
@@ -183,7 +184,12 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             report = get_object_or_404(
                 TableReport, pk=post.get("report"), table__tournament=tournament
             )
-            svc.report_resolve(report=report, confirm=post.get("confirm") == "1", actor=actor)
+            svc.report_resolve(
+                report=report,
+                confirm=post.get("confirm") == "1",
+                actor=actor,
+                eliminated_by=entry_numbers(post.get("by", "")),
+            )
             messages.success(request, _("Report handled."))
         else:
             raise Http404

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from tournament.domain.money import MoneyError, parse_money
 from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.forms import RegisterForm
+from tournament.forms import RegisterForm, entry_numbers
 from tournament.models import Entry, EntryStatus, Player
 from tournament.qr import qr_svg
 from tournament.roles import director_required, floor_required
@@ -171,6 +171,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
                         entry=entry,
                         stack_at_hand_start=int(stack) if stack else None,
                         seats_from_button=_int_or_none(request.POST.get(f"pos_{entry.pk}")),
+                        eliminated_by=entry_numbers(request.POST.get(f"by_{entry.pk}", "")),
                     )
                 )
             if len(reports) != len(ids):

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.domain.money import MoneyError, parse_money
+from tournament.errors import FloorError
 from tournament.models import ChipSet, Game, Ruleset, Structure, Tournament
 
 
@@ -48,6 +49,7 @@ TOURNAMENT_MONEY = (
     "addon_price",
     "addon_fee",
     "payout_unit",
+    "bounty",
 )
 
 
@@ -60,6 +62,7 @@ class TournamentForm(forms.ModelForm):
     addon_price = MoneyField(label=_("Add-on price"), required=False)
     addon_fee = MoneyField(label=_("Add-on fee"), required=False)
     payout_unit = MoneyField(label=_("Round payouts to"), required=False)
+    bounty = MoneyField(label=_("Bounty per entry (part of the buy-in)"), required=False)
     starts_at = forms.DateTimeField(
         label=_("Start time"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
@@ -99,11 +102,13 @@ class TournamentForm(forms.ModelForm):
             "guarantee",
             "payout_unit",
             "places_paid",
+            "bounty_kind",
+            "bounty",
         ]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name in ("balance_tolerance", "break_order"):
+        for name in ("balance_tolerance", "break_order", "bounty_kind"):
             if name in self.fields:
                 self.fields[name].required = False
 
@@ -113,6 +118,8 @@ class TournamentForm(forms.ModelForm):
             data["balance_tolerance"] = 1
         if "break_order" in self.fields and not data.get("break_order"):
             data["break_order"] = "highest"
+        if "bounty_kind" in self.fields and not data.get("bounty_kind"):
+            data["bounty_kind"] = "none"
         for name in TOURNAMENT_MONEY:
             if data.get(name) is None and name in self.fields:
                 data[name] = 100 if name == "payout_unit" else 0
@@ -176,3 +183,13 @@ __all__ = [
     "Ruleset",
     "TournamentForm",
 ]
+
+
+def entry_numbers(text: str) -> tuple[int, ...]:
+    """Entry numbers typed as "12", "#12" or "12, 40"."""
+    parts = [p for p in text.replace("#", " ").replace(",", " ").split() if p]
+    if not all(p.isdigit() for p in parts):
+        raise FloorError(
+            _("Enter who knocked a player out as entry numbers, such as 12 or 12, 40.")
+        )
+    return tuple(int(p) for p in parts)

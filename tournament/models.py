@@ -22,6 +22,12 @@ class Ruleset(models.TextChoices):
     BDPV = "bdpv", _("BDPV (German Poker Federation)")
 
 
+class BountyKind(models.TextChoices):
+    NONE = "none", _("No bounties")
+    FIXED = "fixed", _("Fixed bounty")
+    PROGRESSIVE = "progressive", _("Progressive knockout (half to the eliminator's head)")
+
+
 class Game(models.TextChoices):
     NLHE = "nlhe", _("No-Limit Hold'em")
     PLO = "plo", _("Pot-Limit Omaha")
@@ -154,6 +160,14 @@ class Tournament(models.Model):
         _("add-ons until level"), null=True, blank=True
     )
     guarantee = models.PositiveIntegerField(_("guaranteed prize pool (cents)"), default=0)
+    bounty_kind = models.CharField(
+        _("bounties"), max_length=12, choices=BountyKind.choices, default=BountyKind.NONE
+    )
+    bounty = models.PositiveIntegerField(
+        _("bounty per entry (cents)"),
+        default=0,
+        help_text=_("Part of the buy-in that goes on the player's head, not into the prize pool."),
+    )
     payout_unit = models.PositiveIntegerField(
         _("round payouts to (cents)"), default=100, validators=[MinValueValidator(1)]
     )
@@ -251,6 +265,8 @@ class Entry(models.Model):
     paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
     paid_by = models.CharField(_("paid by"), max_length=120, blank=True)
     paid_amount = models.PositiveIntegerField(_("paid out (cents)"), default=0)
+    bounty = models.PositiveIntegerField(_("bounty on the head (cents)"), default=0)
+    bounties_won = models.PositiveIntegerField(_("bounties won (cents)"), default=0)
     public_token = models.CharField(max_length=40, unique=True, default=new_public_token)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -131,6 +131,8 @@ def payout_desk(request: HttpRequest, pk: int) -> HttpResponse:
                 "place",
                 "number",
                 "name",
+                "prize_cents",
+                "bounties_cents",
                 "owed_cents",
                 "paid_cents",
                 "open_cents",
@@ -144,6 +146,8 @@ def payout_desk(request: HttpRequest, pk: int) -> HttpResponse:
                     e.place or "",
                     e.number,
                     e.player.name,
+                    e.owed - e.bounties_won,  # type: ignore[attr-defined]
+                    e.bounties_won,
                     e.owed,  # type: ignore[attr-defined]
                     e.paid_amount,
                     e.open,  # type: ignore[attr-defined]

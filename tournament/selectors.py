@@ -23,6 +23,7 @@ class TournamentNumbers:
     fees: int
     rebuys: int
     addons: int
+    bounty_pool: int = 0  # the bounties taken out of the buy-ins
 
 
 def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
@@ -34,7 +35,10 @@ def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
     left = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
     alternates = tournament.entries.filter(status=EntryStatus.ALTERNATE).count()
     chips = sums["chips"] or 0
-    contributions = sums["price"] or 0
+    bounty_pool = 0
+    if tournament.bounty_kind != "none":
+        bounty_pool = tournament.bounty * (kinds.get("buyin", 0) + kinds.get("reentry", 0))
+    contributions = (sums["price"] or 0) - bounty_pool
     return TournamentNumbers(
         entries=entries,
         players_left=left,
@@ -47,6 +51,7 @@ def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
         fees=sums["fee"] or 0,
         rebuys=kinds.get("rebuy", 0),
         addons=kinds.get("addon", 0),
+        bounty_pool=bounty_pool,
     )
 
 

@@ -61,6 +61,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "addon_chips",
             "addon_until_level",
             "guarantee",
+            "bounty_kind",
+            "bounty",
             "payout_unit",
             "places_paid",
             "status",
@@ -116,6 +118,8 @@ class EntrySerializer(serializers.ModelSerializer):
             "alternate_position",
             "place",
             "prize",
+            "bounty",
+            "bounties_won",
             "busted_at",
             "table",
             "seat",
@@ -152,6 +156,12 @@ class BustItemSerializer(serializers.Serializer):
     stack_at_hand_start = serializers.IntegerField(min_value=0, required=False, allow_null=True)
     seats_from_button = serializers.IntegerField(
         min_value=0, max_value=9, required=False, allow_null=True
+    )
+    eliminated_by = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=9,
+        help_text="Entry numbers of the players who knocked this one out (bounties).",
     )
 
 

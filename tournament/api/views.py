@@ -200,6 +200,7 @@ class Busts(APIView):
                     entry=entry,
                     stack_at_hand_start=item.get("stack_at_hand_start"),
                     seats_from_button=item.get("seats_from_button"),
+                    eliminated_by=tuple(item.get("eliminated_by") or ()),
                 )
             )
         out = eliminations.entries_bust(tournament=t, busts=reports, actor=_actor(request))

@@ -180,19 +180,21 @@ def deal_prizes(tournament: Tournament) -> tuple[dict[int, int], int] | None:
 
 
 def amount_owed(entry: Entry) -> int:
-    """What the entry is owed in all: its prize once it has finished; before that, a share
-    agreed in a deal (which is already certain)."""
+    """What the entry is owed in all: its prize once it has finished (before that, a share
+    agreed in a deal, which is already certain), plus the bounties it has won."""
     if entry.prize > 0:
-        return entry.prize
+        return entry.prize + entry.bounties_won
     share = getattr(entry, "deal_share", None)
-    return share.amount if share is not None else 0
+    return (share.amount if share is not None else 0) + entry.bounties_won
 
 
 def owed(tournament: Tournament) -> list[Entry]:
-    """Everyone owed money (a prize or an agreed deal share), best place first. Each entry
+    """Everyone owed money (a prize, an agreed deal share or bounties), best place first. Each entry
     carries `owed` (in all) and `open` (not paid yet)."""
     rows = list(
-        tournament.entries.filter(Q(prize__gt=0) | Q(deal_share__isnull=False))
+        tournament.entries.filter(
+            Q(prize__gt=0) | Q(deal_share__isnull=False) | Q(bounties_won__gt=0)
+        )
         .select_related("player", "deal_share")
         .order_by(F("place").asc(nulls_first=True), "number")
     )

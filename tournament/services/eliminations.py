@@ -11,6 +11,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.domain.bounties import BountyError, award
 from tournament.domain.eliminations import (
     Bust,
     EliminationError,
@@ -20,7 +21,7 @@ from tournament.domain.eliminations import (
 from tournament.domain.payouts import default_places_paid
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
-from tournament.models import Entry, EntryStatus, Status, Tournament
+from tournament.models import BountyKind, Entry, EntryStatus, Status, Tournament
 from tournament.realtime import broadcast_on_commit, entry_group, tournament_group
 from tournament.selectors import payout_amounts
 from tournament.services.deals import deal_prizes
@@ -34,6 +35,7 @@ class BustReport:
     entry: Entry
     stack_at_hand_start: int | None = None
     seats_from_button: int | None = None
+    eliminated_by: tuple[int, ...] = ()  # entry numbers of who knocked the player out
 
 
 @transaction.atomic
@@ -108,6 +110,7 @@ def entries_bust(
         for entry_id in places:
             if entry_id in deal[0]:
                 prizes[entry_id] = deal[0][entry_id]
+    transfers = _bounties(tournament, busts, entries)
     sequence = (tally["last_sequence"] or 0) + 1
     now = timezone.now()
     seats = _release_seats(list(entries.values()))
@@ -123,6 +126,7 @@ def entries_bust(
     Entry.objects.bulk_update(busted, ["status", "place", "prize", "busted_at", "bust_sequence"])
 
     winner = None
+    winner_bounty = 0
     previous_status = tournament.status
     if alive_before - len(busts) == 1:
         winner = tournament.entries.select_for_update().get(status=EntryStatus.ACTIVE)
@@ -131,7 +135,10 @@ def entries_bust(
         if deal is not None and winner.pk in deal[0]:
             winner.prize = deal[0][winner.pk] + deal[1]
         winner.bust_sequence = sequence
-        winner.save(update_fields=["place", "prize", "bust_sequence"])
+        if tournament.bounty_kind != "none":  # the winner collects their own bounty
+            winner_bounty = winner.bounty
+            winner.bounties_won += winner_bounty
+        winner.save(update_fields=["place", "prize", "bust_sequence", "bounties_won"])
         tournament.status = Status.FINISHED
         tournament.save(update_fields=["status"])
 
@@ -152,6 +159,8 @@ def entries_bust(
                 for e in sorted(busted, key=lambda x: x.place or 0)
             ],
             "winner": winner.pk if winner else None,
+            "winner_bounty": winner_bounty,
+            "bounties": transfers,
             "previous_status": previous_status,
             "hand_for_hand": tournament.hand_for_hand,
         },
@@ -163,6 +172,76 @@ def entries_bust(
     for e in busted:
         broadcast_on_commit(entry_group(e.pk), "bust", {"place": e.place, "prize": e.prize})
     return sorted(busted, key=lambda x: x.place or 0)
+
+
+def _bounties(
+    tournament: Tournament, busts: Sequence[BustReport], entries: dict[int, Entry]
+) -> list[dict[str, int]]:
+    """Pay the bounties of this hand's busted players to who knocked them out (locked rows).
+    Returns the transfers for the event log (and for an undo)."""
+    numbers = {n for b in busts for n in b.eliminated_by}
+    busted_numbers = {e.number for e in entries.values()}
+    if numbers & busted_numbers:
+        raise FloorError(_("A player out in this hand cannot have knocked someone out in it."))
+    by_number = {
+        e.number: e
+        for e in Entry.objects.select_for_update().filter(
+            tournament=tournament, number__in=numbers, status=EntryStatus.ACTIVE
+        )
+    }
+    unknown = sorted(numbers - set(by_number))
+    if unknown:
+        raise FloorError(
+            _("#%(n)s is not playing in this tournament.") % {"n": ", #".join(map(str, unknown))}
+        )
+    transfers: list[dict[str, int]] = []
+    if tournament.bounty_kind == BountyKind.NONE:
+        return transfers
+    for b in busts:
+        if not b.eliminated_by:
+            raise FloorError(
+                _("Who knocked #%(n)s out? The bounty goes to the eliminator.")
+                % {"n": b.entry.number}
+            )
+        if len(set(b.eliminated_by)) != len(b.eliminated_by):
+            raise FloorError(_("An eliminator is listed twice."))
+        busted = entries[b.entry.pk]
+        try:
+            won = award(
+                tournament.bounty_kind,  # type: ignore[arg-type]
+                busted.bounty,
+                [by_number[n].pk for n in b.eliminated_by],
+                unit=tournament.payout_unit if busted.bounty % tournament.payout_unit == 0 else 1,
+            )
+        except BountyError as exc:
+            raise FloorError(str(exc)) from exc
+        for pk, cash in won.cash.items():
+            hunter = next(e for e in by_number.values() if e.pk == pk)
+            hunter.bounties_won += cash
+            hunter.bounty += won.added[pk]
+            transfers.append(
+                {
+                    "from": busted.pk,
+                    "to": pk,
+                    "number": hunter.number,
+                    "cash": cash,
+                    "added": won.added[pk],
+                }
+            )
+    Entry.objects.bulk_update(list(by_number.values()), ["bounties_won", "bounty"])
+    return transfers
+
+
+def _undo_bounties(payload: dict) -> None:
+    for t in payload.get("bounties", []):
+        hunter = Entry.objects.select_for_update().get(pk=t["to"])
+        hunter.bounties_won -= t["cash"]
+        hunter.bounty -= t["added"]
+        hunter.save(update_fields=["bounties_won", "bounty"])
+    if payload.get("winner_bounty") and payload.get("winner"):
+        winner = Entry.objects.select_for_update().get(pk=payload["winner"])
+        winner.bounties_won -= payload["winner_bounty"]
+        winner.save(update_fields=["bounties_won"])
 
 
 def _most_places_paid(tournament: Tournament, entries: int) -> int:
@@ -231,6 +310,7 @@ def bust_undo_last(*, tournament: Tournament, actor: Actor) -> list[Entry]:
     Entry.objects.bulk_update(restored, ["status", "place", "prize", "busted_at", "bust_sequence"])
     if event is not None:
         _restore_seats(event.payload.get("busts", []))
+        _undo_bounties(event.payload)
         previous = event.payload.get("previous_status")
         if tournament.status == Status.FINISHED and previous:
             tournament.status = previous

@@ -16,6 +16,7 @@ from tournament.domain.lifecycle import EntryRules, RegistrationError, check_pur
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import (
+    BountyKind,
     Entry,
     EntryStatus,
     Player,
@@ -157,6 +158,7 @@ def entry_register(
                 is_reentry=has_busted,
                 status=EntryStatus.ALTERNATE if is_alternate else EntryStatus.ACTIVE,
                 alternate_position=alternate_position,
+                bounty=tournament.bounty if tournament.bounty_kind != BountyKind.NONE else 0,
             )
     except IntegrityError as exc:
         raise FloorError(_("This player already has a live entry.")) from exc

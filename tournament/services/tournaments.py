@@ -59,10 +59,20 @@ TOURNAMENT_FIELDS = {
     "guarantee",
     "payout_unit",
     "places_paid",
+    "bounty_kind",
+    "bounty",
 }
 
 # Fields fixed once money has been taken: changing them would change what players paid for.
-FROZEN_AFTER_START = {"buy_in", "fee", "currency", "starting_stack", "game"}
+FROZEN_AFTER_START = {
+    "buy_in",
+    "fee",
+    "currency",
+    "starting_stack",
+    "game",
+    "bounty_kind",
+    "bounty",
+}
 
 
 def _check_tournament_values(values: dict[str, Any]) -> None:
@@ -72,10 +82,22 @@ def _check_tournament_values(values: dict[str, Any]) -> None:
     ft = values.get("final_table_size")
     if ft is not None and not 2 <= ft <= 10:
         raise FloorError(_("The final table seats between 2 and 10."), field="final_table_size")
-    for name in ("buy_in", "fee", "guarantee", "rebuy_price", "addon_price", "payout_unit"):
+    money = ("buy_in", "fee", "guarantee", "rebuy_price", "addon_price", "payout_unit", "bounty")
+    for name in money:
         value = values.get(name)
         if value is not None and (not isinstance(value, int) or value < 0):
             raise FloorError(_("Amounts are whole numbers of cents, never negative."), field=name)
+    kind = values.get("bounty_kind")
+    if kind is not None and kind not in ("none", "fixed", "progressive"):
+        raise FloorError(_("Choose no bounties, a fixed bounty or a progressive knockout."))
+    if kind in ("fixed", "progressive"):
+        bounty, buy_in = values.get("bounty") or 0, values.get("buy_in")
+        if bounty <= 0:
+            raise FloorError(_("Enter the bounty per entry."), field="bounty")
+        if buy_in is not None and bounty > buy_in:
+            raise FloorError(
+                _("The bounty is part of the buy-in and cannot exceed it."), field="bounty"
+            )
     if values.get("payout_unit") == 0:
         raise FloorError(_("Payouts must be rounded to at least 1 cent."), field="payout_unit")
     if values.get("starting_stack") is not None and values["starting_stack"] <= 0:

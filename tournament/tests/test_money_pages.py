@@ -94,7 +94,7 @@ def test_record_needs_every_consent_then_pays_at_the_desk(floor_client, heads_up
     csv = floor_client.get(desk + "?format=csv")
     assert csv["Content-Type"].startswith("text/csv")
     lines = csv.content.decode().strip().splitlines()
-    assert lines[0].startswith("place,number,name,owed_cents,paid_cents")
+    assert lines[0].startswith("place,number,name,prize_cents,bounties_cents,owed_cents")
     assert len(lines) == 1 + len(svc.owed(t))
 
 
@@ -113,3 +113,17 @@ def test_money_pages_need_the_floor_role(client, heads_up):
     ):
         assert client.get(url).status_code == 302
     assert client.post(reverse("payout-paid", args=[t.pk, left[0].pk])).status_code == 302
+
+
+def test_bust_page_pays_the_bounty_to_who_is_typed(floor_client, make_tournament, register):
+    t = make_tournament(status="registering", bounty_kind="fixed", bounty=2000)
+    a, b, _c = (register(t) for _ in range(3))
+    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    url = reverse("bust", args=[t.pk])
+    page = floor_client.post(url, {"entry": [a.pk], f"by_{a.pk}": "x"}, follow=True)
+    assert "entry numbers" in page.content.decode()
+    floor_client.post(url, {"entry": [a.pk], f"by_{a.pk}": f"#{b.number}"})
+    b.refresh_from_db()
+    assert b.bounties_won == 2000
+    desk = floor_client.get(reverse("payout-desk", args=[t.pk])).content.decode()
+    assert "bounties" in desk and f"#{b.number}" in desk

@@ -118,8 +118,8 @@ class Command(BaseCommand):
         names: list[str],
         rng: random.Random,
     ) -> None:
-        """A second, smaller tournament that has reached its final table: for the deal
-        calculator and the payout desk."""
+        """A second, smaller tournament (a progressive knockout) that has reached its final
+        table: for the deal calculator, bounties and the payout desk."""
         from tables import services as seating
         from tournament.services.eliminations import BustReport, entries_bust
 
@@ -134,6 +134,8 @@ class Command(BaseCommand):
             structure=template,
             chip_set=chip_set,
             seats_per_table=9,
+            bounty_kind="progressive",
+            bounty=2500,
         )
         tournaments.tournament_status_set(tournament=tournament, status="registering", actor=actor)
         entries = []
@@ -146,8 +148,15 @@ class Command(BaseCommand):
         tournaments.tournament_status_set(tournament=tournament, status="running", actor=actor)
         tournament.refresh_from_db()
         rng.shuffle(entries)
+        alive = list(entries)
         for entry in entries[:21]:
-            entries_bust(tournament=tournament, busts=[BustReport(entry=entry)], actor=actor)
+            alive.remove(entry)
+            hunter = rng.choice(alive)
+            entries_bust(
+                tournament=tournament,
+                busts=[BustReport(entry=entry, eliminated_by=(hunter.number,))],
+                actor=actor,
+            )
         seating.final_table_draw(tournament=tournament, actor=actor)
 
     help = "Create demo staff, chip set, structure templates and a 200-player tournament."

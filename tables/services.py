@@ -9,7 +9,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -141,8 +141,8 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
         raise FloorError(_("Seats have been drawn already. Use a redraw to start over."))
     entries = list(
         tournament.entries.filter(status=EntryStatus.ACTIVE)
-        .select_related("player")
         .order_by("number")
+        .values_list("pk", "player__needs_accessible_seat")
     )
     if not entries:
         raise FloorError(_("Nobody is registered yet."))
@@ -154,11 +154,11 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
         )
     tables.sort(key=lambda t: (t.opening_order, t.number))
     by_number = {t.number: t for t in tables}
-    reserved = _accessible_pins(entries, tables[: max(needed, 1)])
+    reserved = _accessible_pins([pk for pk, needs in entries if needs], tables[: max(needed, 1)])
     pairs = [(k.first_id, k.second_id) for k in KeepApart.objects.filter(tournament=tournament)]
     try:
         result = draw(
-            [e.pk for e in entries],
+            [pk for pk, _needs in entries],
             [(t.number, t.seats) for t in tables],
             reserved=reserved,
             keep_apart=pairs,
@@ -167,16 +167,9 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
         raise FloorError(_("The draw is not possible: %(reason)s") % {"reason": exc}) from exc
     SeatAssignment.objects.filter(table__tournament=tournament).delete()
     used = {s.table for s in result.values()}
-    Table.objects.filter(tournament=tournament).update(
-        button_seat=None, small_blind_seat=None, big_blind_seat=None, hand_number=0
-    )
-    Table.objects.filter(tournament=tournament, number__in=used).update(
-        is_open=True, closed_at=None
-    )
-    Table.objects.filter(tournament=tournament).exclude(number__in=used).update(is_open=False)
-    SeatAssignment.objects.bulk_create(
-        SeatAssignment(entry_id=entry_id, table_id=by_number[seat.table].pk, seat=seat.seat)
-        for entry_id, seat in result.items()
+    _reset_tables(tournament, sorted(used))
+    _insert_seats(
+        [(entry_id, by_number[seat.table].pk, seat.seat) for entry_id, seat in result.items()]
     )
     event_record(
         tournament=tournament,
@@ -189,17 +182,59 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
     return len(result)
 
 
-def _accessible_pins(
-    entries: Sequence[Entry], tables: Sequence[Table]
-) -> dict[int, tuple[int, int]]:
-    needing = [e for e in entries if e.player.needs_accessible_seat]
+def _reset_tables(tournament: Tournament, used: list[int]) -> None:
+    """In one statement: no button or blinds anywhere, the tables in `used` open, the rest
+    closed."""
+    if connection.vendor != "postgresql":
+        Table.objects.filter(tournament=tournament).update(
+            button_seat=None, small_blind_seat=None, big_blind_seat=None, hand_number=0
+        )
+        Table.objects.filter(tournament=tournament, number__in=used).update(
+            is_open=True, closed_at=None
+        )
+        Table.objects.filter(tournament=tournament).exclude(number__in=used).update(is_open=False)
+        return
+    table = connection.ops.quote_name(Table._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET button_seat = NULL, small_blind_seat = NULL, "  # noqa: S608
+            "big_blind_seat = NULL, hand_number = 0, is_open = (number = ANY(%s)), "
+            "closed_at = CASE WHEN number = ANY(%s) THEN NULL ELSE closed_at END "
+            "WHERE tournament_id = %s",
+            [used, used, tournament.pk],
+        )
+
+
+def _insert_seats(rows: list[tuple[int, int, int]]) -> None:
+    """Insert (entry id, table id, seat) rows. On PostgreSQL one statement over arrays (a
+    30,000-player draw in a fraction of a second); elsewhere in batches through the ORM."""
+    if connection.vendor != "postgresql":
+        SeatAssignment.objects.bulk_create(
+            (SeatAssignment(entry_id=e, table_id=t, seat=s) for e, t, s in rows),
+            batch_size=500,
+        )
+        return
+    table = connection.ops.quote_name(SeatAssignment._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (entry_id, table_id, seat, must_wait, seated_at) "  # noqa: S608
+            "SELECT e, t, s, false, %s FROM unnest(%s::bigint[], %s::bigint[], %s::int[]) "
+            "AS x(e, t, s)",
+            [
+                timezone.now(),
+                [r[0] for r in rows],
+                [r[1] for r in rows],
+                [r[2] for r in rows],
+            ],
+        )
+
+
+def _accessible_pins(needing: Sequence[int], tables: Sequence[Table]) -> dict[int, tuple[int, int]]:
+    """Entry id -> (table number, seat) for the players who need an accessible seat."""
     if not needing:
         return {}
     slots = [(t.number, s) for t in tables for s in t.accessible_seats or [] if 1 <= s <= t.seats]
-    pins: dict[int, tuple[int, int]] = {}
-    for entry, slot in zip(needing, slots, strict=False):
-        pins[entry.pk] = slot
-    return pins
+    return dict(zip(needing, slots, strict=False))
 
 
 @transaction.atomic

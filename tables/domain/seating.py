@@ -189,12 +189,14 @@ def draw(
     for number, _size in used:
         pinned_here = [s for t, s in pinned if t == number]
         open_seats = [s for s in range(1, seats_by_table[number] + 1) if s not in pinned_here]
-        rng.shuffle(open_seats)
         want = max(0, sizes_by_table[number] - len(pinned_here))
+        if want < len(open_seats):  # which seats stay empty is drawn too
+            rng.shuffle(open_seats)
         slots.extend((number, s) for s in open_seats[:want])
     if len(slots) < len(free):
         raise SeatingError("not enough seats")
-    rng.shuffle(slots)
+    # `free` is in random order, so handing out the slots in order is a uniformly random
+    # assignment of players to seats; a second shuffle would add nothing.
     result = {e: Seat(t, s) for e, (t, s) in zip(free, slots, strict=False)}
     for e, (t, s) in reserved.items():
         result[e] = Seat(t, s)

@@ -5,8 +5,13 @@ from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from config.health import healthz
+from tournament import public_views
 
 urlpatterns = [
+    # The pages a crowd of phones asks for come first: no walk through every other pattern.
+    path("t/<int:pk>/find/", public_views.find_seat, name="find-seat"),
+    path("s/<str:token>/", public_views.my_seat, name="my-seat"),
+    path("s/<str:token>.json", public_views.my_seat_json, name="my-seat-json"),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

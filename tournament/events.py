@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
 from django.http import HttpRequest
 
 from tournament.models import Event, Tournament
@@ -37,6 +38,13 @@ def event_record(
     *, tournament: Tournament | None, action: str, actor: Actor, payload: dict[str, Any]
 ) -> Event:
     clean = json.loads(json.dumps(payload, cls=DjangoJSONEncoder))
+    # Every change is logged here, so this is where readers' caches learn that data changed:
+    # now (for readers in this transaction) and again after the commit (for everyone else).
+    from tournament.public_selectors import data_changed
+
+    tid = tournament.pk if tournament is not None else None
+    data_changed(tid)
+    transaction.on_commit(lambda: data_changed(tid))
     return Event.objects.create(
         tournament=tournament,
         action=action,

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Q
 
 from tournament.models import Entry, EntryStatus, Tournament
@@ -55,10 +58,79 @@ def public_seat(entry: Entry) -> PublicSeat:
     )
 
 
+# --- Look-up by number from an in-process index -------------------------------------------
+#
+# "Where do I sit?" by player number is the request a crowd of phones makes after every table
+# break. Each process keeps, per tournament, the tournament row and every entry's public seat,
+# built with one query, and rebuilds it when the tournament's data version changes. The version
+# lives in the cache (Redis in the full stack, so all processes see it) and is bumped by every
+# event written (`tournament.events.event_record`), inside the transaction and after the commit.
+
+INDEX_MAX_AGE = 60.0  # seconds: a safety net, the version is what keeps the index right
+_index: dict[int, tuple[str, float, Tournament, dict[int, PublicSeat]]] = {}
+_index_lock = threading.Lock()
+
+
+def _version_keys(tournament_id: int) -> tuple[str, str]:
+    return f"floor:v:t{tournament_id}", "floor:v:all"
+
+
+def data_changed(tournament_id: int | None) -> None:
+    """Bump the data version of a tournament (or of all of them, for changes to players)."""
+    key = _version_keys(tournament_id)[0] if tournament_id is not None else "floor:v:all"
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, None)
+
+
+def data_version(tournament_id: int) -> str:
+    keys = _version_keys(tournament_id)
+    values = cache.get_many(keys)
+    return f"{values.get(keys[0], 0)}:{values.get(keys[1], 0)}"
+
+
+def index_clear() -> None:
+    with _index_lock:
+        _index.clear()
+
+
+def seat_index(tournament_id: int) -> tuple[Tournament, dict[int, PublicSeat]] | None:
+    """The tournament and {player number: public seat}, current as of the data version."""
+    version = data_version(tournament_id)
+    hit = _index.get(tournament_id)
+    if hit and hit[0] == version and time.monotonic() - hit[1] < INDEX_MAX_AGE:
+        return hit[2], hit[3]
+    with _index_lock:
+        hit = _index.get(tournament_id)
+        if hit and hit[0] == version and time.monotonic() - hit[1] < INDEX_MAX_AGE:
+            return hit[2], hit[3]
+        tournament = (
+            Tournament.objects.select_related("structure", "chip_set")
+            .filter(pk=tournament_id)
+            .first()
+        )
+        if tournament is None:
+            return None
+        seats = {
+            e.number: public_seat(e)
+            for e in tournament.entries.exclude(status=EntryStatus.UNREGISTERED).select_related(
+                "player", "seat__table"
+            )
+        }
+        _index[tournament_id] = (version, time.monotonic(), tournament, seats)
+        return tournament, seats
+
+
 def find_seats(tournament: Tournament, query: str, limit: int = 20) -> list[PublicSeat] | None:
     """Entries matching a player number or part of a display name; None if the query is too
     short to search (fewer than two letters)."""
     query = " ".join(query.split())
+    if query.isdigit():
+        index = seat_index(tournament.pk)
+        if index is not None:
+            found = index[1].get(int(query))
+            return [found] if found else []
     entries = (
         tournament.entries.exclude(status=EntryStatus.UNREGISTERED)
         .select_related("player", "seat__table")

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from tournament.models import Status, Tournament
-from tournament.public_selectors import entry_by_token, find_seats, public_seat
+from tournament.public_selectors import entry_by_token, find_seats, public_seat, seat_index
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
 from tournament.selectors import payout_amounts, tournament_numbers
@@ -47,7 +47,10 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
 
 @never_cache
 def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_tournament(pk)
+    index = seat_index(pk)
+    if index is None:
+        raise Http404(_("No such tournament."))
+    tournament = index[0]
     query = request.GET.get("q", "")
     results = None
     message = ""

@@ -66,7 +66,4 @@ urlpatterns = [
         name="payout-receipt",
     ),
     path("t/<int:pk>/", public_views.tournament_public, name="tournament-public"),
-    path("t/<int:pk>/find/", public_views.find_seat, name="find-seat"),
-    path("s/<str:token>/", public_views.my_seat, name="my-seat"),
-    path("s/<str:token>.json", public_views.my_seat_json, name="my-seat-json"),
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -194,7 +195,9 @@ class Busts(APIView):
         for item in items:
             entry = found.get(item["entry"])
             if entry is None:
-                raise FloorError(f"Entry {item['entry']} is not in this tournament.")
+                raise FloorError(
+                    _("Entry %(id)s is not in this tournament.") % {"id": item["entry"]}
+                )
             reports.append(
                 eliminations.BustReport(
                     entry=entry,

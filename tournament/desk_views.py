@@ -17,7 +17,7 @@ from tournament.forms import RegisterForm, entry_numbers
 from tournament.models import Entry, EntryStatus, Player
 from tournament.qr import qr_svg
 from tournament.roles import director_required, floor_required
-from tournament.selectors import entry_search, payout_amounts, tournament_numbers
+from tournament.selectors import entry_search, payout_amounts, satellite_seats, tournament_numbers
 from tournament.services import eliminations, payouts, registration
 from tournament.views import console_context, get_tournament
 
@@ -252,7 +252,12 @@ def payouts_page(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "tournament/payouts.html",
         console_context(
-            tournament, "payouts", numbers=numbers, rows=rows, manual=tournament.payouts.exists()
+            tournament,
+            "payouts",
+            numbers=numbers,
+            rows=rows,
+            manual=tournament.payouts.exists(),
+            satellite_seats=satellite_seats(tournament, numbers),
         ),
     )
 

@@ -50,6 +50,7 @@ TOURNAMENT_MONEY = (
     "addon_fee",
     "payout_unit",
     "bounty",
+    "satellite_seat_value",
 )
 
 
@@ -63,6 +64,11 @@ class TournamentForm(forms.ModelForm):
     addon_fee = MoneyField(label=_("Add-on fee"), required=False)
     payout_unit = MoneyField(label=_("Round payouts to"), required=False)
     bounty = MoneyField(label=_("Bounty per entry (part of the buy-in)"), required=False)
+    satellite_seat_value = MoneyField(
+        label=_("Satellite: seat value"),
+        required=False,
+        help_text=_("Leave empty for a normal tournament. The pool then pays seats of this value."),
+    )
     starts_at = forms.DateTimeField(
         label=_("Start time"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
@@ -104,6 +110,8 @@ class TournamentForm(forms.ModelForm):
             "places_paid",
             "bounty_kind",
             "bounty",
+            "satellite_seat_value",
+            "satellite_target",
         ]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -168,6 +168,12 @@ class Tournament(models.Model):
         default=0,
         help_text=_("Part of the buy-in that goes on the player's head, not into the prize pool."),
     )
+    satellite_seat_value = models.PositiveIntegerField(
+        _("satellite seat value (cents)"),
+        default=0,
+        help_text=_("0: not a satellite. Otherwise the pool buys seats of this value."),
+    )
+    satellite_target = models.CharField(_("satellite target event"), max_length=120, blank=True)
     payout_unit = models.PositiveIntegerField(
         _("round payouts to (cents)"), default=100, validators=[MinValueValidator(1)]
     )
@@ -267,6 +273,7 @@ class Entry(models.Model):
     paid_amount = models.PositiveIntegerField(_("paid out (cents)"), default=0)
     bounty = models.PositiveIntegerField(_("bounty on the head (cents)"), default=0)
     bounties_won = models.PositiveIntegerField(_("bounties won (cents)"), default=0)
+    won_seat = models.BooleanField(_("won a seat"), default=False)
     public_token = models.CharField(max_length=40, unique=True, default=new_public_token)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -25,6 +25,7 @@ class PublicSeat:
     alternate_position: int | None
     place: int | None
     prize: int
+    won_seat: bool = False
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -38,6 +39,7 @@ class PublicSeat:
             "alternate_position": self.alternate_position,
             "place": self.place,
             "prize": self.prize,
+            "won_seat": self.won_seat,
         }
 
 
@@ -55,6 +57,7 @@ def public_seat(entry: Entry) -> PublicSeat:
         alternate_position=entry.alternate_position,
         place=entry.place,
         prize=entry.prize,
+        won_seat=entry.won_seat,
     )
 
 

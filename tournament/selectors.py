@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet, Sum
 
-from tournament.domain.payouts import PayoutError, payout_table, prize_pool
+from tournament.domain.payouts import PayoutError, payout_table, prize_pool, satellite_payouts
 from tournament.models import Entry, EntryStatus, Purchase, Tournament
 
 
@@ -62,10 +62,21 @@ def _kind_counts(purchases: QuerySet[Purchase]) -> dict[str, int]:
     return counts
 
 
+def satellite_seats(tournament: Tournament, numbers: TournamentNumbers | None = None) -> int:
+    """How many seats the satellite's pool buys (0 when it is not a satellite)."""
+    if not tournament.satellite_seat_value:
+        return 0
+    numbers = numbers or tournament_numbers(tournament)
+    return satellite_payouts(numbers.prize_pool, tournament.satellite_seat_value)[0]
+
+
 def payout_amounts(tournament: Tournament, numbers: TournamentNumbers | None = None) -> list[int]:
     """Prize per place (index 0 = 1st): the manual table if the director set one, else the
     default schedule for the field size, rounded to the tournament's unit and summing exactly
     to the pool."""
+    if tournament.satellite_seat_value:
+        numbers = numbers or tournament_numbers(tournament)
+        return satellite_payouts(numbers.prize_pool, tournament.satellite_seat_value)[2]
     manual = list(tournament.payouts.order_by("place").values_list("amount", flat=True))
     if manual:
         return manual

@@ -87,3 +87,15 @@ def validate_manual_payouts(amounts: Sequence[int], pool: int) -> None:
         raise PayoutError("a lower place cannot win more than a higher one")
     if sum(amounts) != pool:
         raise PayoutError(f"sum {sum(amounts)} is not the pool {pool}")
+
+
+def satellite_payouts(pool: int, seat_value: int) -> tuple[int, int, list[int]]:
+    """A satellite pays seats to a target event: as many seats of `seat_value` as the pool
+    buys, and what is left as a cash prize to the next place. Returns (seats, remainder,
+    amount per place)."""
+    if pool < 0:
+        raise PayoutError("the prize pool cannot be negative")
+    if seat_value <= 0:
+        raise PayoutError("a seat must be worth something")
+    seats, remainder = divmod(pool, seat_value)
+    return seats, remainder, [seat_value] * seats + ([remainder] if remainder else [])

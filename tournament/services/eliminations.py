@@ -23,7 +23,7 @@ from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import BountyKind, Entry, EntryStatus, Status, Tournament
 from tournament.realtime import broadcast_on_commit, entry_group, tournament_group
-from tournament.selectors import payout_amounts
+from tournament.selectors import payout_amounts, satellite_seats
 from tournament.services.deals import deal_prizes
 from tournament.services.registration import alternate_promote_next
 
@@ -99,8 +99,16 @@ def entries_bust(
     except EliminationError as exc:
         raise FloorError(str(exc)) from exc
 
-    winner_now = alive_before - len(busts) == 1
-    if winner_now or min(places.values()) <= _most_places_paid(tournament, tally["counted"]):
+    alive_after = alive_before - len(busts)
+    seats_to_win = satellite_seats(tournament) if tournament.satellite_seat_value else 0
+    # A satellite ends when no more players are left than it has seats (they all win one).
+    satellite_done = 0 < alive_after <= seats_to_win
+    winner_now = alive_after == 1 or satellite_done
+    if (
+        winner_now
+        or seats_to_win
+        or min(places.values()) <= _most_places_paid(tournament, tally["counted"])
+    ):
         payouts = payout_amounts(tournament)
     else:
         payouts = []  # nobody in this hand reaches the money: skip the prize arithmetic
@@ -122,13 +130,27 @@ def entries_bust(
         entry.prize = prizes[entry_id]
         entry.busted_at = now
         entry.bust_sequence = sequence
+        entry.won_seat = seats_to_win > 0 and place <= seats_to_win
         busted.append(entry)
-    Entry.objects.bulk_update(busted, ["status", "place", "prize", "busted_at", "bust_sequence"])
+    Entry.objects.bulk_update(
+        busted, ["status", "place", "prize", "busted_at", "bust_sequence", "won_seat"]
+    )
 
     winner = None
     winner_bounty = 0
     previous_status = tournament.status
-    if alive_before - len(busts) == 1:
+    seat_winners: list[Entry] = []
+    if satellite_done:
+        # No finishing order among the seat winners: all share first place and a seat.
+        seat_winners = list(
+            tournament.entries.select_for_update().filter(status=EntryStatus.ACTIVE)
+        )
+        for e in seat_winners:
+            e.place, e.prize, e.won_seat, e.bust_sequence = 1, payouts[0], True, sequence
+        Entry.objects.bulk_update(seat_winners, ["place", "prize", "won_seat", "bust_sequence"])
+        tournament.status = Status.FINISHED
+        tournament.save(update_fields=["status"])
+    elif alive_after == 1:
         winner = tournament.entries.select_for_update().get(status=EntryStatus.ACTIVE)
         winner.place = 1
         winner.prize = payouts[0] if payouts else 0
@@ -159,13 +181,14 @@ def entries_bust(
                 for e in sorted(busted, key=lambda x: x.place or 0)
             ],
             "winner": winner.pk if winner else None,
+            "seat_winners": [e.pk for e in seat_winners],
             "winner_bounty": winner_bounty,
             "bounties": transfers,
             "previous_status": previous_status,
             "hand_for_hand": tournament.hand_for_hand,
         },
     )
-    if winner is None:
+    if winner is None and not seat_winners:
         alternate_promote_next(tournament=tournament, actor=actor)
     group = tournament_group(tournament.pk)
     broadcast_on_commit(group, "bust", {"entries": [e.pk for e in busted]})
@@ -306,8 +329,11 @@ def bust_undo_last(*, tournament: Tournament, actor: Actor) -> list[Entry]:
         entry.prize = 0
         entry.busted_at = None
         entry.bust_sequence = None
+        entry.won_seat = False
         restored.append(entry)
-    Entry.objects.bulk_update(restored, ["status", "place", "prize", "busted_at", "bust_sequence"])
+    Entry.objects.bulk_update(
+        restored, ["status", "place", "prize", "busted_at", "bust_sequence", "won_seat"]
+    )
     if event is not None:
         _restore_seats(event.payload.get("busts", []))
         _undo_bounties(event.payload)

@@ -61,6 +61,8 @@ TOURNAMENT_FIELDS = {
     "places_paid",
     "bounty_kind",
     "bounty",
+    "satellite_seat_value",
+    "satellite_target",
 }
 
 # Fields fixed once money has been taken: changing them would change what players paid for.
@@ -82,7 +84,16 @@ def _check_tournament_values(values: dict[str, Any]) -> None:
     ft = values.get("final_table_size")
     if ft is not None and not 2 <= ft <= 10:
         raise FloorError(_("The final table seats between 2 and 10."), field="final_table_size")
-    money = ("buy_in", "fee", "guarantee", "rebuy_price", "addon_price", "payout_unit", "bounty")
+    money = (
+        "buy_in",
+        "fee",
+        "guarantee",
+        "rebuy_price",
+        "addon_price",
+        "payout_unit",
+        "bounty",
+        "satellite_seat_value",
+    )
     for name in money:
         value = values.get(name)
         if value is not None and (not isinstance(value, int) or value < 0):

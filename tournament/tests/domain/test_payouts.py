@@ -62,3 +62,19 @@ def test_manual_payouts():
     for bad in ([500, 600], [1000, 0], [600, 300]):
         with pytest.raises(PayoutError):
             validate_manual_payouts(bad, 1000 if bad != [500, 600] else 1100)
+
+
+def test_satellite_seats_and_remainder():
+    from tournament.domain.payouts import satellite_payouts
+
+    assert satellite_payouts(200_000, 55_000) == (3, 35_000, [55_000] * 3 + [35_000])
+    assert satellite_payouts(110_000, 55_000) == (2, 0, [55_000, 55_000])
+    assert satellite_payouts(30_000, 55_000) == (0, 30_000, [30_000])
+
+
+@given(st.integers(0, 10**7), st.integers(10**4, 10**7))
+def test_satellite_pays_exactly_the_pool(pool, seat):
+    from tournament.domain.payouts import satellite_payouts
+
+    seats, rest, amounts = satellite_payouts(pool, seat)
+    assert sum(amounts) == pool and rest < seat and amounts.count(seat) >= seats

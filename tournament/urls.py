@@ -31,6 +31,7 @@ urlpatterns = [
     ),
     path("console/t/<int:pk>/history/", views.history, name="history"),
     path("console/t/<int:pk>/history.csv", views.history_csv, name="history-csv"),
+    path("console/t/<int:pk>/export.json", views.tournament_export_view, name="tournament-export"),
     path("console/t/<int:pk>/desk/", desk_views.desk, name="desk"),
     path("console/t/<int:pk>/desk/players/", desk_views.player_search, name="player-search"),
     path(

@@ -339,6 +339,20 @@ def history(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@director_required
+def tournament_export_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole tournament as one JSON file (directors only: it holds contact data)."""
+    from tournament.services.archive import tournament_export
+
+    tournament = get_tournament(pk)
+    response = HttpResponse(
+        json.dumps(tournament_export(tournament), ensure_ascii=False),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.json"'
+    return response
+
+
 @floor_required
 def history_csv(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from clocks.selectors import clock_state_for
 from clocks.services import clock_command, clock_payload
@@ -56,6 +56,7 @@ def public_snapshot(tournament: Tournament) -> dict[str, Any]:
 
 
 @never_cache
+@require_safe
 def server_time(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"server_ms": time.time() * 1000})
 

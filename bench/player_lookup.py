@@ -10,8 +10,12 @@ would report it). Then `pages` "my seat" websockets connect, the floor moves the
 batches of 100 (the same service as the console's moves), and the bench measures move applied →
 notice received on each page.
 
-Prints one JSON line: requests, rps, p50_ms, p99_ms, errors, pages, move_notice_p50_ms,
-move_notice_p99_ms, notices_lost.
+While the look-ups run, the floor keeps working: every 200 ms a floor account registers a
+player through the API (a write through the same services as the desk) on one process and reads
+the seating plan on the other; `console_p50_ms`/`console_p99_ms` are those actions' latencies
+under the look-up load.
+Prints one JSON line: requests, rps, p50_ms, p99_ms, errors, console_actions, console_p50_ms,
+console_p99_ms, pages, move_notice_p50_ms, move_notice_p99_ms, notices_lost.
 """
 
 from __future__ import annotations
@@ -147,6 +151,59 @@ def pages_main(
     out.put(arrivals)
 
 
+def _floor_token() -> str:
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from rest_framework.authtoken.models import Token
+
+    from tournament.roles import FLOOR, ensure_role_groups
+
+    ensure_role_groups()
+    user = get_user_model().objects.create_user("bench-floor")
+    user.groups.add(Group.objects.get(name=FLOOR))
+    return Token.objects.create(user=user).key
+
+
+def _console_while(ports: list[int], pk: int, token: str, out: Any, timeout: float) -> dict:
+    """Console actions every 200 ms until the look-up process reports back."""
+    import http.client
+    import queue
+
+    ms: list[float] = []
+    errors = 0
+    deadline = time.monotonic() + timeout
+    n = 0
+    headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+    while time.monotonic() < deadline:
+        try:
+            got = out.get(timeout=0.2)
+            return {"result": got, "ms": ms, "errors": errors}
+        except queue.Empty:
+            pass
+        n += 1
+        port = ports[n % len(ports)]
+        if n % 2:
+            method, path, body = (
+                "POST",
+                f"/api/tournaments/{pk}/entries/",
+                json.dumps({"name": f"Late Player {n}"}),
+            )
+        else:
+            method, path, body = "GET", f"/api/tournaments/{pk}/seating/plan/", None
+        t0 = time.perf_counter()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request(method, path, body=body, headers=headers)
+            status = conn.getresponse().status
+            conn.close()
+            if status >= 400:
+                errors += 1
+        except OSError:
+            errors += 1
+        ms.append((time.perf_counter() - t0) * 1000)
+    raise TimeoutError("the look-up process did not report")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--entries", type=int, default=10000)
@@ -188,6 +245,7 @@ def main() -> None:
         for i, p in enumerate(players)
     )
     svc.seats_draw(tournament=t, actor=actor)
+    token = _floor_token()
 
     env = {**_stack.stack_env(url, REDIS_URL), "FLOOR_TRUSTED_PROXIES": "1"}
     ports = [_stack.free_port(), _stack.free_port()]
@@ -203,8 +261,15 @@ def main() -> None:
             args=(ports, t.pk, args.entries, args.seconds, args.connections, out),
         )
         loader.start()
-        lat, errs, elapsed = out.get(timeout=args.seconds + 120)
+        console_lat = _console_while(ports, t.pk, token, out, args.seconds + 120)
+        lat, errs, elapsed = console_lat.pop("result")
         loader.join()
+        result.update(
+            console_actions=len(console_lat["ms"]),
+            console_p50_ms=round(_stack.percentile(console_lat["ms"], 50), 1),
+            console_p99_ms=round(_stack.percentile(console_lat["ms"], 99), 1),
+            console_errors=console_lat["errors"],
+        )
         result.update(
             requests=len(lat),
             rps=round(len(lat) / elapsed, 1),

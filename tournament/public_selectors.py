@@ -96,18 +96,29 @@ def data_version(tournament_id: int) -> str:
 def index_clear() -> None:
     with _index_lock:
         _index.clear()
+        _built_at.clear()
+
+
+REBUILD_EVERY = 1.0  # seconds: at most one rebuild per tournament per process in this time
+_built_at: dict[int, float] = {}
 
 
 def seat_index(tournament_id: int) -> tuple[Tournament, dict[int, PublicSeat]] | None:
-    """The tournament and {player number: public seat}, current as of the data version."""
+    """The tournament and {player number: public seat}, current as of the data version; None
+    when the index is stale and another request is rebuilding it (or rebuilt it less than a
+    second ago): the caller then asks the database directly, so a stale seat is never shown
+    and a busy floor never makes the phones queue behind rebuilds."""
     version = data_version(tournament_id)
+    now = time.monotonic()
     hit = _index.get(tournament_id)
-    if hit and hit[0] == version and time.monotonic() - hit[1] < INDEX_MAX_AGE:
+    if hit and hit[0] == version and now - hit[1] < INDEX_MAX_AGE:
         return hit[2], hit[3]
-    with _index_lock:
-        hit = _index.get(tournament_id)
-        if hit and hit[0] == version and time.monotonic() - hit[1] < INDEX_MAX_AGE:
-            return hit[2], hit[3]
+    if now - _built_at.get(tournament_id, 0.0) < REBUILD_EVERY:
+        return None
+    if not _index_lock.acquire(blocking=False):
+        return None
+    try:
+        _built_at[tournament_id] = now
         tournament = (
             Tournament.objects.select_related("structure", "chip_set")
             .filter(pk=tournament_id)
@@ -115,25 +126,63 @@ def seat_index(tournament_id: int) -> tuple[Tournament, dict[int, PublicSeat]] |
         )
         if tournament is None:
             return None
-        seats = {
-            e.number: public_seat(e)
-            for e in tournament.entries.exclude(status=EntryStatus.UNREGISTERED).select_related(
-                "player", "seat__table"
-            )
-        }
-        _index[tournament_id] = (version, time.monotonic(), tournament, seats)
+        seats = _all_public_seats(tournament)
+        _index[tournament_id] = (version, now, tournament, seats)
         return tournament, seats
+    finally:
+        _index_lock.release()
 
 
-def find_seats(tournament: Tournament, query: str, limit: int = 20) -> list[PublicSeat] | None:
+def _all_public_seats(tournament: Tournament) -> dict[int, PublicSeat]:
+    rows = (
+        tournament.entries.exclude(status=EntryStatus.UNREGISTERED)
+        .values_list(
+            "pk",
+            "number",
+            "player__display_name",
+            "status",
+            "seat__table__number",
+            "seat__seat",
+            "seat__table__area",
+            "seat__must_wait",
+            "alternate_position",
+            "place",
+            "prize",
+            "won_seat",
+        )
+        .iterator(chunk_size=5000)
+    )
+    return {
+        r[1]: PublicSeat(
+            entry_id=r[0],
+            number=r[1],
+            display_name=r[2],
+            status=r[3],
+            table=r[4],
+            seat=r[5],
+            area=r[6] or "",
+            must_wait=bool(r[7]),
+            alternate_position=r[8],
+            place=r[9],
+            prize=r[10],
+            won_seat=r[11],
+        )
+        for r in rows
+    }
+
+
+def find_seats(
+    tournament: Tournament,
+    query: str,
+    limit: int = 20,
+    index: dict[int, PublicSeat] | None = None,
+) -> list[PublicSeat] | None:
     """Entries matching a player number or part of a display name; None if the query is too
-    short to search (fewer than two letters)."""
+    short to search (fewer than two letters). A current `seat_index` answers numbers."""
     query = " ".join(query.split())
-    if query.isdigit():
-        index = seat_index(tournament.pk)
-        if index is not None:
-            found = index[1].get(int(query))
-            return [found] if found else []
+    if query.isdigit() and index is not None:
+        found = index.get(int(query))
+        return [found] if found else []
     entries = (
         tournament.entries.exclude(status=EntryStatus.UNREGISTERED)
         .select_related("player", "seat__table")

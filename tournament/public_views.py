@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -48,9 +48,7 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
     index = seat_index(pk)
-    if index is None:
-        raise Http404(_("No such tournament."))
-    tournament = index[0]
+    tournament = index[0] if index is not None else get_tournament(pk)
     query = request.GET.get("q", "")
     results = None
     message = ""
@@ -58,7 +56,7 @@ def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
         if not allow(request, "find-seat", LOOKUPS_PER_MINUTE):
             message = _("Too many look-ups. Please wait a minute and try again.")
         else:
-            results = find_seats(tournament, query)
+            results = find_seats(tournament, query, index=index[1] if index else None)
             if results is None:
                 message = _("Type your player number or at least two letters of your name.")
             elif not results:

@@ -88,3 +88,18 @@ def test_rate_limit_cannot_be_dodged_with_a_forged_header(client, settings):
         "/", HTTP_X_FORWARDED_FOR="6.6.6.6, 1.2.3.4", REMOTE_ADDR="10.0.0.9"
     )
     assert client_address(request) == "1.2.3.4"
+
+
+def test_find_by_number_never_shows_a_stale_seat(client, seated, actor):
+    from tables import services as seating
+    from tables.models import Table
+
+    t, entry = seated
+    Table.objects.create(tournament=t, number=3, seats=9, area="Saal 1")
+    url = reverse("find-seat", args=[t.pk])
+    for _ in range(2):  # the second answer comes from the index
+        assert "Saal 2" in client.get(url, {"q": str(entry.number)}).content.decode()
+    seating.seat_move(tournament=t, entry=entry, table_number=3, seat=4, actor=actor)
+    for _ in range(3):  # straight after the move and again from a rebuilt index
+        body = client.get(url, {"q": str(entry.number)}).content.decode()
+        assert "Saal 1" in body and "Saal 2" not in body

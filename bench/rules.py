@@ -6,8 +6,8 @@ Prints one JSON line with medians in microseconds:
 - `pots_us`: main and side pots for 10 players with 4 all-ins (and an uncalled bet);
 - `hand_us`: a whole 9-player No-Limit hand through the betting state (blinds, legal options at
   every turn, raises, short all-ins, to the end).
-Action interpretation and the showdown helper are not built yet: `interpret_us` and
-`showdown_us` are reported as null.
+- `interpret_us`: one silent push of several chips against a raise, interpreted (tda-de 50/47).
+The showdown helper is not built yet: `showdown_us` is reported as null.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import statistics
 import time
 
 from rules_engine.domain.betting import Action, Hand, Kind
+from rules_engine.domain.interpret import Declared, Situation, interpret
 from rules_engine.domain.pots import pots_from
 
 
@@ -64,12 +65,18 @@ def main() -> None:
                 h.apply(Action(Kind.CALL if o.call else Kind.CHECK))
         pots_from(h.contributions(), h.folded())
 
+    situation = Situation(1100, 0, 700, 20_000, 200)
+    chips = Declared(chips=[1000, 500, 100, 25])
+
+    def interpretation() -> None:
+        interpret(situation, chips)
+
     print(
         json.dumps(
             {
                 "pots_us": median_us(pots, 20000),
                 "hand_us": median_us(hand, 2000),
-                "interpret_us": None,
+                "interpret_us": median_us(interpretation, 20000),
                 "showdown_us": None,
             }
         )

@@ -1,0 +1,195 @@
+"""What did the player do? Turn a verbal declaration and/or chips pushed into the binding
+No-Limit action, with the rules that decide it.
+
+Input is the betting situation of the player to act (`Situation`) and what happened
+(`Declared`): an optional verbal declaration, an optional list of chips pushed silently, and
+which of the two came first. Output is an `Interpretation`: the action, the total the player has
+in front of them this round after it ("raise to"), and the rule ids that decided it.
+
+Rules (`tda-de`, summarised in the engine's own words):
+
+- 40: a declaration and chips — whichever came first defines the action; at the same moment a
+  clear declaration wins. Naming an amount is the same as pushing it silently.
+- 42, 45: "call" and "raise" bind the player to the full current action.
+- 46: "raise" said first, then chips short of a full raise: it is a minimum raise.
+- 47: a raise must add at least the last full bet or raise. Without "raise" declared, an amount
+  that adds at least half of that but less than all of it must be completed to a full raise;
+  less than half is a call. An all-in is never corrected.
+- 49: one oversized chip facing a bet is a call unless "raise" was said first; "raise" with no
+  amount and one chip raises by the most that chip allows. With no bet to face, the oversized
+  chip alone is a bet of its full value.
+- 50: several chips without a declaration are a call when every chip is needed for it (taking
+  the smallest away would leave less than the call); otherwise the 50 % standard (47) applies.
+- 53: "pot" in No-Limit is no valid amount but commits the player to a valid bet: the minimum
+  bet, or the minimum raise when facing a bet.
+- 54: "call" with nothing to call is a check; "raise" with nothing to face is at least a minimum
+  bet; "check" facing a bet leaves call or fold (no raise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class InterpretError(ValueError):
+    """An impossible situation or declaration."""
+
+
+class Verbal(StrEnum):
+    NONE = "none"
+    CHECK = "check"
+    CALL = "call"
+    RAISE = "raise"  # "raise" or "bet", with or without an amount
+    ALL_IN = "all_in"
+    POT = "pot"
+    AMOUNT = "amount"  # a bare number: "twelve hundred"
+
+
+class Outcome(StrEnum):
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"  # a bet or raise to `to`
+    CALL_OR_FOLD = "call_or_fold"  # "check" facing a bet: the player chooses, no raise
+
+
+@dataclass(frozen=True)
+class Situation:
+    current_bet: int  # the highest total in front of a player this round
+    in_front: int  # what this player already has in front this round
+    last_raise: int  # the size of the last full bet or raise (the big blind at first)
+    stack: int  # chips behind
+    big_blind: int
+
+    def __post_init__(self) -> None:
+        if min(self.current_bet, self.in_front, self.last_raise, self.stack) < 0:
+            raise InterpretError("amounts cannot be negative")
+        if self.big_blind <= 0:
+            raise InterpretError("the big blind must be positive")
+        if self.in_front > self.current_bet:
+            raise InterpretError("a player cannot have more in front than the current bet")
+
+
+@dataclass(frozen=True)
+class Declared:
+    verbal: Verbal = Verbal.NONE
+    amount: int | None = None  # named with RAISE ("raise, 8000": the total) or AMOUNT
+    chips: Sequence[int] = ()  # denominations pushed silently over the line
+    verbal_first: bool = True  # when both happened: did the words come first?
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    outcome: Outcome
+    to: int  # the player's total in front this round after the action
+    rules: tuple[str, ...] = field(default=())
+    note: str = ""
+
+
+def interpret(s: Situation, d: Declared) -> Interpretation:
+    if any(c <= 0 for c in d.chips):
+        raise InterpretError("a chip must have a positive value")
+    if d.amount is not None and d.amount <= 0:
+        raise InterpretError("a declared amount must be positive")
+    all_in_to = s.in_front + s.stack
+    facing = s.current_bet > s.in_front
+    pushed = sum(d.chips)
+
+    # tda-de 40: the first of words and chips defines the action.
+    verbal_counts = d.verbal != Verbal.NONE and (not d.chips or d.verbal_first)
+    if not verbal_counts:
+        if not d.chips:
+            raise InterpretError("nothing was declared and no chips were pushed")
+        return _chips_only(s, d.chips, ("tda-de 40",) if d.verbal != Verbal.NONE else ())
+
+    if d.verbal == Verbal.CHECK:
+        if facing:
+            return Interpretation(
+                Outcome.CALL_OR_FOLD, s.in_front, ("tda-de 54",), "check facing a bet"
+            )
+        return Interpretation(Outcome.CHECK, s.in_front, ("tda-de 40",))
+    if d.verbal == Verbal.CALL:
+        if not facing:
+            return Interpretation(Outcome.CHECK, s.in_front, ("tda-de 54",), "call = check")
+        return _call(s, ("tda-de 42", "tda-de 45"))
+    if d.verbal == Verbal.ALL_IN:
+        return _to(s, all_in_to, ("tda-de 40",))
+    if d.verbal == Verbal.POT:
+        return _to(s, _min_to(s), ("tda-de 53",), "'pot' in No-Limit: the minimum valid bet")
+    if d.verbal == Verbal.AMOUNT:
+        if d.amount is None:
+            raise InterpretError("a bare number needs the amount")
+        # Naming an amount is the same as pushing it silently (40), then 47 decides.
+        return _amount(s, s.in_front + d.amount, declared_raise=False, rules=("tda-de 40",))
+    # RAISE
+    if d.amount is not None:
+        return _amount(s, d.amount, declared_raise=True, rules=("tda-de 40", "tda-de 47"))
+    if len(d.chips) == 1 and pushed > _call_amount(s):
+        # 49: "raise" and one oversized chip: the most that chip allows.
+        return _to(s, s.in_front + pushed, ("tda-de 49",))
+    if d.chips:
+        return _amount(s, s.in_front + pushed, declared_raise=True, rules=("tda-de 46",))
+    return _to(s, _min_to(s), ("tda-de 42", "tda-de 54"), "'raise' alone: a minimum raise")
+
+
+def _call_amount(s: Situation) -> int:
+    return min(s.current_bet - s.in_front, s.stack)
+
+
+def _min_to(s: Situation) -> int:
+    return min(s.current_bet + s.last_raise if s.current_bet else s.big_blind, s.in_front + s.stack)
+
+
+def _call(s: Situation, rules: tuple[str, ...], note: str = "") -> Interpretation:
+    return Interpretation(Outcome.CALL, s.in_front + _call_amount(s), rules, note)
+
+
+def _to(s: Situation, to: int, rules: tuple[str, ...], note: str = "") -> Interpretation:
+    to = min(to, s.in_front + s.stack)
+    if to <= s.current_bet:
+        if s.current_bet > s.in_front:
+            return _call(s, rules, note or "all the player has: a call")
+        return Interpretation(Outcome.CHECK, s.in_front, rules, note)
+    return Interpretation(Outcome.BET, to, rules, note)
+
+
+def _amount(
+    s: Situation, to: int, *, declared_raise: bool, rules: tuple[str, ...]
+) -> Interpretation:
+    """A total of `to` in front: call, full raise, or the 50 % standard in between."""
+    all_in_to = s.in_front + s.stack
+    if to >= all_in_to:
+        return _to(s, all_in_to, (*rules, "tda-de 47"), "all-in")
+    if to <= s.current_bet:
+        if s.current_bet > s.in_front:
+            if to < s.current_bet:
+                return _call(s, (*rules, "tda-de 42"), "short of the call: a call")
+            return _call(s, rules)
+        if declared_raise:
+            return _to(s, _min_to(s), (*rules, "tda-de 54"), "raise: at least a minimum bet")
+        return Interpretation(Outcome.CHECK, s.in_front, rules)
+    full_to = _min_to(s)
+    if to >= full_to:
+        return Interpretation(Outcome.BET, to, (*rules, "tda-de 47"))
+    if not s.current_bet:  # an opening bet below the big blind: made up to the minimum bet
+        return Interpretation(Outcome.BET, full_to, (*rules, "tda-de 47"), "minimum bet")
+    added = to - s.current_bet
+    if declared_raise or 2 * added >= s.last_raise:
+        return Interpretation(
+            Outcome.BET, full_to, (*rules, "tda-de 47"), "completed to a full minimum raise"
+        )
+    return _call(s, (*rules, "tda-de 47"), "less than half a raise: a call")
+
+
+def _chips_only(s: Situation, chips: Sequence[int], rules: tuple[str, ...]) -> Interpretation:
+    pushed = sum(chips)
+    to = s.in_front + pushed
+    facing = s.current_bet > s.in_front
+    if len(chips) == 1 and len(chips) and facing and pushed > _call_amount(s):
+        return _call(s, (*rules, "tda-de 49"), "one oversized chip without 'raise': a call")
+    if len(chips) == 1 and not facing:
+        return _to(s, to, (*rules, "tda-de 49"), "one chip, no bet to face: a bet of its value")
+    if facing and len(chips) > 1 and to - min(chips) < s.current_bet:
+        return _call(s, (*rules, "tda-de 50"), "every chip was needed for the call")
+    return _amount(s, to, declared_raise=False, rules=(*rules, "tda-de 50"))

@@ -1,0 +1,112 @@
+"""Action interpretation against the rulebook's own examples (tda-de 40-54)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules_engine.domain.interpret import (
+    Declared,
+    InterpretError,
+    Outcome,
+    Situation,
+    Verbal,
+    interpret,
+)
+
+
+def facing(bet, last_raise=None, in_front=0, stack=100_000, bb=200):
+    return Situation(bet, in_front, last_raise or bet, stack, bb)
+
+
+def test_47_naming_1400_against_a_1000_bet_is_a_call():
+    r = interpret(facing(1000), Declared(Verbal.AMOUNT, amount=1400))
+    assert (r.outcome, r.to) == (Outcome.CALL, 1000) and "tda-de 47" in r.rules
+    # The same 1,400 pushed silently in chips.
+    r = interpret(facing(1000), Declared(chips=[1000, 100, 100, 100, 100]))
+    assert (r.outcome, r.to) == (Outcome.CALL, 1000)
+
+
+def test_47_raise_8000_is_the_total():
+    r = interpret(facing(2000), Declared(Verbal.RAISE, amount=8000))
+    assert (r.outcome, r.to) == (Outcome.BET, 8000)
+
+
+def test_47_half_a_raise_or_more_is_completed():
+    r = interpret(facing(1000), Declared(Verbal.AMOUNT, amount=1500))
+    assert (r.outcome, r.to) == (Outcome.BET, 2000)
+    assert "completed" in r.note
+
+
+def test_50_every_chip_needed_is_a_call():
+    # A opens 400, B raises to 1,100; C pushes a 1,000 and a 500 without a word: a call.
+    r = interpret(facing(1100, last_raise=700), Declared(chips=[1000, 500]))
+    assert (r.outcome, r.to) == (Outcome.CALL, 1100) and "tda-de 50" in r.rules
+
+
+def test_49_oversized_chip():
+    r = interpret(facing(400), Declared(chips=[5000]))
+    assert (r.outcome, r.to) == (Outcome.CALL, 400) and "tda-de 49" in r.rules
+    r = interpret(facing(400), Declared(Verbal.RAISE, chips=[5000]))
+    assert (r.outcome, r.to) == (Outcome.BET, 5000)
+    r = interpret(Situation(0, 0, 200, 50_000, 200), Declared(chips=[1000]))
+    assert (r.outcome, r.to) == (Outcome.BET, 1000)
+
+
+def test_40_whichever_comes_first():
+    # Chips first, "raise" afterwards: the chips decide (one oversized chip: a call).
+    r = interpret(facing(400), Declared(Verbal.RAISE, chips=[5000], verbal_first=False))
+    assert (r.outcome, r.to) == (Outcome.CALL, 400) and "tda-de 40" in r.rules
+
+
+def test_53_pot_in_no_limit_is_a_minimum_bet_or_raise():
+    assert interpret(facing(600), Declared(Verbal.POT)).to == 1200
+    r = interpret(Situation(0, 0, 200, 50_000, 200), Declared(Verbal.POT))
+    assert (r.outcome, r.to) == (Outcome.BET, 200)
+
+
+def test_54_invalid_expressions():
+    no_bet = Situation(0, 0, 200, 50_000, 200)
+    assert interpret(no_bet, Declared(Verbal.CALL)).outcome == Outcome.CHECK
+    assert interpret(no_bet, Declared(Verbal.RAISE)).to == 200
+    assert interpret(facing(600), Declared(Verbal.CHECK)).outcome == Outcome.CALL_OR_FOLD
+
+
+def test_42_call_binds_the_full_call_and_short_stacks_go_all_in():
+    r = interpret(facing(5000, stack=3000), Declared(Verbal.CALL))
+    assert (r.outcome, r.to) == (Outcome.CALL, 3000)
+    r = interpret(facing(1000, stack=1300), Declared(Verbal.AMOUNT, amount=1300))
+    assert (r.outcome, r.to) == (Outcome.BET, 1300) and r.note == "all-in"
+
+
+def test_bad_input():
+    with pytest.raises(InterpretError):
+        Situation(-1, 0, 200, 100, 200)
+    with pytest.raises(InterpretError):
+        interpret(facing(100), Declared())
+    with pytest.raises(InterpretError):
+        interpret(facing(100), Declared(chips=[0]))
+
+
+@given(
+    st.integers(0, 20_000),
+    st.integers(0, 20_000),
+    st.integers(1, 5000),
+    st.lists(st.sampled_from([25, 100, 500, 1000, 5000]), min_size=1, max_size=8),
+    st.sampled_from(list(Verbal)),
+    st.booleans(),
+)
+def test_never_more_than_the_stack_never_less_than_in_front(
+    bet, stack, raise_, chips, verbal, first
+):
+    s = Situation(bet, 0, max(raise_, 200), stack, 200)
+    amount = sum(chips) if verbal in (Verbal.AMOUNT,) else None
+    try:
+        r = interpret(s, Declared(verbal, amount=amount, chips=chips, verbal_first=first))
+    except InterpretError:
+        return
+    assert s.in_front <= r.to <= s.in_front + s.stack
+    if r.outcome == Outcome.BET:
+        assert r.to > s.current_bet
+    assert r.rules

@@ -13,6 +13,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from clocks.hub import hub_join, hub_leave
 from tournament.realtime import entry_group, tournament_group
 
 MAX_MESSAGE_BYTES = 1024
@@ -22,6 +23,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
     """Public, read-only feed of a tournament's clock and numbers."""
 
     groups_joined: list[str]
+    hub_group: str = ""
 
     async def connect(self) -> None:
         self.groups_joined = []
@@ -29,12 +31,20 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         if not await _tournament_exists(tournament_id):
             await self.close(code=4404)
             return
-        group = tournament_group(tournament_id)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.groups_joined.append(group)
+        await self._join_tournament(tournament_id)
         await self.accept()
 
+    async def _join_tournament(self, tournament_id: int) -> None:
+        # The tournament feed goes through the process's hub (clocks/hub.py).
+        self.hub_group = tournament_group(tournament_id)
+        await hub_join(self.channel_layer, self.hub_group, self)
+
+    async def deliver(self, message: dict[str, Any], text: str) -> None:
+        await self.send(text_data=text)
+
     async def disconnect(self, code: int) -> None:
+        if self.hub_group:
+            await hub_leave(self.hub_group, self)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -85,9 +95,10 @@ class SeatConsumer(TournamentConsumer):
             await self.close(code=4404)
             return
         entry_id, tournament_id = ids
-        for group in (entry_group(entry_id), tournament_group(tournament_id)):
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_joined.append(group)
+        group = entry_group(entry_id)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined.append(group)
+        await self._join_tournament(tournament_id)
         await self.accept()
 
 

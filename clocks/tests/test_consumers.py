@@ -57,3 +57,22 @@ async def test_bad_messages_close_the_socket(tournament, payload):
     await ws.send_to(text_data=payload)
     output = await ws.receive_output(timeout=2)
     assert output["type"] == "websocket.close"
+
+
+async def test_screens_of_a_process_share_one_listener(tournament):
+    from clocks import hub
+
+    screens = [(await connect(f"/ws/t/{tournament.pk}/"))[0] for _ in range(3)]
+    group = tournament_group(tournament.pk)
+    listeners = [h for (loop, g), h in hub._hubs.items() if g == group]
+    assert len(listeners) == 1 and len(listeners[0].members) == 3
+    await get_channel_layer().group_send(
+        group, {"type": "floor.event", "event": "clock", "data": {"n": 1}, "text": '{"n": 1}'}
+    )
+    for ws in screens:
+        assert await ws.receive_json_from(timeout=2) == {"n": 1}
+    await screens[0].disconnect()
+    assert len(listeners[0].members) == 2
+    for ws in screens[1:]:
+        await ws.disconnect()
+    assert not [g for (_loop, g) in hub._hubs if g == group]  # the last one out closes it

@@ -1,3 +1,8 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from rules_engine import views
+
+urlpatterns = [
+    path("console/t/<int:pk>/rulings/", views.rulings, name="rulings"),
+    path("console/t/<int:pk>/rulings.csv", views.rulings_csv, name="rulings-csv"),
+]

@@ -2,7 +2,8 @@
 
 The export holds everything the tournament is made of: its structure and chip set, the players
 in it (with their private contact data: keep the file safe), entries and purchases, payouts,
-deals, tables and seats, dealer reports, the clock and its history, and the full event log. The
+deals, tables and seats, dealer reports, the clock and its history, rulings, and the full event
+log. The
 import writes it back with the same ids, so an exported, deleted and re-imported tournament
 exports identically. It is meant for backups, for moving an event to another installation, and
 for the record.
@@ -24,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clocks.models import Clock, ClockEvent
+from rules_engine.models import Ruling
 from tables.models import KeepApart, SeatAssignment, Table, TableReport, TimeCall
 from tournament.errors import FloorError
 from tournament.models import (
@@ -65,6 +67,7 @@ MODELS: tuple[type[Model], ...] = (
     TimeCall,
     Clock,
     ClockEvent,
+    Ruling,
     Event,
 )
 
@@ -120,6 +123,7 @@ def _querysets(t: Tournament) -> list[QuerySet[Any]]:
         TimeCall.objects.filter(table__tournament=t),
         Clock.objects.filter(tournament=t),
         ClockEvent.objects.filter(clock__tournament=t),
+        Ruling.objects.filter(tournament=t),
         Event.objects.filter(tournament=t),
     ]
 

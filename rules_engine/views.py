@@ -1,0 +1,175 @@
+"""Console: the ruling assistant (bet interpretation for now) and the ruling log."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rules_engine import services as svc
+from rules_engine.domain.interpret import Verbal
+from rules_engine.models import Ruling
+from tournament.errors import FloorError
+from tournament.events import Actor
+from tournament.forms import entry_numbers
+from tournament.roles import floor_required
+from tournament.views import console_context, get_tournament
+
+VERBAL_CHOICES = [
+    (Verbal.NONE.value, gettext_lazy("nothing said")),
+    (Verbal.CHECK.value, gettext_lazy("“check”")),
+    (Verbal.CALL.value, gettext_lazy("“call”")),
+    (Verbal.RAISE.value, gettext_lazy("“raise” / “bet” (amount optional)")),
+    (Verbal.AMOUNT.value, gettext_lazy("an amount only (“twelve hundred”)")),
+    (Verbal.ALL_IN.value, gettext_lazy("“all-in”")),
+    (Verbal.POT.value, gettext_lazy("“pot”")),
+]
+
+
+class BetFactsForm(forms.Form):
+    current_bet = forms.IntegerField(
+        label=gettext_lazy("Bet to face (total this round)"), min_value=0
+    )
+    in_front = forms.IntegerField(
+        label=gettext_lazy("Player's chips already in front"), min_value=0, initial=0
+    )
+    last_raise = forms.IntegerField(
+        label=gettext_lazy("Last full bet or raise (size)"), min_value=0, required=False
+    )
+    stack = forms.IntegerField(label=gettext_lazy("Player's stack behind"), min_value=0)
+    big_blind = forms.IntegerField(label=gettext_lazy("Big blind"), min_value=1)
+    verbal = forms.ChoiceField(label=gettext_lazy("What the player said"), choices=VERBAL_CHOICES)
+    amount = forms.IntegerField(label=gettext_lazy("Amount said"), min_value=1, required=False)
+    chips = forms.CharField(
+        label=gettext_lazy("Chips pushed (values)"),
+        required=False,
+        help_text=gettext_lazy("For example 1000, 500"),
+    )
+    verbal_first = forms.ChoiceField(
+        label=gettext_lazy("What came first"),
+        choices=[("1", gettext_lazy("the words")), ("0", gettext_lazy("the chips"))],
+        initial="1",
+    )
+    table = forms.IntegerField(label=gettext_lazy("Table"), min_value=1, required=False)
+    players = forms.CharField(label=gettext_lazy("Players (#)"), required=False, max_length=120)
+
+    def facts(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        try:
+            chips = list(entry_numbers(d.get("chips") or ""))
+        except FloorError as exc:
+            raise FloorError(_("Enter the chips as values, such as 1000, 500.")) from exc
+        return {
+            "current_bet": d["current_bet"],
+            "in_front": d["in_front"] or 0,
+            "last_raise": d.get("last_raise") or d["big_blind"],
+            "stack": d["stack"],
+            "big_blind": d["big_blind"],
+            "verbal": d["verbal"],
+            "amount": d.get("amount"),
+            "chips": chips,
+            "verbal_first": d["verbal_first"] == "1",
+        }
+
+
+OUTCOME_TEXT = {
+    "check": gettext_lazy("Check."),
+    "call": gettext_lazy("Call: %(to)s in front."),
+    "bet": gettext_lazy("Bet / raise to %(to)s."),
+    "call_or_fold": gettext_lazy("The player may call or fold, not raise."),
+}
+
+
+def _big_blind(tournament: Any) -> int:
+    """The big blind of the level being played (the first level before the clock starts)."""
+    from clocks.selectors import clock_state_for
+
+    levels = list(tournament.structure.levels.all())
+    state = clock_state_for(tournament, levels=levels)
+    playing = [lv for lv in levels[: state.level_index + 1] if not lv.is_break] or [
+        lv for lv in levels if not lv.is_break
+    ]
+    return playing[-1].big_blind if playing else 0
+
+
+@floor_required
+def rulings(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    result = None
+    form = BetFactsForm(request.POST or None, initial={"big_blind": _big_blind(tournament)})
+    if request.method == "POST" and form.is_valid():
+        try:
+            facts = form.facts()
+            suggestion = svc.bet_ruling(facts)
+            text = str(OUTCOME_TEXT[suggestion.outcome]) % {"to": f"{suggestion.to:,}"}
+            result = {
+                "suggestion": suggestion,
+                "text": text,
+                "rules": svc.cited(suggestion.rules),
+                "facts": facts,
+            }
+            if request.POST.get("action") == "record":
+                follows = request.POST.get("follows") != "0"
+                decision = text if follows else request.POST.get("decision", "")
+                svc.ruling_record(
+                    tournament=tournament,
+                    facts=facts,
+                    decision=decision,
+                    follows=follows,
+                    reason=request.POST.get("reason", ""),
+                    actor=Actor.from_request(request),
+                    table=form.cleaned_data.get("table"),
+                    players=form.cleaned_data.get("players") or "",
+                )
+                messages.success(request, _("Ruling recorded."))
+                return redirect("rulings", pk=pk)
+        except FloorError as exc:
+            messages.error(request, str(exc))
+    log = Ruling.objects.filter(tournament=tournament)[:50]
+    return render(
+        request,
+        "rules_engine/rulings.html",
+        console_context(tournament, "rulings", form=form, result=result, log=log),
+    )
+
+
+@floor_required
+def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="rulings-{tournament.pk}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        [
+            "decided_at",
+            "table",
+            "players",
+            "situation",
+            "rules",
+            "decision",
+            "follows_suggestion",
+            "reason",
+            "decided_by",
+        ]
+    )
+    for r in Ruling.objects.filter(tournament=tournament).order_by("decided_at", "id"):
+        writer.writerow(
+            [
+                r.decided_at.isoformat(),
+                r.table or "",
+                r.players,
+                r.situation,
+                " ".join(r.rules),
+                r.decision,
+                r.follows_suggestion,
+                r.reason,
+                r.decided_by,
+            ]
+        )
+    return response

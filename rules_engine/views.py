@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django import forms
@@ -15,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from rules_engine import services as svc
 from rules_engine.domain.interpret import Verbal
 from rules_engine.models import Ruling
+from tournament.csvexport import csv_response
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import entry_numbers
@@ -142,34 +142,29 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
 @floor_required
 def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="rulings-{tournament.pk}.csv"'
-    writer = csv.writer(response)
-    writer.writerow(
+    header = [
+        "decided_at",
+        "table",
+        "players",
+        "situation",
+        "rules",
+        "decision",
+        "follows_suggestion",
+        "reason",
+        "decided_by",
+    ]
+    rows = (
         [
-            "decided_at",
-            "table",
-            "players",
-            "situation",
-            "rules",
-            "decision",
-            "follows_suggestion",
-            "reason",
-            "decided_by",
+            r.decided_at.isoformat(),
+            r.table or "",
+            r.players,
+            r.situation,
+            " ".join(r.rules),
+            r.decision,
+            r.follows_suggestion,
+            r.reason,
+            r.decided_by,
         ]
+        for r in Ruling.objects.filter(tournament=tournament).order_by("decided_at", "id")
     )
-    for r in Ruling.objects.filter(tournament=tournament).order_by("decided_at", "id"):
-        writer.writerow(
-            [
-                r.decided_at.isoformat(),
-                r.table or "",
-                r.players,
-                r.situation,
-                " ".join(r.rules),
-                r.decision,
-                r.follows_suggestion,
-                r.reason,
-                r.decided_by,
-            ]
-        )
-    return response
+    return csv_response(f"rulings-{tournament.pk}.csv", header, rows)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django.contrib import messages
@@ -11,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournament.csvexport import csv_response
 from tournament.domain.money import MoneyError, parse_money
 from tournament.errors import FloorError
 from tournament.events import Actor
@@ -123,25 +123,22 @@ def payout_desk(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     rows = svc.owed(tournament)
     if request.GET.get("format") == "csv":
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="payouts-{tournament.pk}.csv"'
-        writer = csv.writer(response)
-        writer.writerow(
-            [
-                "place",
-                "number",
-                "name",
-                "prize_cents",
-                "bounties_cents",
-                "owed_cents",
-                "paid_cents",
-                "open_cents",
-                "paid_at",
-                "paid_by",
-            ]
-        )
-        for e in rows:
-            writer.writerow(
+        header = [
+            "place",
+            "number",
+            "name",
+            "prize_cents",
+            "bounties_cents",
+            "owed_cents",
+            "paid_cents",
+            "open_cents",
+            "paid_at",
+            "paid_by",
+        ]
+        return csv_response(
+            f"payouts-{tournament.pk}.csv",
+            header,
+            (
                 [
                     e.place or "",
                     e.number,
@@ -154,8 +151,9 @@ def payout_desk(request: HttpRequest, pk: int) -> HttpResponse:
                     e.paid_at.isoformat() if e.paid_at else "",
                     e.paid_by,
                 ]
-            )
-        return response
+                for e in rows
+            ),
+        )
     context = console_context(
         tournament,
         "payouts",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from django.db import transaction
@@ -17,6 +16,15 @@ from rules_engine.domain.interpret import (
     Verbal,
     interpret,
 )
+from rules_engine.domain.irregularities import (
+    IrregularityError,
+    OotAction,
+    Procedure,
+    four_card_flop,
+    out_of_turn,
+    premature_card,
+)
+from rules_engine.domain.irregularities import Street as IrregularStreet
 from rules_engine.domain.rulesets import RULES
 from rules_engine.models import Ruling
 from tournament.errors import FloorError
@@ -24,6 +32,9 @@ from tournament.events import Actor, event_record
 from tournament.models import Tournament
 
 SITUATION_BET = "bet_interpretation"
+SITUATION_FOUR_CARD_FLOP = "four_card_flop"
+SITUATION_PREMATURE = "premature_card"
+SITUATION_OUT_OF_TURN = "out_of_turn"
 
 
 def bet_ruling(facts: dict[str, Any]) -> Interpretation:
@@ -56,11 +67,30 @@ def cited(rule_ids: list[str] | tuple[str, ...]) -> list[dict[str, str]]:
     ]
 
 
+def irregularity_ruling(situation: str, facts: dict[str, Any]) -> Procedure:
+    """Four-card flop, premature flop or turn, action out of turn (tda-de 39, 44)."""
+    try:
+        if situation == SITUATION_FOUR_CARD_FLOP:
+            return four_card_flop()
+        if situation == SITUATION_PREMATURE:
+            return premature_card(IrregularStreet(facts["street"]))
+        if situation == SITUATION_OUT_OF_TURN:
+            return out_of_turn(OotAction(facts["action"]), bool(facts.get("action_changed")))
+    except (IrregularityError, ValueError, KeyError) as exc:
+        raise FloorError(
+            _("These facts do not fit the situation: %(reason)s") % {"reason": exc}
+        ) from exc
+    raise FloorError(_("Choose a situation."))
+
+
 @transaction.atomic
 def ruling_record(
     *,
     tournament: Tournament,
+    situation: str,
     facts: dict[str, Any],
+    suggested: dict[str, Any],
+    rules: list[str],
     decision: str,
     follows: bool,
     reason: str,
@@ -70,7 +100,6 @@ def ruling_record(
     players: str = "",
 ) -> Ruling:
     """Record the floor's decision (tda-de 1: the floor may decide otherwise, with a reason)."""
-    suggestion = bet_ruling(facts)
     decision = decision.strip()
     if not decision:
         raise FloorError(_("Write down the decision."))
@@ -78,13 +107,13 @@ def ruling_record(
         raise FloorError(_("A decision that differs from the suggestion needs a reason."))
     ruling = Ruling.objects.create(
         tournament=tournament,
-        situation=SITUATION_BET,
+        situation=situation,
         table=table,
         hand=hand,
         players=players[:120],
         facts=facts,
-        suggested={k: v for k, v in asdict(suggestion).items() if k != "rules"},
-        rules=list(suggestion.rules),
+        suggested=suggested,
+        rules=rules,
         decision=decision[:300],
         follows_suggestion=follows,
         reason=reason.strip()[:300],
@@ -96,8 +125,8 @@ def ruling_record(
         actor=actor,
         payload={
             "ruling": ruling.pk,
-            "situation": SITUATION_BET,
-            "rules": list(suggestion.rules),
+            "situation": situation,
+            "rules": rules,
             "follows": follows,
             "table": table,
         },

@@ -8,8 +8,9 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from rules_engine import services as svc
 from rules_engine.domain.interpret import Verbal
@@ -98,44 +99,121 @@ def _big_blind(tournament: Any) -> int:
     return playing[-1].big_blind if playing else 0
 
 
+class IrregularityForm(forms.Form):
+    street = forms.ChoiceField(
+        label=gettext_lazy("Dealt too early"),
+        choices=[("flop", gettext_lazy("the flop")), ("turn", gettext_lazy("the turn"))],
+        required=False,
+    )
+    oot_action = forms.ChoiceField(
+        label=gettext_lazy("What the player did out of turn"),
+        choices=[
+            ("fold", gettext_lazy("fold")),
+            ("check", gettext_lazy("check")),
+            ("call", gettext_lazy("call")),
+            ("bet", gettext_lazy("bet or raise")),
+        ],
+        required=False,
+    )
+    action_changed = forms.BooleanField(
+        label=gettext_lazy("Someone in between bet or raised before the player's turn"),
+        required=False,
+    )
+    table = forms.IntegerField(label=gettext_lazy("Table"), min_value=1, required=False)
+    players = forms.CharField(label=gettext_lazy("Players (#)"), required=False, max_length=120)
+
+
+SITUATIONS = [
+    (svc.SITUATION_BET, gettext_lazy("What did the player bet?")),
+    (svc.SITUATION_FOUR_CARD_FLOP, gettext_lazy("Four cards on the flop")),
+    (svc.SITUATION_PREMATURE, gettext_lazy("Flop or turn dealt too early")),
+    (svc.SITUATION_OUT_OF_TURN, gettext_lazy("Action out of turn")),
+]
+
+
+def _form(situation: str, request: HttpRequest, tournament: Any) -> forms.Form:
+    data = request.POST or None
+    if situation == svc.SITUATION_BET:
+        return BetFactsForm(data, initial={"big_blind": _big_blind(tournament)})
+    return IrregularityForm(data)
+
+
+def _suggest(situation: str, form: forms.Form) -> dict[str, Any] | None:
+    """The suggested ruling when the form's facts are valid (FloorError when they do not fit)."""
+    if not form.is_bound or not form.is_valid():
+        return None
+    if isinstance(form, BetFactsForm):
+        facts = form.facts()
+        suggestion = svc.bet_ruling(facts)
+        text = str(OUTCOME_TEXT[suggestion.outcome]) % {"to": f"{suggestion.to:,}"}
+        return {
+            "facts": facts,
+            "text": text,
+            "steps": [],
+            "rules": list(suggestion.rules),
+            "suggested": {"outcome": suggestion.outcome.value, "to": suggestion.to},
+        }
+    d = form.cleaned_data
+    facts = {
+        "street": d.get("street") or "",
+        "action": d.get("oot_action") or "",
+        "action_changed": bool(d.get("action_changed")),
+    }
+    procedure = svc.irregularity_ruling(situation, facts)
+    language = get_language() or "en"
+    return {
+        "facts": facts,
+        "text": procedure.outcome.text(language),
+        "steps": [step.text(language) for step in procedure.steps],
+        "rules": list(procedure.rules),
+        "suggested": {"outcome": procedure.outcome.en},
+    }
+
+
 @floor_required
 def rulings(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
+    situation = request.POST.get("situation") or request.GET.get("situation") or svc.SITUATION_BET
+    if situation not in dict(SITUATIONS):
+        situation = svc.SITUATION_BET
     result = None
-    form = BetFactsForm(request.POST or None, initial={"big_blind": _big_blind(tournament)})
-    if request.method == "POST" and form.is_valid():
-        try:
-            facts = form.facts()
-            suggestion = svc.bet_ruling(facts)
-            text = str(OUTCOME_TEXT[suggestion.outcome]) % {"to": f"{suggestion.to:,}"}
-            result = {
-                "suggestion": suggestion,
-                "text": text,
-                "rules": svc.cited(suggestion.rules),
-                "facts": facts,
-            }
-            if request.POST.get("action") == "record":
-                follows = request.POST.get("follows") != "0"
-                decision = text if follows else request.POST.get("decision", "")
-                svc.ruling_record(
-                    tournament=tournament,
-                    facts=facts,
-                    decision=decision,
-                    follows=follows,
-                    reason=request.POST.get("reason", ""),
-                    actor=Actor.from_request(request),
-                    table=form.cleaned_data.get("table"),
-                    players=form.cleaned_data.get("players") or "",
-                )
-                messages.success(request, _("Ruling recorded."))
-                return redirect("rulings", pk=pk)
-        except FloorError as exc:
-            messages.error(request, str(exc))
+    form = _form(situation, request, tournament)
+    try:
+        result = _suggest(situation, form)
+        if result is not None and request.POST.get("action") == "record":
+            follows = request.POST.get("follows") != "0"
+            svc.ruling_record(
+                tournament=tournament,
+                situation=situation,
+                facts=result["facts"],
+                suggested=result["suggested"],
+                rules=result["rules"],
+                decision=result["text"] if follows else request.POST.get("decision", ""),
+                follows=follows,
+                reason=request.POST.get("reason", ""),
+                actor=Actor.from_request(request),
+                table=form.cleaned_data.get("table"),
+                players=form.cleaned_data.get("players") or "",
+            )
+            messages.success(request, _("Ruling recorded."))
+            return redirect(f"{reverse('rulings', args=[pk])}?situation={situation}")
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    if result is not None:
+        result["cited"] = svc.cited(result["rules"])
     log = Ruling.objects.filter(tournament=tournament)[:50]
     return render(
         request,
         "rules_engine/rulings.html",
-        console_context(tournament, "rulings", form=form, result=result, log=log),
+        console_context(
+            tournament,
+            "rulings",
+            form=form,
+            result=result,
+            log=log,
+            situation=situation,
+            situations=SITUATIONS,
+        ),
     )
 
 

@@ -53,6 +53,19 @@ RULES: dict[str, Rule] = {
             "zuletzt.",
         ),
         Rule(
+            "tda-de 39",
+            "Four-card flop, premature cards",
+            "Vier-Karten-Flop, zu frühe Karten",
+            "Four cards on the flop: they are mixed face down, the floor picks one at random as "
+            "the next burn card, the other three are the flop. A card dealt too early goes back "
+            "into the deck; the later cards are set aside first and a new card is dealt without "
+            "a burn.",
+            "Vier Karten am Flop: Sie werden verdeckt gemischt, der Floor zieht eine zufällig "
+            "als nächste Burnkarte, die anderen drei sind der Flop. Eine zu früh gegebene Karte "
+            "kommt zurück ins Deck; die späteren Karten werden zuerst beiseitegelegt und eine "
+            "neue Karte wird ohne Burn gegeben.",
+        ),
+        Rule(
             "tda-de 40",
             "Words and chips",
             "Ansage und Chips",
@@ -67,6 +80,18 @@ RULES: dict[str, Rule] = {
             "Verbindliche Ansagen",
             "Saying “call” or “raise” commits the player to the full current action.",
             "„Call“ oder „Raise“ verpflichtet zur vollen, aktuellen Aktion.",
+        ),
+        Rule(
+            "tda-de 44",
+            "Action out of turn",
+            "Aktion außerhalb der Reihe",
+            "Play goes back to the player in turn and the out-of-turn player may be penalised. "
+            "The out-of-turn action binds unless someone in between bet or raised; then bets "
+            "come back and the player has every option. A fold out of turn always stands.",
+            "Das Spiel geht zum Spieler an der Reihe zurück; wer außerhalb der Reihe handelt, "
+            "kann bestraft werden. Die Aktion bindet, außer jemand dazwischen hat gesetzt oder "
+            "erhöht; dann gehen Einsätze zurück und alle Optionen sind offen. Ein Fold außerhalb "
+            "der Reihe gilt immer.",
         ),
         Rule(
             "tda-de 45",

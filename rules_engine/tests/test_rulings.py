@@ -92,3 +92,26 @@ def test_rulings_need_the_floor_role(client, make_tournament):
     t = make_tournament()
     assert client.get(reverse("rulings", args=[t.pk])).status_code == 302
     assert client.post(reverse("rulings", args=[t.pk]), FACTS).status_code == 302
+
+
+def test_four_card_flop_and_out_of_turn_rulings(floor_client, make_tournament):
+    t = make_tournament()
+    url = reverse("rulings", args=[t.pk])
+    page = floor_client.get(url, {"situation": "four_card_flop"}).content.decode()
+    assert "Four cards on the flop" in page
+    page = floor_client.post(
+        url, {"situation": "four_card_flop", "action": "suggest", "table": "4"}
+    ).content.decode()
+    assert "next burn card" in page and "tda-de 39" in page
+    oot = {"situation": "out_of_turn", "oot_action": "bet", "action_changed": "on", "table": "4"}
+    page = floor_client.post(url, {**oot, "action": "suggest"}).content.decode()
+    assert "not binding" in page and "tda-de 44" in page
+    floor_client.post(url, {**oot, "action": "record", "follows": "1"})
+    ruling = Ruling.objects.get(situation="out_of_turn")
+    assert ruling.rules == ["tda-de 44"] and "not binding" in ruling.decision
+    page = floor_client.post(
+        url,
+        {"situation": "premature_card", "street": "turn", "action": "suggest"},
+        HTTP_ACCEPT_LANGUAGE="de",
+    ).content.decode()
+    assert "neuer Turn" in page

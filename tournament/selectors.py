@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet, Sum
 
 from tournament.domain.payouts import PayoutError, payout_table, prize_pool, satellite_payouts
-from tournament.models import Entry, EntryStatus, Purchase, Tournament
+from tournament.models import BountyKind, Entry, EntryStatus, Purchase, Tournament
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
     alternates = tournament.entries.filter(status=EntryStatus.ALTERNATE).count()
     chips = sums["chips"] or 0
     bounty_pool = 0
-    if tournament.bounty_kind != "none":
+    if tournament.bounty_kind != BountyKind.NONE:
         bounty_pool = tournament.bounty * (kinds.get("buyin", 0) + kinds.get("reentry", 0))
     contributions = (sums["price"] or 0) - bounty_pool
     return TournamentNumbers(

@@ -48,28 +48,6 @@ FORMAT = "floor-tournament/1"
 # Shared rows are written with update-or-insert; the tournament's own rows are inserted in bulk
 # (the event log refuses updates by design).
 SHARED: tuple[type[Model], ...] = (ChipSet, ChipDenomination, Structure, Level, Player)
-MODELS: tuple[type[Model], ...] = (
-    ChipSet,
-    ChipDenomination,
-    Structure,
-    Level,
-    Player,
-    Tournament,
-    Entry,
-    Purchase,
-    Payout,
-    Deal,
-    DealShare,
-    Table,
-    SeatAssignment,
-    KeepApart,
-    TableReport,
-    TimeCall,
-    Clock,
-    ClockEvent,
-    Ruling,
-    Event,
-)
 
 
 class _Exact(DjangoJSONEncoder):
@@ -109,23 +87,27 @@ def _querysets(t: Tournament) -> list[QuerySet[Any]]:
         ChipDenomination.objects.filter(chip_set_id=t.chip_set_id),
         Structure.objects.filter(pk=t.structure_id),
         Level.objects.filter(structure_id=t.structure_id),
-        Player.objects.filter(entries__tournament=t).distinct(),
+        Player.objects.filter(entries__tournament_id=t.pk).distinct(),
         Tournament.objects.filter(pk=t.pk),
-        Entry.objects.filter(tournament=t),
-        Purchase.objects.filter(entry__tournament=t),
-        Payout.objects.filter(tournament=t),
-        Deal.objects.filter(tournament=t),
-        DealShare.objects.filter(deal__tournament=t),
-        Table.objects.filter(tournament=t),
-        SeatAssignment.objects.filter(table__tournament=t),
-        KeepApart.objects.filter(tournament=t),
-        TableReport.objects.filter(table__tournament=t),
-        TimeCall.objects.filter(table__tournament=t),
-        Clock.objects.filter(tournament=t),
-        ClockEvent.objects.filter(clock__tournament=t),
-        Ruling.objects.filter(tournament=t),
-        Event.objects.filter(tournament=t),
+        Entry.objects.filter(tournament_id=t.pk),
+        Purchase.objects.filter(entry__tournament_id=t.pk),
+        Payout.objects.filter(tournament_id=t.pk),
+        Deal.objects.filter(tournament_id=t.pk),
+        DealShare.objects.filter(deal__tournament_id=t.pk),
+        Table.objects.filter(tournament_id=t.pk),
+        SeatAssignment.objects.filter(table__tournament_id=t.pk),
+        KeepApart.objects.filter(tournament_id=t.pk),
+        TableReport.objects.filter(table__tournament_id=t.pk),
+        TimeCall.objects.filter(table__tournament_id=t.pk),
+        Clock.objects.filter(tournament_id=t.pk),
+        ClockEvent.objects.filter(clock__tournament_id=t.pk),
+        Ruling.objects.filter(tournament_id=t.pk),
+        Event.objects.filter(tournament_id=t.pk),
     ]
+
+
+# The order in which the rows are written back: what a row points to comes before it.
+MODELS: tuple[type[Model], ...] = tuple(qs.model for qs in _querysets(Tournament()))
 
 
 def tournament_export(tournament: Tournament) -> dict[str, Any]:

@@ -182,10 +182,10 @@ def deal_prizes(tournament: Tournament) -> tuple[dict[int, int], int] | None:
 def amount_owed(entry: Entry) -> int:
     """What the entry is owed in all: its prize once it has finished (before that, a share
     agreed in a deal, which is already certain), plus the bounties it has won."""
-    if entry.prize > 0:
-        return entry.prize + entry.bounties_won
     share = getattr(entry, "deal_share", None)
-    return (share.amount if share is not None else 0) + entry.bounties_won
+    if entry.prize > 0 or share is None:
+        return entry.prize + entry.bounties_won
+    return share.amount + entry.bounties_won
 
 
 def owed(tournament: Tournament) -> list[Entry]:

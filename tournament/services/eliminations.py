@@ -23,7 +23,7 @@ from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import BountyKind, Entry, EntryStatus, Status, Tournament
 from tournament.realtime import broadcast_on_commit, entry_group, tournament_group
-from tournament.selectors import payout_amounts, satellite_seats
+from tournament.selectors import payout_amounts, satellite_seats, tournament_numbers
 from tournament.services.deals import deal_prizes
 from tournament.services.registration import alternate_promote_next
 
@@ -100,7 +100,8 @@ def entries_bust(
         raise FloorError(str(exc)) from exc
 
     alive_after = alive_before - len(busts)
-    seats_to_win = satellite_seats(tournament) if tournament.satellite_seat_value else 0
+    numbers = tournament_numbers(tournament) if tournament.satellite_seat_value else None
+    seats_to_win = satellite_seats(tournament, numbers) if numbers else 0
     # A satellite ends when no more players are left than it has seats (they all win one).
     satellite_done = 0 < alive_after <= seats_to_win
     winner_now = alive_after == 1 or satellite_done
@@ -109,7 +110,7 @@ def entries_bust(
         or seats_to_win
         or min(places.values()) <= _most_places_paid(tournament, tally["counted"])
     ):
-        payouts = payout_amounts(tournament)
+        payouts = payout_amounts(tournament, numbers)
     else:
         payouts = []  # nobody in this hand reaches the money: skip the prize arithmetic
     prizes = _prizes_for(places, payouts, tournament.payout_unit)
@@ -157,7 +158,7 @@ def entries_bust(
         if deal is not None and winner.pk in deal[0]:
             winner.prize = deal[0][winner.pk] + deal[1]
         winner.bust_sequence = sequence
-        if tournament.bounty_kind != "none":  # the winner collects their own bounty
+        if tournament.bounty_kind != BountyKind.NONE:  # the winner collects their own bounty
             winner_bounty = winner.bounty
             winner.bounties_won += winner_bounty
         winner.save(update_fields=["place", "prize", "bust_sequence", "bounties_won"])
@@ -206,12 +207,13 @@ def _bounties(
     busted_numbers = {e.number for e in entries.values()}
     if numbers & busted_numbers:
         raise FloorError(_("A player out in this hand cannot have knocked someone out in it."))
-    by_number = {
-        e.number: e
-        for e in Entry.objects.select_for_update().filter(
+    hunters = list(
+        Entry.objects.select_for_update().filter(
             tournament=tournament, number__in=numbers, status=EntryStatus.ACTIVE
         )
-    }
+    )
+    by_number = {e.number: e for e in hunters}
+    by_pk = {e.pk: e for e in hunters}
     unknown = sorted(numbers - set(by_number))
     if unknown:
         raise FloorError(
@@ -239,7 +241,7 @@ def _bounties(
         except BountyError as exc:
             raise FloorError(str(exc)) from exc
         for pk, cash in won.cash.items():
-            hunter = next(e for e in by_number.values() if e.pk == pk)
+            hunter = by_pk[pk]
             hunter.bounties_won += cash
             hunter.bounty += won.added[pk]
             transfers.append(
@@ -251,7 +253,7 @@ def _bounties(
                     "added": won.added[pk],
                 }
             )
-    Entry.objects.bulk_update(list(by_number.values()), ["bounties_won", "bounty"])
+    Entry.objects.bulk_update(hunters, ["bounties_won", "bounty"])
     return transfers
 
 

@@ -7,7 +7,9 @@ Prints one JSON line with medians in microseconds:
 - `hand_us`: a whole 9-player No-Limit hand through the betting state (blinds, legal options at
   every turn, raises, short all-ins, to the end).
 - `interpret_us`: one silent push of several chips against a raise, interpreted (tda-de 50/47).
-The showdown helper is not built yet: `showdown_us` is reported as null.
+- `showdown_us`: one pot awarded among 9 shown hands (validating the cards, ranking the nine
+  seven-card hands with phevaluator, splitting with odd chips), per pot.
+- `showdown_3pots_us`: the same nine hands with a main pot and two side pots.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import time
 
 from rules_engine.domain.betting import Action, Hand, Kind
 from rules_engine.domain.interpret import Declared, Situation, interpret
-from rules_engine.domain.pots import pots_from
+from rules_engine.domain.pots import Pot, pots_from
+from rules_engine.domain.showdown import showdown
 
 
 def median_us(fn, runs: int) -> float:
@@ -71,13 +74,37 @@ def main() -> None:
     def interpretation() -> None:
         interpret(situation, chips)
 
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    deals = []
+    for _ in range(200):
+        cards = rng.sample(deck, 23)
+        deals.append(
+            (cards[:5], {seat: cards[5 + 2 * i : 7 + 2 * i] for i, seat in enumerate(range(1, 10))})
+        )
+    one_pot = [Pot(90_000, frozenset(range(1, 10)))]
+    three = pots_from(
+        {1: 500, 2: 2000, 3: 2000, 4: 9000, 5: 9000, 6: 9000, 7: 9000, 8: 9000, 9: 9000}
+    ).pots
+    state = {"i": 0}
+
+    def one() -> None:
+        board, hands = deals[state["i"] % len(deals)]
+        state["i"] += 1
+        showdown(board, hands, one_pot, button=9, table_seats=9, smallest_chip=25)
+
+    def several() -> None:
+        board, hands = deals[state["i"] % len(deals)]
+        state["i"] += 1
+        showdown(board, hands, three, button=9, table_seats=9, smallest_chip=25)
+
     print(
         json.dumps(
             {
                 "pots_us": median_us(pots, 20000),
                 "hand_us": median_us(hand, 2000),
                 "interpret_us": median_us(interpretation, 20000),
-                "showdown_us": None,
+                "showdown_us": median_us(one, 20000),
+                "showdown_3pots_us": median_us(several, 20000),
             }
         )
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models import Tournament
+from tournament.models import Entry, Tournament
 
 
 class Ruling(models.Model):
@@ -27,3 +27,51 @@ class Ruling(models.Model):
         ordering = ["-decided_at", "-id"]
         verbose_name = _("ruling")
         verbose_name_plural = _("rulings")
+
+
+class PenaltyKind(models.TextChoices):
+    WARNING = "warning", _("warning")
+    HANDS = "hands", _("missed hands")
+    ROUNDS = "rounds", _("missed rounds")
+    DISQUALIFICATION = "disqualification", _("disqualification")
+
+
+class Penalty(models.Model):
+    """A penalty given to one entry (tda-de 69, bdpv 6); hands_left counts down with each hand
+    the player's table finishes."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="penalties")
+    kind = models.CharField(_("penalty"), max_length=20, choices=PenaltyKind.choices)
+    count = models.PositiveSmallIntegerField(_("hands or rounds"), default=0)
+    hands = models.PositiveSmallIntegerField(_("hands to sit out"), default=0)
+    hands_left = models.PositiveSmallIntegerField(_("hands left"), default=0)
+    table = models.PositiveIntegerField(_("table"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200)
+    rule = models.CharField(_("rule"), max_length=20)
+    given_by = models.CharField(_("given by"), max_length=120, blank=True)
+    given_at = models.DateTimeField(_("given at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-given_at", "-id"]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+        indexes = [models.Index(fields=["tournament", "hands_left"])]
+
+
+class ColourUp(models.Model):
+    """A colour-up at one table (tda-de 24 round-up or bdpv 6.8 race), every card dealt kept."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="colour_ups")
+    table = models.PositiveIntegerField(_("table"))
+    removed = models.PositiveIntegerField(_("chip taken out"))
+    new_value = models.PositiveIntegerField(_("new chip"))
+    method = models.CharField(_("method"), max_length=10)
+    result = models.JSONField(_("result"), default=dict)
+    done_by = models.CharField(_("done by"), max_length=120, blank=True)
+    done_at = models.DateTimeField(_("done at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-done_at", "-id"]
+        verbose_name = _("colour-up")
+        verbose_name_plural = _("colour-ups")

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from rules_engine.domain.chiprace import ChipRaceError, Holding, colour_up
 from rules_engine.domain.interpret import (
     Declared,
     Interpretation,
@@ -17,27 +18,58 @@ from rules_engine.domain.interpret import (
     interpret,
 )
 from rules_engine.domain.irregularities import (
+    Act,
     IrregularityError,
+    MisdealCause,
     OotAction,
     Procedure,
+    burn_error,
     four_card_flop,
+    misdeal,
     out_of_turn,
     premature_card,
+    wrong_card_count,
 )
 from rules_engine.domain.irregularities import Street as IrregularStreet
-from rules_engine.domain.rulesets import RULES
-from rules_engine.models import Ruling
+from rules_engine.domain.penalties import Given, PenaltyError, hands_to_sit_out, suggest
+from rules_engine.domain.pots import PotError, pots_from
+from rules_engine.domain.rulesets import RULES, PenaltyStep, ruleset
+from rules_engine.domain.showdown import ShowdownError, cards, showdown
+from rules_engine.models import ColourUp, Penalty, PenaltyKind, Ruling
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
-from tournament.models import Tournament
+from tournament.models import Entry, EntryStatus, Tournament
 
 SITUATION_BET = "bet_interpretation"
 SITUATION_FOUR_CARD_FLOP = "four_card_flop"
 SITUATION_PREMATURE = "premature_card"
 SITUATION_OUT_OF_TURN = "out_of_turn"
+SITUATION_MISDEAL = "misdeal"
+SITUATION_WRONG_CARDS = "wrong_card_count"
+SITUATION_BURN = "burn_error"
+SITUATION_SHOWDOWN = "showdown"
+SITUATION_KEYS = (
+    SITUATION_BET,
+    SITUATION_FOUR_CARD_FLOP,
+    SITUATION_PREMATURE,
+    SITUATION_OUT_OF_TURN,
+    SITUATION_MISDEAL,
+    SITUATION_WRONG_CARDS,
+    SITUATION_BURN,
+    SITUATION_SHOWDOWN,
+)
+
+# What happened before the error was noticed (tda-de 36, bdpv 2.1), as the form offers it.
+SO_FAR: dict[str, tuple[Act, ...]] = {
+    "none": (),
+    "one": (Act.FOLD,),
+    "two_no_chips": (Act.FOLD, Act.FOLD),
+    "two_chips": (Act.FOLD, Act.CALL),
+    "three": (Act.FOLD, Act.FOLD, Act.FOLD),
+}
 
 
-def bet_ruling(facts: dict[str, Any]) -> Interpretation:
+def bet_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> Interpretation:
     """The binding action for the facts of a bet (tda-de 40-54)."""
     try:
         situation = Situation(
@@ -53,7 +85,7 @@ def bet_ruling(facts: dict[str, Any]) -> Interpretation:
             chips=tuple(facts.get("chips") or ()),
             verbal_first=facts.get("verbal_first", True),
         )
-        return interpret(situation, declared)
+        return interpret(situation, declared, ruleset_id)
     except (InterpretError, ValueError, KeyError) as exc:
         raise FloorError(_("These facts do not make a bet: %(reason)s") % {"reason": exc}) from exc
 
@@ -67,15 +99,28 @@ def cited(rule_ids: list[str] | tuple[str, ...]) -> list[dict[str, str]]:
     ]
 
 
-def irregularity_ruling(situation: str, facts: dict[str, Any]) -> Procedure:
-    """Four-card flop, premature flop or turn, action out of turn (tda-de 39, 44)."""
+def irregularity_ruling(
+    situation: str, facts: dict[str, Any], ruleset_id: str = "tda-de"
+) -> Procedure:
+    """What the dealer and the floor do now, under the tournament's ruleset."""
+    rs = ruleset_id
     try:
         if situation == SITUATION_FOUR_CARD_FLOP:
-            return four_card_flop()
+            return four_card_flop(rs, fourth_known=facts.get("fourth_known", True) is not False)
         if situation == SITUATION_PREMATURE:
-            return premature_card(IrregularStreet(facts["street"]))
+            return premature_card(IrregularStreet(facts["street"]), rs)
         if situation == SITUATION_OUT_OF_TURN:
-            return out_of_turn(OotAction(facts["action"]), bool(facts.get("action_changed")))
+            return out_of_turn(OotAction(facts["action"]), bool(facts.get("action_changed")), rs)
+        if situation == SITUATION_MISDEAL:
+            return misdeal(MisdealCause(facts["cause"]), SO_FAR[facts["so_far"]], rs)
+        if situation == SITUATION_WRONG_CARDS:
+            return wrong_card_count(
+                acted=bool(facts.get("acted")),
+                button_short=bool(facts.get("button_short")),
+                ruleset=rs,
+            )
+        if situation == SITUATION_BURN:
+            return burn_error(betting_started=bool(facts.get("betting_started")), ruleset=rs)
     except (IrregularityError, ValueError, KeyError) as exc:
         raise FloorError(
             _("These facts do not fit the situation: %(reason)s") % {"reason": exc}
@@ -132,3 +177,317 @@ def ruling_record(
         },
     )
     return ruling
+
+
+def suggestion(situation: str, facts: dict[str, Any], ruleset_id: str) -> dict[str, Any]:
+    """The engine's ruling for any situation, in the reader's language: outcome text, steps,
+    the rules with their summaries, and the machine-readable result."""
+    language = get_language() or "en"
+    if situation == SITUATION_BET:
+        r = bet_ruling(facts, ruleset_id)
+        texts = {
+            "check": _("Check."),
+            "call": _("Call: %(to)s in front."),
+            "bet": _("Bet / raise to %(to)s."),
+            "call_or_fold": _("The player may call or fold, not raise."),
+        }
+        return {
+            "text": texts[r.outcome.value] % {"to": f"{r.to:,}"},
+            "steps": [],
+            "rules": list(r.rules),
+            "result": {"outcome": r.outcome.value, "to": r.to, "note": r.note},
+        }
+    if situation == SITUATION_SHOWDOWN:
+        shown = showdown_ruling(facts, ruleset_id)
+        return {"text": showdown_text(shown), "steps": [], "rules": shown["rules"], "result": shown}
+    if situation not in SITUATION_KEYS:
+        raise FloorError(_("Unknown situation %(s)s.") % {"s": situation})
+    procedure = irregularity_ruling(situation, facts, ruleset_id)
+    return {
+        "text": procedure.outcome.text(language),
+        "steps": [step.text(language) for step in procedure.steps],
+        "rules": list(procedure.rules),
+        "result": {"outcome": procedure.outcome.en},
+    }
+
+
+def showdown_text(result: dict[str, Any]) -> str:
+    parts = []
+    for i, pot in enumerate(result["pots"]):
+        name = _("Main pot") if i == 0 else _("Side pot %(n)s") % {"n": i}
+        if not pot["winners"]:
+            parts.append(_("%(pot)s: no eligible hand shown") % {"pot": name})
+            continue
+        shares = ", ".join(
+            _("seat %(seat)s %(amount)s") % {"seat": seat, "amount": f"{amount:,}"}
+            for seat, amount in pot["shares"].items()
+        )
+        parts.append(f"{name} ({pot['amount']:,}): {shares}")
+    return "; ".join(parts) + "."
+
+
+def _seat_lines(text: str, what: str) -> dict[int, str]:
+    """Parse lines such as "3: As Kd" or "3 5000" into {seat: rest}."""
+    out: dict[int, str] = {}
+    for line in text.replace(";", "\n").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        head, _sep, rest = line.replace(":", " ", 1).partition(" ")
+        if not head.isdigit() or not rest.strip():
+            raise FloorError(
+                _("Write each %(what)s as a seat number, a colon and the value: %(line)s")
+                % {"what": what, "line": line}
+            )
+        seat = int(head)
+        if seat in out:
+            raise FloorError(_("Seat %(n)s is listed twice.") % {"n": seat})
+        out[seat] = rest.strip()
+    return out
+
+
+def showdown_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> dict[str, Any]:
+    """Winners of each pot from the board, the shown hands and what each seat put in."""
+    try:
+        board = cards(facts["board"])
+        hands = {s: cards(v) for s, v in _seat_lines(facts["hands"], _("hand")).items()}
+        paid: dict[int, int] = {}
+        for s, v in _seat_lines(facts["contributions"], _("amount")).items():
+            if not v.replace(",", "").replace(".", "").isdigit():
+                raise FloorError(_("Seat %(n)s: %(v)s is not an amount.") % {"n": s, "v": v})
+            paid[s] = int(v.replace(",", "").replace(".", ""))
+        missing = sorted(set(hands) - set(paid))
+        if missing:
+            raise FloorError(
+                _("Enter what seat %(n)s put in.") % {"n": ", ".join(map(str, missing))}
+            )
+        folded = set(paid) - set(hands)
+        result = pots_from(paid, folded)
+        rs = ruleset(ruleset_id)
+        sd = showdown(
+            board,
+            hands,
+            result.pots,
+            button=facts["button"],
+            table_seats=facts["table_seats"],
+            smallest_chip=facts.get("smallest_chip") or 1,
+            odd_chips="first" if rs.odd_chips == "first" else "one_each",
+            ruleset_id=ruleset_id,
+        )
+    except (ShowdownError, PotError, KeyError) as exc:
+        raise FloorError(
+            _("These facts do not make a showdown: %(reason)s") % {"reason": exc}
+        ) from exc
+    return {
+        "hands": [
+            {"seat": h.seat, "cards": list(h.cards), "category": h.category.value, "rank": h.rank}
+            for h in sd.hands
+        ],
+        "pots": [
+            {
+                "amount": a.pot.amount,
+                "eligible": sorted(a.pot.eligible),
+                "winners": list(a.winners),
+                "shares": {str(k): v for k, v in a.shares.items()},
+            }
+            for a in sd.awards
+        ],
+        "returned": list(result.returned) if result.returned else None,
+        "won": {str(k): v for k, v in sd.won().items()},
+        "rules": list(sd.rules),
+    }
+
+
+# --- penalties -------------------------------------------------------------------------
+
+
+def _entry(tournament: Tournament, number: int) -> Entry:
+    entry = (
+        Entry.objects.select_related("player").filter(tournament=tournament, number=number).first()
+    )
+    if entry is None or entry.status != EntryStatus.ACTIVE:
+        raise FloorError(_("#%(n)s is not playing in this tournament.") % {"n": number})
+    return entry
+
+
+def penalty_suggestion(tournament: Tournament, entry: Entry) -> PenaltyStep:
+    """The next rung of the ruleset's ladder for this player (repeats escalate)."""
+    previous = [Given(p.kind, p.count) for p in entry.penalties.all()]
+    return suggest(ruleset(tournament.ruleset).penalty_ladder, previous)
+
+
+@transaction.atomic
+def penalty_give(
+    *,
+    tournament: Tournament,
+    number: int,
+    kind: str,
+    count: int,
+    reason: str,
+    actor: Actor,
+) -> Penalty:
+    """Give a penalty. Rounds become hands: one per player at the table, the player included,
+    times the rounds (tda-de 69). A disqualification takes the player's chips out of play: the
+    player is out of the tournament at once."""
+    from tables.models import SeatAssignment
+    from tournament.services.eliminations import BustReport, entries_bust
+
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    entry = _entry(tournament, number)
+    reason = reason.strip()
+    if not reason:
+        raise FloorError(_("Say what the penalty is for."))
+    if kind not in PenaltyKind.values:
+        raise FloorError(_("Choose a penalty."))
+    if kind in (PenaltyKind.WARNING, PenaltyKind.DISQUALIFICATION):
+        count = 0
+    seat = SeatAssignment.objects.select_related("table").filter(entry=entry).first()
+    at_table = seat.table.assignments.count() if seat else 0
+    if kind in (PenaltyKind.HANDS, PenaltyKind.ROUNDS) and seat is None:
+        raise FloorError(_("#%(n)s has no seat: sitting out needs a table.") % {"n": number})
+    try:
+        hands = hands_to_sit_out(kind, count, at_table)
+    except PenaltyError as exc:
+        raise FloorError(_("This penalty cannot be given: %(reason)s") % {"reason": exc}) from exc
+    rule = ruleset(tournament.ruleset).cite["penalties"]
+    penalty = Penalty.objects.create(
+        tournament=tournament,
+        entry=entry,
+        kind=kind,
+        count=count,
+        hands=hands,
+        hands_left=hands,
+        table=seat.table.number if seat else None,
+        reason=reason[:200],
+        rule=rule,
+        given_by=actor.label[:120],
+    )
+    event_record(
+        tournament=tournament,
+        action="penalty.give",
+        actor=actor,
+        payload={
+            "penalty": penalty.pk,
+            "entry": entry.number,
+            "kind": kind,
+            "count": count,
+            "hands": hands,
+            "table": penalty.table,
+            "rule": rule,
+        },
+    )
+    if kind == PenaltyKind.DISQUALIFICATION:
+        entries_bust(tournament=tournament, busts=[BustReport(entry=entry)], actor=actor)
+    if seat is not None:
+        _notify_table(seat.table)
+    return penalty
+
+
+def _notify_table(table: Any) -> None:
+    from tournament.realtime import broadcast_on_commit, table_group
+
+    broadcast_on_commit(table_group(table.pk), "table", {"penalty": True})
+
+
+def penalties_count_hand(table: Any) -> None:
+    """One hand finished at `table`: every penalised player seated there has one hand less to
+    sit out (called inside the hand-done transaction)."""
+    from django.db.models import F
+
+    entries = table.assignments.values("entry_id")
+    Penalty.objects.filter(entry_id__in=entries, hands_left__gt=0).update(
+        hands_left=F("hands_left") - 1
+    )
+
+
+def sitting_out(table: Any) -> dict[int, int]:
+    """{entry id: hands left} for penalised players at `table`."""
+    rows = Penalty.objects.filter(
+        entry_id__in=table.assignments.values("entry_id"), hands_left__gt=0
+    ).values_list("entry_id", "hands_left")
+    out: dict[int, int] = {}
+    for entry_id, left in rows:
+        out[entry_id] = out.get(entry_id, 0) + left
+    return out
+
+
+# --- colour-up -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def colour_up_run(
+    *,
+    tournament: Tournament,
+    table_number: int,
+    removed: int,
+    new_value: int,
+    counts: dict[int, tuple[int, int]],
+    actor: Actor,
+) -> ColourUp:
+    """Colour up one table by the ruleset (tda-de 24 round-up, bdpv 6.8 race). `counts`:
+    {seat: (chips of the removed value, value of the player's other chips)}. The cards come
+    from the operating system's secure random source; every card dealt is recorded."""
+    import secrets
+
+    from tables.models import Table
+
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    table = Table.objects.filter(tournament=tournament, number=table_number, is_open=True).first()
+    if table is None:
+        raise FloorError(_("Table %(n)s is not open.") % {"n": table_number})
+    if not table.button_seat:
+        raise FloorError(_("Set the button at table %(n)s first.") % {"n": table_number})
+    seated = set(table.assignments.values_list("seat", flat=True))
+    unknown = sorted(set(counts) - seated)
+    if unknown:
+        raise FloorError(
+            _("Nobody sits in seat %(n)s at this table.") % {"n": ", ".join(map(str, unknown))}
+        )
+    method = "race" if ruleset(tournament.ruleset).chip_colour_up == "race" else "round_up"
+    try:
+        result = colour_up(
+            [Holding(seat, chips, other) for seat, (chips, other) in counts.items()],
+            removed=removed,
+            new_value=new_value,
+            method=method,
+            button=table.button_seat,
+            table_seats=table.seats,
+            rng=secrets.SystemRandom(),
+        )
+    except ChipRaceError as exc:
+        raise FloorError(_("This colour-up cannot be done: %(reason)s") % {"reason": exc}) from exc
+    data = {
+        "winner": result.winner,
+        "rules": list(result.rules),
+        "value_before": result.value_before,
+        "value_after": result.value_after,
+        "seats": [
+            {
+                "seat": r.seat,
+                "chips": r.chips,
+                "changed": r.changed,
+                "odd_chips": r.odd_chips,
+                "cards": list(r.cards),
+                "won": r.won,
+                "not_raced_out": r.not_raced_out,
+                "new_chips": r.new_chips,
+            }
+            for r in result.seats
+        ],
+    }
+    record = ColourUp.objects.create(
+        tournament=tournament,
+        table=table_number,
+        removed=removed,
+        new_value=new_value,
+        method=method,
+        result=data,
+        done_by=actor.label[:120],
+    )
+    event_record(
+        tournament=tournament,
+        action="chips.colour_up",
+        actor=actor,
+        payload={"colour_up": record.pk, "table": table_number, "method": method, **data},
+    )
+    return record

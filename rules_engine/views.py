@@ -1,4 +1,4 @@
-"""Console: the ruling assistant (bet interpretation for now) and the ruling log."""
+"""Console: the ruling assistant, the ruling log, penalties and colour-ups."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from rules_engine import services as svc
 from rules_engine.domain.interpret import Verbal
-from rules_engine.models import Ruling
+from rules_engine.models import ColourUp, Penalty, PenaltyKind, Ruling
 from tournament.csvexport import csv_response
 from tournament.errors import FloorError
 from tournament.events import Actor
@@ -99,11 +99,57 @@ def _big_blind(tournament: Any) -> int:
     return playing[-1].big_blind if playing else 0
 
 
+MISDEAL_CAUSES = [
+    ("first_cards_exposed", gettext_lazy("The dealer exposed the first or second card dealt")),
+    ("later_card_exposed", gettext_lazy("The dealer exposed another hole card")),
+    ("two_exposed", gettext_lazy("Two or more cards exposed or found face up")),
+    ("card_up_in_deck", gettext_lazy("One card face up in the deck")),
+    ("first_card_wrong_seat", gettext_lazy("The first card went to the wrong seat")),
+    ("empty_seat_dealt", gettext_lazy("Cards dealt to a seat not in the hand")),
+    ("seat_missed", gettext_lazy("A seat in the hand got no cards")),
+    ("button_two_in_a_row", gettext_lazy("The button got two cards in a row")),
+]
+
+SO_FAR_CHOICES = [
+    ("none", gettext_lazy("nobody has acted yet")),
+    ("one", gettext_lazy("one player has acted")),
+    ("two_no_chips", gettext_lazy("two players acted, no chips in (check or fold)")),
+    ("two_chips", gettext_lazy("two players acted, chips went in")),
+    ("three", gettext_lazy("three or more players have acted")),
+]
+
+
 class IrregularityForm(forms.Form):
     street = forms.ChoiceField(
         label=gettext_lazy("Dealt too early"),
-        choices=[("flop", gettext_lazy("the flop")), ("turn", gettext_lazy("the turn"))],
+        choices=[
+            ("flop", gettext_lazy("the flop")),
+            ("turn", gettext_lazy("the turn")),
+            ("river", gettext_lazy("the river")),
+        ],
         required=False,
+    )
+    cause = forms.ChoiceField(
+        label=gettext_lazy("What went wrong"), choices=MISDEAL_CAUSES, required=False
+    )
+    so_far = forms.ChoiceField(
+        label=gettext_lazy("Action so far (blinds and antes do not count)"),
+        choices=SO_FAR_CHOICES,
+        required=False,
+    )
+    fourth_known = forms.BooleanField(
+        label=gettext_lazy("It is clear which card was dealt fourth"),
+        required=False,
+        initial=True,
+    )
+    acted = forms.BooleanField(
+        label=gettext_lazy("The player has already acted with the wrong cards"), required=False
+    )
+    button_short = forms.BooleanField(
+        label=gettext_lazy("The player on the button is short a card"), required=False
+    )
+    betting_started = forms.BooleanField(
+        label=gettext_lazy("Betting on this street has begun"), required=False
     )
     oot_action = forms.ChoiceField(
         label=gettext_lazy("What the player did out of turn"),
@@ -123,28 +169,80 @@ class IrregularityForm(forms.Form):
     players = forms.CharField(label=gettext_lazy("Players (#)"), required=False, max_length=120)
 
 
+class ShowdownForm(forms.Form):
+    board = forms.CharField(
+        label=gettext_lazy("Board (five cards)"),
+        max_length=40,
+        help_text=gettext_lazy("For example Ah Kd 7c 7s 2h"),
+    )
+    hands = forms.CharField(
+        label=gettext_lazy("Hands shown (one seat per line)"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=gettext_lazy("For example 3: As Ad"),
+    )
+    contributions = forms.CharField(
+        label=gettext_lazy("Chips each seat put in this hand (one per line, folded seats too)"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=gettext_lazy("For example 3: 12000"),
+    )
+    button = forms.IntegerField(label=gettext_lazy("Button seat"), min_value=1, max_value=10)
+    table_seats = forms.IntegerField(
+        label=gettext_lazy("Seats at the table"), min_value=2, max_value=10, initial=9
+    )
+    smallest_chip = forms.IntegerField(
+        label=gettext_lazy("Smallest chip in play"), min_value=1, initial=1
+    )
+    table = forms.IntegerField(label=gettext_lazy("Table"), min_value=1, required=False)
+    players = forms.CharField(label=gettext_lazy("Players (#)"), required=False, max_length=120)
+
+
 SITUATIONS = [
     (svc.SITUATION_BET, gettext_lazy("What did the player bet?")),
-    (svc.SITUATION_FOUR_CARD_FLOP, gettext_lazy("Four cards on the flop")),
-    (svc.SITUATION_PREMATURE, gettext_lazy("Flop or turn dealt too early")),
     (svc.SITUATION_OUT_OF_TURN, gettext_lazy("Action out of turn")),
+    (svc.SITUATION_MISDEAL, gettext_lazy("Misdeal?")),
+    (svc.SITUATION_WRONG_CARDS, gettext_lazy("Wrong number of cards")),
+    (svc.SITUATION_FOUR_CARD_FLOP, gettext_lazy("Four cards on the flop")),
+    (svc.SITUATION_PREMATURE, gettext_lazy("Board card dealt too early")),
+    (svc.SITUATION_BURN, gettext_lazy("Burn card missed or doubled")),
+    (svc.SITUATION_SHOWDOWN, gettext_lazy("Who wins the pot?")),
 ]
+
+CATEGORY_TEXT = {
+    "straight_flush": gettext_lazy("straight flush"),
+    "four_of_a_kind": gettext_lazy("four of a kind"),
+    "full_house": gettext_lazy("full house"),
+    "flush": gettext_lazy("flush"),
+    "straight": gettext_lazy("straight"),
+    "three_of_a_kind": gettext_lazy("three of a kind"),
+    "two_pair": gettext_lazy("two pair"),
+    "one_pair": gettext_lazy("one pair"),
+    "high_card": gettext_lazy("high card"),
+}
 
 
 def _form(situation: str, request: HttpRequest, tournament: Any) -> forms.Form:
     data = request.POST or None
     if situation == svc.SITUATION_BET:
         return BetFactsForm(data, initial={"big_blind": _big_blind(tournament)})
+    if situation == svc.SITUATION_SHOWDOWN:
+        smallest = tournament.chip_set.denominations.order_by("value").first()
+        return ShowdownForm(
+            data,
+            initial={
+                "table_seats": tournament.seats_per_table,
+                "smallest_chip": smallest.value if smallest else 1,
+            },
+        )
     return IrregularityForm(data)
 
 
-def _suggest(situation: str, form: forms.Form) -> dict[str, Any] | None:
+def _suggest(situation: str, form: forms.Form, tournament: Any) -> dict[str, Any] | None:
     """The suggested ruling when the form's facts are valid (FloorError when they do not fit)."""
     if not form.is_bound or not form.is_valid():
         return None
     if isinstance(form, BetFactsForm):
         facts = form.facts()
-        suggestion = svc.bet_ruling(facts)
+        suggestion = svc.bet_ruling(facts, tournament.ruleset)
         text = str(OUTCOME_TEXT[suggestion.outcome]) % {"to": f"{suggestion.to:,}"}
         return {
             "facts": facts,
@@ -154,12 +252,33 @@ def _suggest(situation: str, form: forms.Form) -> dict[str, Any] | None:
             "suggested": {"outcome": suggestion.outcome.value, "to": suggestion.to},
         }
     d = form.cleaned_data
+    if isinstance(form, ShowdownForm):
+        facts = {k: d[k] for k in ("board", "hands", "contributions", "button", "table_seats")}
+        facts["smallest_chip"] = d["smallest_chip"]
+        shown = svc.showdown_ruling(facts, tournament.ruleset)
+        for h in shown["hands"]:
+            h["category_text"] = CATEGORY_TEXT[h["category"]]
+            h["won"] = shown["won"].get(str(h["seat"]), 0)
+        return {
+            "facts": facts,
+            "text": svc.showdown_text(shown),
+            "steps": [],
+            "rules": shown["rules"],
+            "showdown": shown,
+            "suggested": {"won": shown["won"], "pots": shown["pots"]},
+        }
     facts = {
         "street": d.get("street") or "",
         "action": d.get("oot_action") or "",
         "action_changed": bool(d.get("action_changed")),
+        "cause": d.get("cause") or "",
+        "so_far": d.get("so_far") or "none",
+        "fourth_known": bool(d.get("fourth_known")),
+        "acted": bool(d.get("acted")),
+        "button_short": bool(d.get("button_short")),
+        "betting_started": bool(d.get("betting_started")),
     }
-    procedure = svc.irregularity_ruling(situation, facts)
+    procedure = svc.irregularity_ruling(situation, facts, tournament.ruleset)
     language = get_language() or "en"
     return {
         "facts": facts,
@@ -179,7 +298,7 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
     result = None
     form = _form(situation, request, tournament)
     try:
-        result = _suggest(situation, form)
+        result = _suggest(situation, form, tournament)
         if result is not None and request.POST.get("action") == "record":
             follows = request.POST.get("follows") != "0"
             svc.ruling_record(
@@ -246,3 +365,188 @@ def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
         for r in Ruling.objects.filter(tournament=tournament).order_by("decided_at", "id")
     )
     return csv_response(f"rulings-{tournament.pk}.csv", header, rows)
+
+
+# --- penalties ---------------------------------------------------------------------------
+
+
+def penalty_text(kind: str, count: int) -> str:
+    if kind == "hands":
+        return ngettext("Sit out %(n)s hand", "Sit out %(n)s hands", count) % {"n": count}
+    if kind == "rounds":
+        return ngettext("Sit out %(n)s round", "Sit out %(n)s rounds", count) % {"n": count}
+    if kind == "warning":
+        return _("Warning")
+    return _("Disqualification")
+
+
+class PenaltyForm(forms.Form):
+    number = forms.IntegerField(label=gettext_lazy("Player #"), min_value=1)
+    reason = forms.CharField(
+        label=gettext_lazy("What for"),
+        max_length=200,
+        required=False,
+        help_text=gettext_lazy("For example: exposed cards with action pending"),
+    )
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Penalty"),
+        choices=[(k, v) for k, v in PenaltyKind.choices],
+        required=False,
+    )
+    count = forms.IntegerField(
+        label=gettext_lazy("Hands or rounds"), min_value=0, max_value=20, initial=1, required=False
+    )
+
+
+@floor_required
+def penalties(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    form = PenaltyForm(request.POST or None)
+    player = None
+    suggestion = None
+    history: list[Penalty] = []
+    if form.is_bound and form.is_valid():
+        d = form.cleaned_data
+        try:
+            entry = svc._entry(tournament, d["number"])
+            if request.POST.get("action") == "give":
+                penalty = svc.penalty_give(
+                    tournament=tournament,
+                    number=d["number"],
+                    kind=d.get("kind") or "",
+                    count=d.get("count") or 0,
+                    reason=d.get("reason") or "",
+                    actor=Actor.from_request(request),
+                )
+                messages.success(
+                    request,
+                    _("%(penalty)s for #%(n)s recorded.")
+                    % {"penalty": penalty_text(penalty.kind, penalty.count), "n": d["number"]},
+                )
+                return redirect("penalties", pk)
+            player = entry
+            history = list(entry.penalties.all())
+            step = svc.penalty_suggestion(tournament, entry)
+            suggestion = penalty_text(step.kind, step.count)
+            form = PenaltyForm(
+                initial={
+                    "number": d["number"],
+                    "reason": d.get("reason"),
+                    "kind": step.kind,
+                    "count": step.count or 1,
+                }
+            )
+        except FloorError as exc:
+            messages.error(request, str(exc))
+    rows = Penalty.objects.filter(tournament=tournament).select_related("entry__player")[:100]
+    for p in rows:
+        p.text = penalty_text(p.kind, p.count)  # type: ignore[attr-defined]
+    for p in history:
+        p.text = penalty_text(p.kind, p.count)  # type: ignore[attr-defined]
+    return render(
+        request,
+        "rules_engine/penalties.html",
+        console_context(
+            tournament,
+            "rulings",
+            form=form,
+            player=player,
+            history=history,
+            suggestion=suggestion,
+            rows=rows,
+            cited=svc.cited([svc.ruleset(tournament.ruleset).cite["penalties"]]),
+        ),
+    )
+
+
+# --- colour-up ---------------------------------------------------------------------------
+
+
+@floor_required
+def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
+    from tables.models import Table
+
+    tournament = get_tournament(pk)
+    values = list(
+        tournament.chip_set.denominations.order_by("value").values_list("value", flat=True)
+    )
+    tables = list(Table.objects.filter(tournament=tournament, is_open=True).order_by("number"))
+    number = request.POST.get("table") or request.GET.get("table")
+    table = next((t for t in tables if str(t.number) == str(number)), None)
+    seats = []
+    if table is not None:
+        seats = list(table.assignments.select_related("entry__player").order_by("seat"))
+    removed = _int(
+        request.POST.get("removed") or request.GET.get("removed"), values[0] if values else 0
+    )
+    new_value = _int(
+        request.POST.get("new_value") or request.GET.get("new_value"),
+        values[1] if len(values) > 1 else 0,
+    )
+    if request.method == "POST" and table is not None:
+        counts: dict[int, tuple[int, int]] = {}
+        try:
+            for row in seats:
+                chips = _int(request.POST.get(f"chips_{row.seat}"), -1)
+                if chips < 0:
+                    raise FloorError(
+                        _("Enter how many chips seat %(n)s has (0 for none).") % {"n": row.seat}
+                    )
+                other = 0 if request.POST.get(f"only_{row.seat}") else 1
+                counts[row.seat] = (chips, other)
+            record = svc.colour_up_run(
+                tournament=tournament,
+                table_number=table.number,
+                removed=removed,
+                new_value=new_value,
+                counts=counts,
+                actor=Actor.from_request(request),
+            )
+            messages.success(request, _("Colour-up at table %(n)s recorded.") % {"n": table.number})
+            return redirect(
+                f"{reverse('colour-up', args=[pk])}?done={record.pk}"
+                f"&removed={removed}&new_value={new_value}"
+            )
+        except FloorError as exc:
+            messages.error(request, str(exc))
+    done = ColourUp.objects.filter(
+        tournament=tournament, pk=_int(request.GET.get("done"), 0)
+    ).first()
+    names = {}
+    if done is not None:
+        from tables.models import SeatAssignment
+
+        names = {
+            a.seat: a.entry.player.display_name
+            for a in SeatAssignment.objects.filter(
+                table__tournament=tournament, table__number=done.table
+            ).select_related("entry__player")
+        }
+        for s in done.result["seats"]:
+            s["name"] = names.get(s["seat"], "")
+    rs = svc.ruleset(tournament.ruleset)
+    return render(
+        request,
+        "rules_engine/colour_up.html",
+        console_context(
+            tournament,
+            "rulings",
+            tables=tables,
+            table=table,
+            seats=seats,
+            values=values,
+            removed=removed,
+            new_value=new_value,
+            done=done,
+            race=rs.chip_colour_up == "race",
+            history=ColourUp.objects.filter(tournament=tournament)[:20],
+            cited=svc.cited([rs.cite["colour_up"]]),
+        ),
+    )
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return default

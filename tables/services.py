@@ -14,6 +14,8 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rules_engine.domain.rulesets import RULESETS, ruleset
+from rules_engine.services import penalties_count_hand
 from tables.domain.button import ButtonError, first_hand, next_hand, waiting_seats
 from tables.domain.seating import (
     BalancePlan,
@@ -52,7 +54,7 @@ def balance_rules(tournament: Tournament) -> Rules:
     return Rules(
         tolerance=tournament.balance_tolerance or 1,
         hold_short_by=2 if short_handed else 3,
-        keep_position=tournament.ruleset == "bdpv",
+        keep_position=ruleset(tournament.ruleset).keep_position_on_move,
     )
 
 
@@ -345,6 +347,7 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
                 blinds = next_hand(table.seats, all_playing, previous)
                 table.set_blinds(blinds)
     table.hand_number += 1
+    penalties_count_hand(table)
     tournament = table.tournament
     table.hand_level = _level_index(tournament)
     if tournament.hand_for_hand:
@@ -760,7 +763,8 @@ def report_resolve(
     return report
 
 
-TIME_CALL = {"tda-de": (60, 10), "bdpv": (60, 10)}
+# Seconds to act after a time call, then the countdown (tda-de 29, bdpv 5.12).
+TIME_CALL = {rs.id: rs.time_call for rs in RULESETS.values()}
 
 
 @transaction.atomic

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clocks.selectors import clock_state_for
+from rules_engine.services import sitting_out
 from tables import services as svc
 from tables.domain.button import waiting_seats
 from tables.domain.seating import suggest_break
@@ -261,6 +262,7 @@ def _dealer_seats(table: Table) -> list[dict[str, Any]]:
     rows = {r.seat: r for r in table.assignments.select_related("entry__player")}
     blinds = table.blinds()
     zone = waiting_seats(table.seats, blinds) if blinds else frozenset()
+    penalised = sitting_out(table)
     reported = set(
         TableReport.objects.filter(
             table=table, kind=ReportKind.BUST, resolved_at__isnull=True
@@ -280,6 +282,7 @@ def _dealer_seats(table: Table) -> list[dict[str, Any]]:
                 "dead_sb": blinds is not None and n == blinds.small_blind and r is None,
                 "zone": r is None and n in zone,
                 "reported": n in reported,
+                "sits_out": penalised.get(r.entry_id, 0) if r else 0,
             }
         )
     return out

@@ -174,6 +174,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TournamentStatusEnum": "tournament.models.Status",
         "EntryStatusEnum": "tournament.models.EntryStatus",
+        "PenaltyKindEnum": "rules_engine.models.PenaltyKind",
     },
 }
 

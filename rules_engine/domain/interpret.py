@@ -24,6 +24,15 @@ Rules (`tda-de`, summarised in the engine's own words):
   bet, or the minimum raise when facing a bet.
 - 54: "call" with nothing to call is a check; "raise" with nothing to face is at least a minimum
   bet; "check" facing a bet leaves call or fold (no raise).
+
+With `ruleset="bdpv"` three things differ and the rules cited are the BDPV's:
+
+- 5.6: when words and chips disagree, the words count, whatever came first;
+- 2.4.12: several chips pushed silently are a raise when they reach the call plus half of it
+  (made up to a full raise, 2.4.6); below that they are a call;
+- 5.9 (with 5.8 and 2.4.13): chips short of the call are made up to the call when they reach
+  80 % of it; below 80 % the call may be taken back if the player misunderstood the bet,
+  otherwise it is made up.
 """
 
 from __future__ import annotations
@@ -87,7 +96,70 @@ class Interpretation:
     note: str = ""
 
 
-def interpret(s: Situation, d: Declared) -> Interpretation:
+# The BDPV rule for the same point, where a tda-de rule is cited.
+BDPV_EQUIVALENT = {
+    "tda-de 40": "bdpv 2.4.5",
+    "tda-de 42": "bdpv 2.4.5",
+    "tda-de 45": "bdpv 2.4.5",
+    "tda-de 46": "bdpv 2.4.12",
+    "tda-de 47": "bdpv 2.4.6",
+    "tda-de 49": "bdpv 2.4.11",
+    "tda-de 50": "bdpv 2.4.12",
+    "tda-de 53": "bdpv 5.11",
+    "tda-de 54": "bdpv 2.4.5",
+}
+
+
+def interpret(s: Situation, d: Declared, ruleset: str = "tda-de") -> Interpretation:
+    if ruleset == "tda-de":
+        return _interpret(s, d)
+    if ruleset != "bdpv":
+        raise InterpretError(f"unknown ruleset {ruleset!r}")
+    r = _interpret_bdpv(s, d)
+    rules = tuple(dict.fromkeys(BDPV_EQUIVALENT.get(x, x) for x in r.rules))
+    return Interpretation(r.outcome, r.to, rules, r.note)
+
+
+def _interpret_bdpv(s: Situation, d: Declared) -> Interpretation:
+    if any(c <= 0 for c in d.chips):
+        raise InterpretError("a chip must have a positive value")
+    call = _call_amount(s)
+    facing = s.current_bet > s.in_front
+    pushed = sum(d.chips)
+    if d.verbal == Verbal.CALL and d.chips and facing and pushed < min(call, s.stack):
+        return _undercall_bdpv(s, pushed, call)
+    if d.verbal != Verbal.NONE:
+        # 5.6: the words decide, whatever came first.
+        r = _interpret(s, Declared(d.verbal, d.amount, d.chips, verbal_first=True))
+        extra = ("bdpv 5.6",) if d.chips and not d.verbal_first else ()
+        return Interpretation(r.outcome, r.to, (*r.rules, *extra), r.note)
+    if not d.chips:
+        raise InterpretError("nothing was declared and no chips were pushed")
+    if facing and pushed < call and pushed < s.stack:
+        return _undercall_bdpv(s, pushed, call)
+    if facing and len(d.chips) > 1:
+        if pushed >= s.stack:
+            return _to(s, s.in_front + s.stack, ("bdpv 2.4.12",), "all-in")
+        if 2 * pushed >= 3 * call:
+            to = max(s.in_front + pushed, _min_to(s))
+            return _to(s, to, ("bdpv 2.4.12", "bdpv 2.4.6"), "the call plus half: a raise")
+        return _call(s, ("bdpv 2.4.12",), "less than the call plus half: a call")
+    return _interpret(s, d)
+
+
+def _undercall_bdpv(s: Situation, pushed: int, call: int) -> Interpretation:
+    """bdpv 5.8-5.9: chips short of the call."""
+    if 100 * pushed >= 80 * call:
+        return _call(s, ("bdpv 5.9",), "80 % or more of the call: made up to the call")
+    return _call(
+        s,
+        ("bdpv 5.8", "bdpv 5.9", "bdpv 2.4.13"),
+        "less than 80 % of the call: may be taken back if the player misunderstood the bet, "
+        "otherwise made up to the call",
+    )
+
+
+def _interpret(s: Situation, d: Declared) -> Interpretation:
     if any(c <= 0 for c in d.chips):
         raise InterpretError("a chip must have a positive value")
     if d.amount is not None and d.amount <= 0:

@@ -169,6 +169,348 @@ RULES: dict[str, Rule] = {
             "Ohne Einsatz ist „Call“ ein Check und „Raise“ mindestens ein Minimum-Bet. „Check“ "
             "gegen einen Einsatz lässt nur Call oder Fold.",
         ),
+        Rule(
+            "tda-de 12",
+            "Cards speak",
+            "Die Karten sprechen",
+            "At showdown the cards decide, not what a player says about them; the dealer reads "
+            "the hands and anyone who sees a mistake should speak up.",
+            "Beim Showdown entscheiden die Karten, nicht die Ansage; der Dealer liest die Hände "
+            "vor, und wer einen Fehler sieht, meldet sich.",
+        ),
+        Rule(
+            "tda-de 13",
+            "Showing the hand",
+            "Hand aufdecken",
+            "Only a hand with all its hole cards face up can win; a hand the floor cannot read "
+            "clearly has no claim to the pot.",
+            "Nur eine Hand mit allen Hole Cards offen kann gewinnen; eine Hand, die der Floor "
+            "nicht eindeutig lesen kann, hat keinen Anspruch auf den Pot.",
+        ),
+        Rule(
+            "tda-de 24",
+            "Colour-up",
+            "Colour-up",
+            "At a scheduled colour-up there is no race: a player's chips of the removed value "
+            "are changed at full value and whatever is left over rounds up to one chip of the "
+            "smallest value still in play.",
+            "Beim geplanten Colour-up gibt es kein Race: Chips des entfernten Werts werden zum "
+            "vollen Wert getauscht, ein Rest wird auf einen Chip des kleinsten verbleibenden "
+            "Werts aufgerundet.",
+        ),
+        Rule(
+            "tda-de 35",
+            "Misdeals",
+            "Misdeals",
+            "A misdeal (a card face up in the deck or exposed by the dealer during the deal, the "
+            "first card to the wrong seat, cards to a seat not in the hand or none to a seat in "
+            "it) is dealt again exactly as before — but only until substantial action; after "
+            "that the hand is played, and a player with too many or too few cards who has acted "
+            "is folded. The button getting two cards in a row is no misdeal.",
+            "Ein Misdeal (Karte offen im Stapel oder beim Geben vom Dealer aufgedeckt, erste "
+            "Karte an den falschen Platz, Karten an einen Platz ohne Hand oder keine an einen "
+            "Platz mit Hand) wird genau gleich neu gegeben — aber nur bis zur substantiellen "
+            "Aktion; danach wird weitergespielt, und wer mit zu vielen oder zu wenigen Karten "
+            "gehandelt hat, ist gefoldet. Zwei Karten hintereinander an den Button sind kein "
+            "Misdeal.",
+        ),
+        Rule(
+            "tda-de 36",
+            "Substantial action",
+            "Substantielle Aktion",
+            "Substantial action is two actions in turn that put at least one chip in the pot, "
+            "or any three actions in turn.",
+            "Substantielle Aktion sind zwei Aktionen in Folge, bei denen mindestens ein Chip in "
+            "den Pot geht, oder drei beliebige Aktionen in Folge.",
+        ),
+        Rule(
+            "tda-de 37",
+            "Button short of cards",
+            "Button mit zu wenig Karten",
+            "The button may receive a missing card even after substantial action; once the "
+            "button acts with too few cards, the hand is dead.",
+            "Dem Button darf eine fehlende Karte auch nach substantieller Aktion gegeben werden; "
+            "handelt der Button mit zu wenig Karten, ist die Hand tot.",
+        ),
+        Rule(
+            "tda-de 38",
+            "Burn cards after substantial action",
+            "Burnkarten nach substantieller Aktion",
+            "If a hand with the wrong number of cards is taken away after substantial action, "
+            "play goes on normally: one burn card before each street.",
+            "Wird nach substantieller Aktion eine Hand mit falscher Kartenzahl eingezogen, geht "
+            "es normal weiter: vor jeder Straße genau eine Burnkarte.",
+        ),
+        Rule(
+            "tda-de 69",
+            "Penalties",
+            "Strafen",
+            "Penalties are a warning, missed hands, missed rounds (one hand for each player at "
+            "the table, the player included, times the rounds) and disqualification; repeats may "
+            "be punished harder. A penalised player's blinds and antes are still posted and the "
+            "hand is dealt and killed; a disqualified player's chips leave play.",
+            "Strafen sind Verwarnung, ausgesetzte Hände, ausgesetzte Runden (eine Hand je Spieler "
+            "am Tisch, er selbst eingeschlossen, mal die Runden) und Disqualifikation; "
+            "Wiederholungen können härter bestraft werden. Blinds und Antes werden weiter "
+            "gesetzt, die Hand wird gegeben und eingezogen; Chips Disqualifizierter verlassen "
+            "das Spiel.",
+        ),
+        Rule(
+            "bdpv 2.1",
+            "Misdeals",
+            "Misdeals",
+            "A misdeal (first or second card exposed by the dealer, two or more cards exposed "
+            "or found face up, two or more extra cards, a wrong number of cards that cannot be "
+            "put right, a card out of order, the button in the wrong place, the first card to "
+            "the wrong seat, cards to an empty seat, an eligible player without cards, missing "
+            "cards) is reshuffled and dealt again — only until two players have acted.",
+            "Ein Misdeal (erste oder zweite Karte vom Dealer aufgedeckt, zwei oder mehr Karten "
+            "aufgedeckt oder offen gefunden, zwei oder mehr Karten zu viel, falsche Kartenzahl, "
+            "die nicht zu korrigieren ist, Karte außer der Reihe, Button falsch, erste Karte an "
+            "den falschen Platz, Karten an einen leeren Platz, berechtigter Spieler ohne Karten, "
+            "fehlende Karten) wird neu gemischt und gegeben — nur, bis zwei Spieler gehandelt "
+            "haben.",
+        ),
+        Rule(
+            "bdpv 2.2",
+            "Dead hand",
+            "Tote Hand",
+            "A hand is dead — folded, with no claim to the pot and no chips back — when the "
+            "player folds or says so, throws the cards forward so that another player acts, "
+            "holds the wrong number of cards, plays a joker or foreign card without showing it, "
+            "or runs out of time.",
+            "Eine Hand ist tot — gefoldet, ohne Anspruch auf den Pot und ohne Rückgabe — wenn der "
+            "Spieler foldet oder es sagt, die Karten nach vorn wirft und so jemanden handeln "
+            "lässt, die falsche Kartenzahl hat, einen Joker oder eine fremde Karte spielt, ohne "
+            "sie zu zeigen, oder seine Zeit überschreitet.",
+        ),
+        Rule(
+            "bdpv 2.3.6",
+            "Card face up in the deck",
+            "Offene Karte im Stapel",
+            "A card found face up in the deck is a burn card; it is replaced once every other "
+            "card of that round is dealt.",
+            "Eine offen im Stapel gefundene Karte ist eine Burnkarte; sie wird ersetzt, wenn "
+            "alle anderen Karten der Runde gegeben sind.",
+        ),
+        Rule(
+            "bdpv 2.3.10",
+            "Extra card",
+            "Karte zu viel",
+            "One card too many dealt by the dealer is used as a burn card.",
+            "Eine vom Dealer zu viel gegebene Karte wird als Burnkarte verwendet.",
+        ),
+        Rule(
+            "bdpv 2.3.13",
+            "Burn errors",
+            "Burnfehler",
+            "A missed or doubled burn is put right before the betting of that round starts; "
+            "either way the next cards are the ones that would have come without the error.",
+            "Ein fehlender oder doppelter Burn wird korrigiert, bevor in der Runde gesetzt "
+            "wird; in jedem Fall kommen danach die Karten, die ohne den Fehler gekommen wären.",
+        ),
+        Rule(
+            "bdpv 2.4.5",
+            "Words bind",
+            "Ansagen binden",
+            "What a player says (fold, check, bet, call, raise) binds.",
+            "Was ein Spieler ansagt (Fold, Check, Bet, Call, Raise), ist bindend.",
+        ),
+        Rule(
+            "bdpv 2.4.6",
+            "The 50 % rule",
+            "Die 50-%-Regel",
+            "A raise that is too small by mistake: below half of the minimum the raise may be "
+            "taken back; half or more must be made up to the minimum.",
+            "Ein versehentlich zu kleiner Raise: Unter der Hälfte des Minimums darf er "
+            "zurückgenommen werden; ab der Hälfte wird auf das Minimum aufgefüllt.",
+        ),
+        Rule(
+            "bdpv 2.4.11",
+            "Oversized chip",
+            "Zu großer Chip",
+            "One chip larger than the bet, without “raise” announced, is a call.",
+            "Ein einzelner Chip über dem Einsatz ist ohne angesagten Raise ein Call.",
+        ),
+        Rule(
+            "bdpv 2.4.12",
+            "String bets",
+            "String Bets",
+            "To raise, say so or push the chips in one motion; chips of the full bet plus half "
+            "of it or more count as a raise that must be completed.",
+            "Zum Raisen ansagen oder die Chips in einer Bewegung setzen; Chips für den vollen "
+            "Einsatz plus mindestens die Hälfte davon gelten als Raise und werden aufgefüllt.",
+        ),
+        Rule(
+            "bdpv 2.4.13",
+            "Short bets and calls",
+            "Zu kleine Einsätze und Calls",
+            "Bets and calls that are too small are made up to the right amount if noticed "
+            "before the round ends (an all-in excepted).",
+            "Zu kleine Einsätze und Calls werden auf den richtigen Betrag aufgefüllt, wenn es "
+            "vor Ende der Runde bemerkt wird (außer All-in).",
+        ),
+        Rule(
+            "bdpv 2.5.1",
+            "Show all cards",
+            "Alle Karten zeigen",
+            "To win any part of a pot, a player shows all cards face up.",
+            "Um einen Teil des Pots zu gewinnen, zeigt der Spieler alle Karten offen.",
+        ),
+        Rule(
+            "bdpv 2.6.2",
+            "Odd chips",
+            "Ungerade Chips",
+            "Chips that cannot be split, after changing to the smallest chip in play, go to the "
+            "first winner left of the button.",
+            "Nicht teilbare Chips, nach dem Wechsel in den kleinsten Chip im Spiel, bekommt der "
+            "erste Gewinner links vom Button.",
+        ),
+        Rule(
+            "bdpv 2.6.3",
+            "Side pots",
+            "Side Pots",
+            "The main pot and every side pot are split separately.",
+            "Hauptpot und jeder Side Pot werden getrennt geteilt.",
+        ),
+        Rule(
+            "bdpv 4.1",
+            "Hole card exposed",
+            "Holecard aufgedeckt",
+            "The first or second card exposed is a misdeal; any later hole card exposed by the "
+            "dealer is replaced by the top card after the deal and becomes the first burn card.",
+            "Die erste oder zweite Karte aufgedeckt ist ein Misdeal; jede spätere vom Dealer "
+            "aufgedeckte Holecard wird nach dem Geben durch die oberste Karte ersetzt und ist "
+            "die erste Burnkarte.",
+        ),
+        Rule(
+            "bdpv 4.3",
+            "Extra hole cards",
+            "Zusätzliche Holecards",
+            "One extra card to the first player goes back on the deck; two or more extra cards "
+            "are a misdeal.",
+            "Eine zusätzliche Karte an den ersten Spieler geht zurück auf den Stapel; zwei oder "
+            "mehr sind ein Misdeal.",
+        ),
+        Rule(
+            "bdpv 4.4",
+            "Four-card flop",
+            "Vier-Karten-Flop",
+            "Four cards on the flop: the fourth card is an exposed burn card; if nobody can tell "
+            "which was the fourth, it is a misdeal. Five or more: reshuffle.",
+            "Vier Karten am Flop: Die vierte ist eine offene Burnkarte; ist nicht klar, welche "
+            "die vierte war, ist es ein Misdeal. Fünf oder mehr: neu mischen.",
+        ),
+        Rule(
+            "bdpv 4.7",
+            "Premature card",
+            "Zu frühe Karte",
+            "A card turned before the betting round is over is shuffled back; the burn card stays.",
+            "Eine vor Ende der Setzrunde aufgedeckte Karte wird zurückgemischt; die Burnkarte "
+            "bleibt liegen.",
+        ),
+        Rule(
+            "bdpv 4.8",
+            "New flop",
+            "Neuer Flop",
+            "A flop dealt again: the board is shuffled into the stub, the burn card stays, then "
+            "a new flop without a burn card.",
+            "Neuer Flop: Die Karten werden in den Rest gemischt, die Burnkarte bleibt, dann ein "
+            "neuer Flop ohne Burnkarte.",
+        ),
+        Rule(
+            "bdpv 4.9",
+            "Premature turn",
+            "Zu früher Turn",
+            "A turn dealt too early: the dealer burns and turns the card that would have been "
+            "the river as the turn; after that round the deck, with the removed card, is "
+            "shuffled and the river dealt without a burn.",
+            "Zu früher Turn: Der Dealer burnt und legt die Karte, die der River gewesen wäre, "
+            "als Turn; nach dieser Runde wird der Stapel mit der entfernten Karte gemischt und "
+            "der River ohne Burnkarte gegeben.",
+        ),
+        Rule(
+            "bdpv 4.10",
+            "Premature river",
+            "Zu früher River",
+            "A river dealt too early: reshuffle and deal it again the same way.",
+            "Zu früher River: neu mischen und genauso neu geben.",
+        ),
+        Rule(
+            "bdpv 5.6",
+            "Words over chips",
+            "Ansage vor Chips",
+            "When what a player says and the chips differ, the bet is made to match the words.",
+            "Weichen Ansage und Chips voneinander ab, gilt die Ansage.",
+        ),
+        Rule(
+            "bdpv 5.8",
+            "Misunderstood bet",
+            "Missverstandener Einsatz",
+            "A call made because the player clearly misunderstood the bet may be treated as not "
+            "binding; the bettor should not show until the pot is right.",
+            "Ein Call aus offensichtlichem Missverständnis des Einsatzes kann als nicht bindend "
+            "gelten; der Setzer zeigt erst, wenn der Pot stimmt.",
+        ),
+        Rule(
+            "bdpv 5.9",
+            "The 80 % rule",
+            "Die 80-%-Regel",
+            "A call short by a misunderstanding may be taken back, unless the player put in 80 % "
+            "or more of the call: then it is made up to the call.",
+            "Ein aus Missverständnis zu kleiner Call darf zurückgenommen werden, außer der "
+            "Spieler hat 80 % oder mehr gesetzt: Dann wird auf den Call aufgefüllt.",
+        ),
+        Rule(
+            "bdpv 5.11",
+            "Below the minimum",
+            "Unter dem Minimum",
+            "A bet or raise below the minimum by a player with enough chips is made up to the "
+            "minimum, no more.",
+            "Ein Bet oder Raise unter dem Minimum wird bei genug Chips auf das Minimum "
+            "aufgefüllt, nicht mehr.",
+        ),
+        Rule(
+            "bdpv 6",
+            "Penalties",
+            "Strafen",
+            "A player who breaks the rules may be warned, suspended for a time or excluded; an "
+            "excluded player's chips leave play.",
+            "Wer gegen die Regeln verstößt, kann verwarnt, für eine Zeit gesperrt oder "
+            "ausgeschlossen werden; Chips Ausgeschlossener verlassen das Spiel.",
+        ),
+        Rule(
+            "bdpv 6.8",
+            "Race for chips",
+            "Race for Chips",
+            "Chips too small for the blinds are removed. Full values are changed; for the odd "
+            "chips each player gets one card per odd chip, dealt clockwise from left of the "
+            "button, all of a player's cards in a row. The highest card (then spades, hearts, "
+            "diamonds, clubs) wins the odd chips in the next value up, rounded up; nobody is "
+            "raced out — a player left with nothing gets one smallest chip.",
+            "Zu kleine Chips werden entfernt. Volle Werte werden getauscht; für die ungeraden "
+            "Chips bekommt jeder Spieler eine Karte je Chip, im Uhrzeigersinn links vom Button, "
+            "alle Karten eines Spielers nacheinander. Die höchste Karte (dann Pik, Herz, Karo, "
+            "Kreuz) gewinnt die ungeraden Chips im nächsten Wert, aufgerundet; niemand fliegt "
+            "raus — wer nichts mehr hat, bekommt einen kleinsten Chip.",
+        ),
+        Rule(
+            "bdpv 2.4.8",
+            "Action out of turn",
+            "Aktion außer der Reihe",
+            "A check out of turn may not become a bet or raise; an action out of turn binds if "
+            "nobody in between bets, calls or raises; a call out of turn never becomes a raise.",
+            "Ein Check außer der Reihe darf kein Bet oder Raise werden; eine Aktion außer der "
+            "Reihe bindet, wenn dazwischen niemand setzt, callt oder erhöht; ein Call außer der "
+            "Reihe wird nie zum Raise.",
+        ),
+        Rule(
+            "bdpv 3.4",
+            "Heads-up",
+            "Heads-up",
+            "Heads-up with two blinds the button is the small blind.",
+            "Heads-up mit zwei Blinds ist der Button der Small Blind.",
+        ),
     )
 }
 
@@ -178,3 +520,111 @@ def rule(rule_id: str) -> Rule:
         return RULES[rule_id]
     except KeyError:
         raise KeyError(f"unknown rule {rule_id!r}") from None
+
+
+@dataclass(frozen=True)
+class PenaltyStep:
+    """One rung of a ruleset's penalty ladder. `kind`: warning, hands, rounds or
+    disqualification; `count`: hands or rounds to sit out (0 for the others)."""
+
+    kind: str
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Where the books differ, the ruleset decides. Each field names the rule it comes from."""
+
+    id: str
+    name: str
+    time_call: tuple[int, int]  # seconds to act, then the countdown (tda-de 29, bdpv 5.12)
+    raise_standard: int  # percent of a full raise that must be completed (tda-de 47, bdpv 2.4.6)
+    undercall_complete: int | None  # percent of a call that is made up to it (bdpv 5.9)
+    words_over_chips: bool  # a declaration beats chips, whatever came first (bdpv 5.6)
+    odd_chips: str  # "first" winner left of the button (tda-de 20, bdpv 2.6.2)
+    misdeal_cutoff: str  # "substantial_action" (tda-de 35-36) or "two_acted" (bdpv 2.1)
+    four_card_flop: str  # "random_burn" (tda-de 39) or "fourth_is_burn" (bdpv 4.4)
+    chip_colour_up: str  # "round_up" (tda-de 24) or "race" (bdpv 6.8)
+    penalty_ladder: tuple[PenaltyStep, ...]  # tda-de 69, bdpv 6
+    heads_up_button_small_blind: bool  # tda-de 34, bdpv 3.4
+    keep_position_on_move: bool  # bdpv 3.7: same position relative to the button
+    cite: dict[str, str]  # topic -> the rule id in this book
+
+
+RULESETS: dict[str, Ruleset] = {
+    "tda-de": Ruleset(
+        id="tda-de",
+        name="Poker TDA (German edition)",
+        time_call=(60, 10),
+        raise_standard=50,
+        undercall_complete=None,
+        words_over_chips=False,
+        odd_chips="first",
+        misdeal_cutoff="substantial_action",
+        four_card_flop="random_burn",
+        chip_colour_up="round_up",
+        penalty_ladder=(
+            PenaltyStep("warning"),
+            PenaltyStep("hands", 1),
+            PenaltyStep("rounds", 1),
+            PenaltyStep("rounds", 2),
+            PenaltyStep("rounds", 4),
+            PenaltyStep("disqualification"),
+        ),
+        heads_up_button_small_blind=True,
+        keep_position_on_move=False,
+        cite={
+            "show": "tda-de 13",
+            "cards_speak": "tda-de 12",
+            "odd_chips": "tda-de 20",
+            "side_pots": "tda-de 21",
+            "colour_up": "tda-de 24",
+            "misdeal": "tda-de 35",
+            "substantial_action": "tda-de 36",
+            "four_card_flop": "tda-de 39",
+            "premature": "tda-de 39",
+            "out_of_turn": "tda-de 44",
+            "penalties": "tda-de 69",
+        },
+    ),
+    "bdpv": Ruleset(
+        id="bdpv",
+        name="BDPV",
+        time_call=(60, 10),
+        raise_standard=50,
+        undercall_complete=80,
+        words_over_chips=True,
+        odd_chips="first",
+        misdeal_cutoff="two_acted",
+        four_card_flop="fourth_is_burn",
+        chip_colour_up="race",
+        penalty_ladder=(
+            PenaltyStep("warning"),
+            PenaltyStep("rounds", 1),
+            PenaltyStep("rounds", 3),
+            PenaltyStep("disqualification"),
+        ),
+        heads_up_button_small_blind=True,
+        keep_position_on_move=True,
+        cite={
+            "show": "bdpv 2.5.1",
+            "cards_speak": "bdpv 2.5.1",
+            "odd_chips": "bdpv 2.6.2",
+            "side_pots": "bdpv 2.6.3",
+            "colour_up": "bdpv 6.8",
+            "misdeal": "bdpv 2.1",
+            "substantial_action": "bdpv 2.1",
+            "four_card_flop": "bdpv 4.4",
+            "premature": "bdpv 4.7",
+            "out_of_turn": "bdpv 2.4.8",
+            "penalties": "bdpv 6",
+        },
+    ),
+}
+
+
+def ruleset(ruleset_id: str) -> Ruleset:
+    try:
+        return RULESETS[ruleset_id]
+    except KeyError:
+        raise KeyError(f"unknown ruleset {ruleset_id!r}") from None

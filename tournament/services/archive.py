@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clocks.models import Clock, ClockEvent
-from rules_engine.models import Ruling
+from rules_engine.models import ColourUp, Penalty, Ruling
 from tables.models import KeepApart, SeatAssignment, Table, TableReport, TimeCall
 from tournament.errors import FloorError
 from tournament.models import (
@@ -102,6 +102,8 @@ def _querysets(t: Tournament) -> list[QuerySet[Any]]:
         Clock.objects.filter(tournament_id=t.pk),
         ClockEvent.objects.filter(clock__tournament_id=t.pk),
         Ruling.objects.filter(tournament_id=t.pk),
+        Penalty.objects.filter(tournament_id=t.pk),
+        ColourUp.objects.filter(tournament_id=t.pk),
         Event.objects.filter(tournament_id=t.pk),
     ]
 

@@ -110,3 +110,62 @@ def test_never_more_than_the_stack_never_less_than_in_front(
     if r.outcome == Outcome.BET:
         assert r.to > s.current_bet
     assert r.rules
+
+
+# --- bdpv ---------------------------------------------------------------------------------
+
+
+def test_bdpv_2_4_4_minimum_raise_example():
+    # BB 100; a bet of 100 raised to 200 (a raise of 100): the next raise is to at least 300.
+    r = interpret(Situation(200, 0, 100, 10_000, 100), Declared(Verbal.RAISE), "bdpv")
+    assert (r.outcome, r.to) == (Outcome.BET, 300)
+    assert all(x.startswith("bdpv") for x in r.rules)
+
+
+def test_bdpv_5_2_raise_over_a_short_all_in_example():
+    # BB 100, a player all-in for 20: a raise must be to at least 120.
+    r = interpret(Situation(20, 0, 100, 10_000, 100), Declared(Verbal.RAISE), "bdpv")
+    assert r.to == 120
+
+
+def test_bdpv_5_8_misunderstood_call_example():
+    # A 500 chip with "400" said quietly; the opponent puts in 100 and says "call".
+    r = interpret(Situation(400, 0, 400, 5000, 100), Declared(Verbal.CALL, chips=[100]), "bdpv")
+    assert r.outcome == Outcome.CALL and "taken back" in r.note
+    assert "bdpv 5.8" in r.rules
+
+
+def test_bdpv_5_9_eighty_percent_is_made_up():
+    r = interpret(Situation(500, 0, 500, 5000, 100), Declared(chips=[100, 100, 100, 100]), "bdpv")
+    assert (r.outcome, r.to, r.rules) == (Outcome.CALL, 500, ("bdpv 5.9",))
+    under = interpret(Situation(500, 0, 500, 5000, 100), Declared(chips=[100, 100, 100]), "bdpv")
+    assert "taken back" in under.note
+
+
+def test_bdpv_5_6_words_beat_chips_whatever_came_first():
+    d = Declared(Verbal.CALL, chips=[1000, 1000], verbal_first=False)
+    tda = interpret(Situation(1000, 0, 1000, 10_000, 100), d)
+    bdpv = interpret(Situation(1000, 0, 1000, 10_000, 100), d, "bdpv")
+    assert tda.outcome == Outcome.BET  # tda-de 40: the chips came first
+    assert (bdpv.outcome, bdpv.to) == (Outcome.CALL, 1000) and "bdpv 5.6" in bdpv.rules
+
+
+def test_bdpv_2_4_12_call_plus_half_is_a_raise():
+    s = Situation(1100, 0, 700, 20_000, 200)
+    # 1,600 silently: tda-de 50/47 makes it a raise (500 added is at least half of 700) ...
+    assert interpret(s, Declared(chips=[1000, 500, 100])).outcome == Outcome.BET
+    # ... bdpv 2.4.12: below 1,100 + 550 it is a call.
+    r = interpret(s, Declared(chips=[1000, 500, 100]), "bdpv")
+    assert (r.outcome, r.to, r.rules) == (Outcome.CALL, 1100, ("bdpv 2.4.12",))
+    raised = interpret(s, Declared(chips=[1000, 500, 100, 100]), "bdpv")
+    assert (raised.outcome, raised.to) == (Outcome.BET, 1800)
+
+
+def test_bdpv_oversized_chip_is_a_call():
+    r = interpret(Situation(300, 0, 300, 10_000, 100), Declared(chips=[1000]), "bdpv")
+    assert (r.outcome, r.to, r.rules) == (Outcome.CALL, 300, ("bdpv 2.4.11",))
+
+
+def test_unknown_ruleset_is_refused():
+    with pytest.raises(InterpretError, match="ruleset"):
+        interpret(Situation(0, 0, 100, 1000, 100), Declared(Verbal.CHECK), "wsop")

@@ -24,3 +24,21 @@ def test_every_rule_the_interpreter_cites_is_known():
     for d in cases:
         for rule_id in interpret(s, d).rules:
             assert rule(rule_id).id == rule_id
+
+
+def test_every_rule_a_ruleset_cites_is_summarised():
+    from rules_engine.domain.interpret import BDPV_EQUIVALENT
+    from rules_engine.domain.rulesets import RULESETS, ruleset
+
+    for rs in RULESETS.values():
+        for topic, rule_id in rs.cite.items():
+            assert rule_id in RULES, (rs.id, topic)
+        assert rs.penalty_ladder[0].kind == "warning"
+        assert rs.penalty_ladder[-1].kind == "disqualification"
+    for rule_id in BDPV_EQUIVALENT.values():
+        assert rule_id in RULES
+    assert ruleset("bdpv").undercall_complete == 80
+    import pytest
+
+    with pytest.raises(KeyError):
+        ruleset("wsop")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from rules_engine.domain.chiprace import ChipRaceError, Holding, colour_up
@@ -78,12 +78,16 @@ def bet_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> Interpretat
             last_raise=facts["last_raise"] or facts["big_blind"],
             stack=facts["stack"],
             big_blind=facts["big_blind"],
+            pot=facts.get("pot") or 0,
+            facing_all_in=bool(facts.get("facing_all_in")),
         )
         declared = Declared(
             verbal=Verbal(facts["verbal"]),
             amount=facts.get("amount"),
             chips=tuple(facts.get("chips") or ()),
             verbal_first=facts.get("verbal_first", True),
+            first_motion=tuple(facts.get("first_motion") or ()),
+            unclear_amount=bool(facts.get("unclear_amount")),
         )
         return interpret(situation, declared, ruleset_id)
     except (InterpretError, ValueError, KeyError) as exc:
@@ -179,20 +183,30 @@ def ruling_record(
     return ruling
 
 
+OUTCOME_TEXT = {
+    "check": gettext_lazy("Check."),
+    "call": gettext_lazy("Call: %(to)s in front."),
+    "bet": gettext_lazy("Bet / raise to %(to)s."),
+    "call_or_fold": gettext_lazy("The player may call or fold, not raise."),
+    "complete_or_fold": gettext_lazy(
+        "Undercall: the player completes the call or folds; the chips put in stay in the pot."
+    ),
+    "floor": gettext_lazy("Not standard: the floor decides whether it binds (and may penalise)."),
+}
+
+
+def outcome_text(r: Interpretation) -> str:
+    return str(OUTCOME_TEXT[r.outcome.value]) % {"to": f"{r.to:,}"}
+
+
 def suggestion(situation: str, facts: dict[str, Any], ruleset_id: str) -> dict[str, Any]:
     """The engine's ruling for any situation, in the reader's language: outcome text, steps,
     the rules with their summaries, and the machine-readable result."""
     language = get_language() or "en"
     if situation == SITUATION_BET:
         r = bet_ruling(facts, ruleset_id)
-        texts = {
-            "check": _("Check."),
-            "call": _("Call: %(to)s in front."),
-            "bet": _("Bet / raise to %(to)s."),
-            "call_or_fold": _("The player may call or fold, not raise."),
-        }
         return {
-            "text": texts[r.outcome.value] % {"to": f"{r.to:,}"},
+            "text": outcome_text(r),
             "steps": [],
             "rules": list(r.rules),
             "result": {"outcome": r.outcome.value, "to": r.to, "note": r.note},

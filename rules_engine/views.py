@@ -30,6 +30,7 @@ VERBAL_CHOICES = [
     (Verbal.AMOUNT.value, gettext_lazy("an amount only (“twelve hundred”)")),
     (Verbal.ALL_IN.value, gettext_lazy("“all-in”")),
     (Verbal.POT.value, gettext_lazy("“pot”")),
+    (Verbal.CONDITIONAL.value, gettext_lazy("a condition (“if you bet, I raise”)")),
 ]
 
 
@@ -52,6 +53,20 @@ class BetFactsForm(forms.Form):
         required=False,
         help_text=gettext_lazy("For example 1000, 500"),
     )
+    unclear_amount = forms.BooleanField(
+        label=gettext_lazy("The amount can be read several ways (“five”)"), required=False
+    )
+    pot = forms.IntegerField(
+        label=gettext_lazy("Pot before this round"), min_value=0, required=False
+    )
+    first_motion = forms.CharField(
+        label=gettext_lazy("Several motions: chips of the first one"),
+        required=False,
+        help_text=gettext_lazy("Only for chips pushed in more than one motion"),
+    )
+    facing_all_in = forms.BooleanField(
+        label=gettext_lazy("The bet to face is an all-in"), required=False
+    )
     verbal_first = forms.ChoiceField(
         label=gettext_lazy("What came first"),
         choices=[("1", gettext_lazy("the words")), ("0", gettext_lazy("the chips"))],
@@ -64,6 +79,7 @@ class BetFactsForm(forms.Form):
         d = self.cleaned_data
         try:
             chips = list(entry_numbers(d.get("chips") or ""))
+            first_motion = list(entry_numbers(d.get("first_motion") or ""))
         except FloorError as exc:
             raise FloorError(_("Enter the chips as values, such as 1000, 500.")) from exc
         return {
@@ -76,15 +92,11 @@ class BetFactsForm(forms.Form):
             "amount": d.get("amount"),
             "chips": chips,
             "verbal_first": d["verbal_first"] == "1",
+            "first_motion": first_motion,
+            "unclear_amount": bool(d.get("unclear_amount")),
+            "pot": d.get("pot") or 0,
+            "facing_all_in": bool(d.get("facing_all_in")),
         }
-
-
-OUTCOME_TEXT = {
-    "check": gettext_lazy("Check."),
-    "call": gettext_lazy("Call: %(to)s in front."),
-    "bet": gettext_lazy("Bet / raise to %(to)s."),
-    "call_or_fold": gettext_lazy("The player may call or fold, not raise."),
-}
 
 
 def _big_blind(tournament: Any) -> int:
@@ -243,7 +255,7 @@ def _suggest(situation: str, form: forms.Form, tournament: Any) -> dict[str, Any
     if isinstance(form, BetFactsForm):
         facts = form.facts()
         suggestion = svc.bet_ruling(facts, tournament.ruleset)
-        text = str(OUTCOME_TEXT[suggestion.outcome]) % {"to": f"{suggestion.to:,}"}
+        text = svc.outcome_text(suggestion)
         return {
             "facts": facts,
             "text": text,

@@ -24,6 +24,15 @@ Rules (`tda-de`, summarised in the engine's own words):
   bet, or the minimum raise when facing a bet.
 - 54: "call" with nothing to call is a check; "raise" with nothing to face is at least a minimum
   bet; "check" facing a bet leaves call or fold (no raise).
+- 42 (undercall): chips or an amount short of the call, without "call" said, are not
+  necessarily a call: the player completes the call or folds, and the chips put in stay. Facing
+  an all-in, chips put in silently are a full call (44).
+- 46, 55: chips pushed in several motions without a declaration (a string bet) are judged by
+  the first motion; a later motion does not make it a raise.
+- 56: an amount that can be read several ways ("five" at blinds 200/400) is the highest
+  sensible reading that is not more than the pot.
+- 58: a conditional statement ("if you bet, I raise") is not standard: the floor decides whether
+  it binds, and it may be penalised.
 
 With `ruleset="bdpv"` three things differ and the rules cited are the BDPV's:
 
@@ -54,6 +63,7 @@ class Verbal(StrEnum):
     ALL_IN = "all_in"
     POT = "pot"
     AMOUNT = "amount"  # a bare number: "twelve hundred"
+    CONDITIONAL = "conditional"  # "if you bet, I raise"
 
 
 class Outcome(StrEnum):
@@ -61,6 +71,8 @@ class Outcome(StrEnum):
     CALL = "call"
     BET = "bet"  # a bet or raise to `to`
     CALL_OR_FOLD = "call_or_fold"  # "check" facing a bet: the player chooses, no raise
+    COMPLETE_OR_FOLD = "complete_or_fold"  # an undercall: complete the call or fold (42)
+    FLOOR = "floor"  # not standard: the floor decides (58)
 
 
 @dataclass(frozen=True)
@@ -70,9 +82,11 @@ class Situation:
     last_raise: int  # the size of the last full bet or raise (the big blind at first)
     stack: int  # chips behind
     big_blind: int
+    pot: int = 0  # the pot before this round's bets, for unclear amounts (56)
+    facing_all_in: bool = False  # the bet to face is a player's all-in (44)
 
     def __post_init__(self) -> None:
-        if min(self.current_bet, self.in_front, self.last_raise, self.stack) < 0:
+        if min(self.current_bet, self.in_front, self.last_raise, self.stack, self.pot) < 0:
             raise InterpretError("amounts cannot be negative")
         if self.big_blind <= 0:
             raise InterpretError("the big blind must be positive")
@@ -86,6 +100,8 @@ class Declared:
     amount: int | None = None  # named with RAISE ("raise, 8000": the total) or AMOUNT
     chips: Sequence[int] = ()  # denominations pushed silently over the line
     verbal_first: bool = True  # when both happened: did the words come first?
+    first_motion: Sequence[int] = ()  # string bet: the chips of the first of several motions
+    unclear_amount: bool = False  # the amount said can be read several ways (56)
 
 
 @dataclass(frozen=True)
@@ -159,11 +175,43 @@ def _undercall_bdpv(s: Situation, pushed: int, call: int) -> Interpretation:
     )
 
 
+def sensible_amount(said: int, pot: int) -> int:
+    """tda-de 56: the highest reading of `said` (times 1, 10, 100, ...) not above the pot."""
+    if said <= 0:
+        raise InterpretError("a declared amount must be positive")
+    best = said
+    reading = said
+    while reading * 10 <= pot:
+        reading *= 10
+        best = reading
+    return best
+
+
 def _interpret(s: Situation, d: Declared) -> Interpretation:
     if any(c <= 0 for c in d.chips):
         raise InterpretError("a chip must have a positive value")
     if d.amount is not None and d.amount <= 0:
         raise InterpretError("a declared amount must be positive")
+    if d.verbal == Verbal.CONDITIONAL:
+        return Interpretation(
+            Outcome.FLOOR,
+            s.in_front,
+            ("tda-de 58",),
+            "a conditional statement is not standard: the floor decides if it binds",
+        )
+    if d.unclear_amount and d.amount is not None:
+        amount = sensible_amount(d.amount, s.pot + s.current_bet)
+        r = _interpret(s, Declared(d.verbal, amount, d.chips, d.verbal_first, d.first_motion))
+        return Interpretation(r.outcome, r.to, ("tda-de 56", *r.rules), f"read as {amount}")
+    if d.first_motion and d.verbal == Verbal.NONE:
+        if sum(d.first_motion) > sum(d.chips) or any(c <= 0 for c in d.first_motion):
+            raise InterpretError("the first motion cannot hold more chips than were pushed")
+        r = _chips_only(s, d.first_motion, ())
+        rules = ("tda-de 46", "tda-de 55", *r.rules)
+        note = "a string bet: the first motion decides; a later motion adds no raise"
+        if r.outcome == Outcome.COMPLETE_OR_FOLD and sum(d.chips) >= _call_amount(s):
+            return _call(s, rules, note)
+        return Interpretation(r.outcome, r.to, rules, note)
     all_in_to = s.in_front + s.stack
     facing = s.current_bet > s.in_front
     pushed = sum(d.chips)
@@ -236,7 +284,20 @@ def _amount(
     if to <= s.current_bet:
         if s.current_bet > s.in_front:
             if to < s.current_bet:
-                return _call(s, (*rules, "tda-de 42"), "short of the call: a call")
+                if declared_raise:
+                    return _to(
+                        s, _min_to(s), (*rules, "tda-de 42"), "'raise' binds: a minimum raise"
+                    )
+                if s.facing_all_in:
+                    return _call(
+                        s, (*rules, "tda-de 44"), "facing an all-in, chips short of it are a call"
+                    )
+                return Interpretation(
+                    Outcome.COMPLETE_OR_FOLD,
+                    s.in_front,
+                    (*rules, "tda-de 42"),
+                    "an undercall: complete the call or fold; the chips put in stay in the pot",
+                )
             return _call(s, rules)
         if declared_raise:
             return _to(s, _min_to(s), (*rules, "tda-de 54"), "raise: at least a minimum bet")

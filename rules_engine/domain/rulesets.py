@@ -78,8 +78,12 @@ RULES: dict[str, Rule] = {
             "tda-de 42",
             "Binding declarations",
             "Verbindliche Ansagen",
-            "Saying “call” or “raise” commits the player to the full current action.",
-            "„Call“ oder „Raise“ verpflichtet zur vollen, aktuellen Aktion.",
+            "Saying “call” or “raise” commits the player to the full current action. Chips short "
+            "of the call without “call” said are an undercall: the player completes the call or "
+            "folds, and the chips stay in.",
+            "„Call“ oder „Raise“ verpflichtet zur vollen, aktuellen Aktion. Chips unter dem Call "
+            "ohne Ansage sind ein Undercall: Der Spieler ergänzt zum Call oder foldet, die Chips "
+            "bleiben drin.",
         ),
         Rule(
             "tda-de 44",
@@ -150,6 +154,40 @@ RULES: dict[str, Rule] = {
             "leave less than the call; otherwise the 50 % standard decides.",
             "Ohne Ansage sind mehrere Chips ein Call, wenn ohne den kleinsten weniger als der "
             "Call übrig bliebe; sonst entscheidet die 50-%-Regel.",
+        ),
+        Rule(
+            "tda-de 43",
+            "Short bets and raises",
+            "Zu kleine Bets und Raises",
+            "A bet or raise below the minimum is corrected within the same betting round; once "
+            "the next card is dealt, it stands.",
+            "Ein Bet oder Raise unter dem Minimum wird in derselben Setzrunde korrigiert; ist die "
+            "nächste Karte gegeben, bleibt er bestehen.",
+        ),
+        Rule(
+            "tda-de 55",
+            "String bets",
+            "String Bets",
+            "String bets and raises are not allowed; chips that cross the line stay in.",
+            "String Bets und Raises sind nicht erlaubt; Chips über der Linie bleiben drin.",
+        ),
+        Rule(
+            "tda-de 56",
+            "Unclear amounts",
+            "Unklare Beträge",
+            "An amount that can be read several ways is the highest sensible reading that is not "
+            "more than the pot (“five” is 500 with less than 5,000 in the pot).",
+            "Ein mehrdeutiger Betrag gilt in der höchsten sinnvollen Lesart, die den Pot nicht "
+            "übersteigt („fünf“ ist 500 bei weniger als 5.000 im Pot).",
+        ),
+        Rule(
+            "tda-de 58",
+            "Conditional statements",
+            "Bedingte Ansagen",
+            "Statements about future action (“if you bet, I raise”) are not standard; the floor "
+            "decides whether they bind and may penalise them.",
+            "Ansagen über künftige Aktionen („wenn du setzt, raise ich“) sind kein Standard; der "
+            "Floor entscheidet, ob sie binden, und kann sie bestrafen.",
         ),
         Rule(
             "tda-de 53",

@@ -115,3 +115,28 @@ def test_four_card_flop_and_out_of_turn_rulings(floor_client, make_tournament):
         HTTP_ACCEPT_LANGUAGE="de",
     ).content.decode()
     assert "neuer Turn" in page
+
+
+def test_undercall_and_string_bet_in_the_console(floor_client, make_tournament):
+    t = make_tournament()
+    url = reverse("rulings", args=[t.pk])
+    page = floor_client.post(url, {**FACTS, "chips": "100", "action": "suggest"}).content.decode()
+    assert "Undercall" in page and "tda-de 42" in page
+    page = floor_client.post(
+        url, {**FACTS, "chips": "400, 400", "first_motion": "400", "action": "suggest"}
+    ).content.decode()
+    assert "Call: 400 in front." in page and "tda-de 55" in page
+    page = floor_client.post(
+        url,
+        {
+            **FACTS,
+            "chips": "",
+            "verbal": "amount",
+            "amount": "5",
+            "unclear_amount": "on",
+            "current_bet": "0",
+            "pot": "4000",
+            "action": "suggest",
+        },
+    ).content.decode()
+    assert "Bet / raise to 500." in page and "tda-de 56" in page

@@ -169,3 +169,86 @@ def test_bdpv_oversized_chip_is_a_call():
 def test_unknown_ruleset_is_refused():
     with pytest.raises(InterpretError, match="ruleset"):
         interpret(Situation(0, 0, 100, 1000, 100), Declared(Verbal.CHECK), "wsop")
+
+
+# --- more tda-de examples and rules ---------------------------------------------------------
+
+
+def test_42_an_undercall_is_complete_or_fold():
+    r = interpret(facing(1000), Declared(chips=[500]))
+    assert (r.outcome, r.to, r.rules) == (Outcome.COMPLETE_OR_FOLD, 0, ("tda-de 50", "tda-de 42"))
+    said = interpret(facing(1000), Declared(Verbal.AMOUNT, amount=500))
+    assert said.outcome == Outcome.COMPLETE_OR_FOLD
+    # "call" said first binds the full call.
+    assert interpret(facing(1000), Declared(Verbal.CALL, chips=[500])).to == 1000
+
+
+def test_43_short_raise_is_corrected_to_the_minimum():
+    # 100-200: A raises to 600 (a raise of 400), B says raise to 900: the minimum is 1,000.
+    r = interpret(facing(600, last_raise=400), Declared(Verbal.RAISE, amount=900))
+    assert (r.outcome, r.to) == (Outcome.BET, 1000)
+
+
+def test_44_a_small_chip_against_a_big_bet_and_against_an_all_in():
+    # Blinds 2k-4k, A bets 50k, B silently puts in one 1k chip: not a call by itself ...
+    s = Situation(50_000, 0, 50_000, 200_000, 4000)
+    assert interpret(s, Declared(chips=[1000])).outcome == Outcome.COMPLETE_OR_FOLD
+    # ... but facing an all-in a silent chip is a full call.
+    s = Situation(50_000, 0, 50_000, 200_000, 4000, facing_all_in=True)
+    r = interpret(s, Declared(chips=[1000]))
+    assert (r.outcome, r.to) == (Outcome.CALL, 50_000) and "tda-de 44" in r.rules
+
+
+def test_46_55_string_bet_is_judged_by_the_first_motion():
+    # Facing 1,000: a 1,000 chip, then another 1,000 in a second motion: a call, not a raise.
+    r = interpret(facing(1000), Declared(chips=[1000, 1000], first_motion=[1000]))
+    assert (r.outcome, r.to) == (Outcome.CALL, 1000) and "tda-de 55" in r.rules
+    # Short first motion completed by the second: a call.
+    r = interpret(facing(1000), Declared(chips=[500, 500, 1000], first_motion=[500]))
+    assert (r.outcome, r.to) == (Outcome.CALL, 1000)
+    with pytest.raises(InterpretError):
+        interpret(facing(1000), Declared(chips=[500], first_motion=[1000]))
+
+
+def test_56_unclear_amount_is_the_highest_sensible_reading_up_to_the_pot():
+    # Blinds 200/400, pot under 5,000: "five" is 500; with 5,000 or more in the pot, 5,000.
+    small = Situation(0, 0, 400, 100_000, 400, pot=4000)
+    r = interpret(small, Declared(Verbal.AMOUNT, amount=5, unclear_amount=True))
+    assert (r.outcome, r.to) == (Outcome.BET, 500) and r.rules[0] == "tda-de 56"
+    big = Situation(0, 0, 400, 100_000, 400, pot=6000)
+    assert interpret(big, Declared(Verbal.AMOUNT, amount=5, unclear_amount=True)).to == 5000
+
+
+def test_58_conditional_statement_goes_to_the_floor():
+    r = interpret(facing(1000), Declared(Verbal.CONDITIONAL))
+    assert (r.outcome, r.rules) == (Outcome.FLOOR, ("tda-de 58",))
+
+
+def test_60_chips_for_change_are_a_raise():
+    # Opening bet 325; A silently puts in 525 (a 500 and a 25) hoping for change: a raise to 650.
+    r = interpret(Situation(325, 0, 325, 100_000, 100), Declared(chips=[500, 25]))
+    assert (r.outcome, r.to) == (Outcome.BET, 650)
+
+
+@given(
+    st.integers(0, 5000),
+    st.integers(0, 5000),
+    st.integers(1, 3000),
+    st.integers(0, 20_000),
+    st.sampled_from(list(Verbal)),
+    st.lists(st.sampled_from([25, 100, 500, 1000, 5000]), max_size=5),
+    st.booleans(),
+    st.sampled_from(["tda-de", "bdpv"]),
+)
+def test_every_rule_cited_has_a_summary(bet, front, last, stack, verbal, chips, first, ruleset):
+    from rules_engine.domain.rulesets import RULES
+
+    in_front = min(front, bet)
+    s = Situation(bet, in_front, last, stack, 100, pot=3000)
+    amount = 1200 if verbal in (Verbal.AMOUNT, Verbal.RAISE) else None
+    d = Declared(verbal, amount, chips, first)
+    if (verbal == Verbal.NONE and not chips) or (verbal == Verbal.AMOUNT and amount is None):
+        return
+    r = interpret(s, d, ruleset)
+    for rule_id in r.rules:
+        assert rule_id in RULES, rule_id

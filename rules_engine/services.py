@@ -28,6 +28,7 @@ from rules_engine.domain.irregularities import (
     misdeal,
     out_of_turn,
     premature_card,
+    skipped_player,
     wrong_card_count,
 )
 from rules_engine.domain.irregularities import Street as IrregularStreet
@@ -48,7 +49,9 @@ SITUATION_MISDEAL = "misdeal"
 SITUATION_WRONG_CARDS = "wrong_card_count"
 SITUATION_BURN = "burn_error"
 SITUATION_SHOWDOWN = "showdown"
+SITUATION_SKIPPED = "skipped_player"
 SITUATION_KEYS = (
+    SITUATION_SKIPPED,
     SITUATION_BET,
     SITUATION_FOUR_CARD_FLOP,
     SITUATION_PREMATURE,
@@ -115,6 +118,8 @@ def irregularity_ruling(
             return premature_card(IrregularStreet(facts["street"]), rs)
         if situation == SITUATION_OUT_OF_TURN:
             return out_of_turn(OotAction(facts["action"]), bool(facts.get("action_changed")), rs)
+        if situation == SITUATION_SKIPPED:
+            return skipped_player(SO_FAR[facts["so_far"]], rs)
         if situation == SITUATION_MISDEAL:
             return misdeal(MisdealCause(facts["cause"]), SO_FAR[facts["so_far"]], rs)
         if situation == SITUATION_WRONG_CARDS:

@@ -149,6 +149,11 @@ class IrregularityForm(forms.Form):
         choices=SO_FAR_CHOICES,
         required=False,
     )
+    skipped_so_far = forms.ChoiceField(
+        label=gettext_lazy("Players who acted after the skipped player"),
+        choices=SO_FAR_CHOICES,
+        required=False,
+    )
     fourth_known = forms.BooleanField(
         label=gettext_lazy("It is clear which card was dealt fourth"),
         required=False,
@@ -211,6 +216,7 @@ class ShowdownForm(forms.Form):
 SITUATIONS = [
     (svc.SITUATION_BET, gettext_lazy("What did the player bet?")),
     (svc.SITUATION_OUT_OF_TURN, gettext_lazy("Action out of turn")),
+    (svc.SITUATION_SKIPPED, gettext_lazy("A player was skipped")),
     (svc.SITUATION_MISDEAL, gettext_lazy("Misdeal?")),
     (svc.SITUATION_WRONG_CARDS, gettext_lazy("Wrong number of cards")),
     (svc.SITUATION_FOUR_CARD_FLOP, gettext_lazy("Four cards on the flop")),
@@ -284,7 +290,7 @@ def _suggest(situation: str, form: forms.Form, tournament: Any) -> dict[str, Any
         "action": d.get("oot_action") or "",
         "action_changed": bool(d.get("action_changed")),
         "cause": d.get("cause") or "",
-        "so_far": d.get("so_far") or "none",
+        "so_far": d.get("so_far") or d.get("skipped_so_far") or "none",
         "fourth_known": bool(d.get("fourth_known")),
         "acted": bool(d.get("acted")),
         "button_short": bool(d.get("button_short")),

@@ -351,6 +351,66 @@ def _out_of_turn_bdpv(action: OotAction, intervened: bool) -> Procedure:
     return Procedure(outcome, (back, outcome), ("bdpv 2.4.8",))
 
 
+def skipped_player(actions_after: Sequence[Act], ruleset: str = "tda-de") -> Procedure:
+    """A player was skipped and others acted after them. tda-de 44: the skipped player must
+    speak up; once substantial action (36) has taken place to their left, those actions bind and
+    the floor decides (dead hand or passive options only). bdpv 2.4.9: once two or more players
+    have acted after them, the skipped player loses the right to act."""
+    _check(ruleset)
+    acts = tuple(Act(a) for a in actions_after)
+    if ruleset == "bdpv":
+        too_late = len(acts) >= 2
+        rules: tuple[str, ...] = ("bdpv 2.4.9",)
+    else:
+        too_late = substantial_action(acts)
+        rules = ("tda-de 44", "tda-de 36")
+    if not too_late:
+        outcome = Step(
+            "The skipped player acts now; the actions after them are out of turn.",
+            "Der übersprungene Spieler handelt jetzt; die Aktionen nach ihm waren außer der Reihe.",
+        )
+        return Procedure(
+            outcome,
+            (
+                outcome,
+                Step(
+                    "Treat the actions taken after the skipped player as out of turn (see that "
+                    "situation).",
+                    "Die Aktionen nach dem übersprungenen Spieler wie Aktionen außer der Reihe "
+                    "behandeln (siehe dort).",
+                ),
+            ),
+            rules,
+        )
+    if ruleset == "bdpv":
+        outcome = Step(
+            "Too late: two or more players have acted since; the skipped player has lost the "
+            "right to act in this round.",
+            "Zu spät: Seitdem haben zwei oder mehr Spieler gehandelt; der übersprungene Spieler "
+            "hat sein Recht zu handeln in dieser Runde verloren.",
+        )
+        return Procedure(outcome, (outcome,), rules)
+    outcome = Step(
+        "Too late: substantial action has taken place to the skipped player's left; those "
+        "actions stand and the floor decides about the skipped hand.",
+        "Zu spät: Links vom übersprungenen Spieler gab es substantielle Aktion; diese Aktionen "
+        "gelten, und der Floor entscheidet über die übersprungene Hand.",
+    )
+    return Procedure(
+        outcome,
+        (
+            outcome,
+            Step(
+                "The floor may declare the hand dead or allow only passive options (check, call "
+                "or fold).",
+                "Der Floor kann die Hand für tot erklären oder nur passive Optionen erlauben "
+                "(Check, Call oder Fold).",
+            ),
+        ),
+        rules,
+    )
+
+
 class Act(StrEnum):
     CHECK = "check"
     FOLD = "fold"

@@ -91,11 +91,13 @@ RULES: dict[str, Rule] = {
             "Aktion außerhalb der Reihe",
             "Play goes back to the player in turn and the out-of-turn player may be penalised. "
             "The out-of-turn action binds unless someone in between bet or raised; then bets "
-            "come back and the player has every option. A fold out of turn always stands.",
+            "come back and the player has every option. A fold out of turn always stands. A "
+            "skipped player must speak up before substantial action to their left.",
             "Das Spiel geht zum Spieler an der Reihe zurück; wer außerhalb der Reihe handelt, "
             "kann bestraft werden. Die Aktion bindet, außer jemand dazwischen hat gesetzt oder "
             "erhöht; dann gehen Einsätze zurück und alle Optionen sind offen. Ein Fold außerhalb "
-            "der Reihe gilt immer.",
+            "der Reihe gilt immer. Ein übersprungener Spieler muss sich melden, bevor links von "
+            "ihm substantielle Aktion stattfindet.",
         ),
         Rule(
             "tda-de 45",
@@ -541,6 +543,15 @@ RULES: dict[str, Rule] = {
             "Ein Check außer der Reihe darf kein Bet oder Raise werden; eine Aktion außer der "
             "Reihe bindet, wenn dazwischen niemand setzt, callt oder erhöht; ein Call außer der "
             "Reihe wird nie zum Raise.",
+        ),
+        Rule(
+            "bdpv 2.4.9",
+            "Skipped player",
+            "Übergangener Spieler",
+            "A skipped player must tell the dealer to keep the right to act; once two or more "
+            "players have acted after them, the right is lost.",
+            "Ein übergangener Spieler muss sich beim Dealer melden, um sein Recht zu handeln zu "
+            "behalten; haben danach zwei oder mehr Spieler gehandelt, ist es verloren.",
         ),
         Rule(
             "bdpv 3.4",

@@ -242,3 +242,12 @@ def test_showdown_in_the_console_and_bad_cards(floor_client, make_tournament):
         url, {**facts, "hands": "1: As As", "action": "suggest"}
     ).content.decode()
     assert "do not make a showdown" in bad
+
+
+def test_skipped_player_in_the_console(floor_client, make_tournament):
+    t = make_tournament()
+    page = floor_client.post(
+        reverse("rulings", args=[t.pk]),
+        {"situation": "skipped_player", "skipped_so_far": "two_chips", "action": "suggest"},
+    ).content.decode()
+    assert "Too late" in page and "tda-de 44" in page

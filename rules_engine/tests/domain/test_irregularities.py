@@ -152,3 +152,15 @@ def test_every_rule_cited_by_any_procedure_is_summarised():
             assert r in RULES, r
         for step in (p.outcome, *p.steps):
             assert step.en and step.de and step.en != step.de
+
+
+def test_skipped_player():
+    from rules_engine.domain.irregularities import skipped_player
+
+    assert "acts now" in skipped_player([Act.CHECK, Act.CHECK]).outcome.en
+    late = skipped_player([Act.BET, Act.CALL])
+    assert late.outcome.en.startswith("Too late") and "dead" in late.steps[1].en
+    assert skipped_player([Act.CHECK, Act.CHECK], "bdpv").outcome.en.startswith("Too late")
+    assert "acts now" in skipped_player([Act.BET], "bdpv").outcome.en
+    for p in (late, skipped_player([], "bdpv")):
+        assert all(r in RULES for r in p.rules)

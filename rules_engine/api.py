@@ -130,10 +130,7 @@ class Rulings(APIView):
     @extend_schema(responses=RulingSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
         t = _tournament(pk)
-        qs = Ruling.objects.filter(tournament=t)
-        q = request.query_params.get("q")
-        if q:
-            qs = qs.filter(decision__icontains=q) | qs.filter(rules__icontains=q)
+        qs = svc.rulings_search(t, request.query_params.get("q", ""))
         return Response(RulingSerializer(qs[:500], many=True).data)
 
     @extend_schema(request=RecordSerializer, responses={201: RulingSerializer})

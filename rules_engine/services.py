@@ -137,6 +137,27 @@ def irregularity_ruling(
     raise FloorError(_("Choose a situation."))
 
 
+def rulings_search(tournament: Tournament, q: str) -> Any:
+    """The ruling log, newest first; `q` matches the decision, reason, players, situation or a
+    rule id (e.g. "tda-de 49" or just "49")."""
+    from django.db.models import Q
+
+    qs = Ruling.objects.filter(tournament=tournament)
+    q = q.strip()
+    if q:
+        match = (
+            Q(decision__icontains=q)
+            | Q(reason__icontains=q)
+            | Q(players__icontains=q)
+            | Q(situation__icontains=q)
+            | Q(rules__icontains=q)
+        )
+        if q.isdigit():
+            match |= Q(table=int(q))
+        qs = qs.filter(match)
+    return qs
+
+
 @transaction.atomic
 def ruling_record(
     *,

@@ -338,7 +338,7 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(exc))
     if result is not None:
         result["cited"] = svc.cited(result["rules"])
-    log = Ruling.objects.filter(tournament=tournament)[:50]
+    log = svc.rulings_search(tournament, request.GET.get("q", ""))[:50]
     return render(
         request,
         "rules_engine/rulings.html",
@@ -350,6 +350,7 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
             log=log,
             situation=situation,
             situations=SITUATIONS,
+            q=request.GET.get("q", "").strip(),
         ),
     )
 

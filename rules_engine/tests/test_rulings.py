@@ -140,3 +140,17 @@ def test_undercall_and_string_bet_in_the_console(floor_client, make_tournament):
         },
     ).content.decode()
     assert "Bet / raise to 500." in page and "tda-de 56" in page
+
+
+def test_the_log_is_searchable(floor_client, make_tournament):
+    t = make_tournament()
+    url = reverse("rulings", args=[t.pk])
+    floor_client.post(url, {**FACTS, "action": "record", "follows": "1"})
+    floor_client.post(
+        url, {"situation": "four_card_flop", "table": "3", "action": "record", "follows": "1"}
+    )
+    assert Ruling.objects.count() == 2
+    log = floor_client.get(url, {"q": "49"}).context["log"]
+    assert [r.rules for r in log] == [["tda-de 49"]]
+    assert [r.table for r in floor_client.get(url, {"q": "3"}).context["log"]] == [3]
+    assert len(floor_client.get(url, {"q": ""}).context["log"]) == 2

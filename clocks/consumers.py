@@ -13,6 +13,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from clocks import feedwatch
 from clocks.hub import hub_join, hub_leave
 from tournament.realtime import entry_group, tournament_group
 
@@ -24,6 +25,23 @@ class TournamentConsumer(AsyncWebsocketConsumer):
 
     groups_joined: list[str]
     hub_group: str = ""
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        # With the channel layer's Redis down nothing would reach this socket: refuse it, so
+        # the page polls over HTTP until Redis is back (clocks/feedwatch.py).
+        feedwatch.ensure_running()
+        if not feedwatch.healthy():
+            await self.close(code=feedwatch.CLOSE_FEED_DOWN)
+            return
+        await super().websocket_connect(message)
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        await super().accept(subprotocol, headers)
+        feedwatch.add(self)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        feedwatch.discard(self)
+        await super().websocket_disconnect(message)
 
     async def connect(self) -> None:
         self.groups_joined = []

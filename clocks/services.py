@@ -138,8 +138,8 @@ def clock_payload(
 def clocks_announce_due(*, now: datetime | None = None) -> int:
     """Announce every level start that is due and not yet announced, exactly once each.
 
-    Safe to call from any number of tickers at once. Returns how many announcements this call
-    made.
+    Safe to call from any number of tickers at once. Returns how many level starts this call
+    recorded.
     """
     now = now or timezone.now()
     made = 0
@@ -157,25 +157,33 @@ def clocks_announce_due(*, now: datetime | None = None) -> int:
 
 @transaction.atomic
 def _announce(clock: Clock, state: ClockState, levels: list[Level], now: datetime) -> int:
-    won = Clock.objects.filter(pk=clock.pk, announced_level__lt=state.level_index).update(
-        announced_level=state.level_index
-    )
-    if not won:
+    """Record every level start since the last one announced, in order, each exactly once: a
+    ticker that was down for longer than a level catches up without losing one (the ones it
+    catches up on are marked late). Screens get the current level once."""
+    locked = Clock.objects.select_for_update().filter(pk=clock.pk).first()
+    if locked is None or locked.announced_level >= state.level_index:
         return 0  # another ticker announced it first
+    first = locked.announced_level + 1
+    Clock.objects.filter(pk=clock.pk).update(announced_level=state.level_index)
     tournament = clock.tournament
-    level = levels[state.level_index]
-    event_record(
-        tournament=tournament,
-        action="clock.break" if level.is_break else "clock.level",
-        actor=Actor.system("clock"),
-        payload={"level_index": state.level_index, "announced_at": now.isoformat()},
-    )
+    for index in range(max(first, 0), state.level_index + 1):
+        level = levels[index]
+        event_record(
+            tournament=tournament,
+            action="clock.break" if level.is_break else "clock.level",
+            actor=Actor.system("clock"),
+            payload={
+                "level_index": index,
+                "announced_at": now.isoformat(),
+                "late": index < state.level_index,
+            },
+        )
     payload = clock_payload(tournament, state, levels, now)
     broadcast_on_commit(tournament_group(tournament.pk), "level", payload)
     # tda-de 23: the new level applies from the next hand; the dealer tablets say so.
     for table_id in tournament.tables.filter(is_open=True).values_list("pk", flat=True):
         broadcast_on_commit(table_group(table_id), "level", payload)
-    return 1
+    return state.level_index + 1 - max(first, 0)
 
 
 __all__ = ["clock_command", "clock_payload", "clocks_announce_due"]

@@ -31,3 +31,4 @@ if settings.DEBUG:  # pragma: no cover - development only
     from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 
     urlpatterns += staticfiles_urlpatterns()
+handler500 = "config.errors.server_error"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -87,10 +88,25 @@ def data_changed(tournament_id: int | None) -> None:
         cache.set(key, 1, None)
 
 
+_EPOCH_KEY = "floor:v:epoch"
+
+
 def data_version(tournament_id: int) -> str:
+    """The tournament's data version. The epoch changes whenever the cache starts empty (a Redis
+    restart), so counters that start again from zero never match an older index; while the cache
+    is unreachable every call gets a new version, so the index is never trusted."""
+    from config.cache import failed_since
+
+    t0 = time.monotonic()
     keys = _version_keys(tournament_id)
-    values = cache.get_many(keys)
-    return f"{values.get(keys[0], 0)}:{values.get(keys[1], 0)}"
+    values = cache.get_many([*keys, _EPOCH_KEY])
+    epoch = values.get(_EPOCH_KEY)
+    if epoch is None:
+        cache.add(_EPOCH_KEY, uuid.uuid4().hex[:8], None)
+        epoch = cache.get(_EPOCH_KEY)
+    if failed_since(t0) or epoch is None:
+        return f"down:{uuid.uuid4().hex}"
+    return f"{epoch}:{values.get(keys[0], 0)}:{values.get(keys[1], 0)}"
 
 
 def index_clear() -> None:

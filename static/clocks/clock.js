@@ -144,7 +144,7 @@ export class Feed {
   }
   scheduleReconnect() {
     setTimeout(() => this.connect(), this.retry);
-    this.retry = Math.min(this.retry * 2, 10000);
+    this.retry = Math.min(this.retry * 2, 5000);
   }
 }
 

@@ -76,12 +76,17 @@ def test_planned_tournament_cannot_start(make_tournament, actor):
 def test_level_ends_are_announced_exactly_once(tournament, actor):
     t0 = timezone.now() - timedelta(minutes=45)
     clock_command(tournament=tournament, kind="start", actor=actor, now=t0)
-    assert clocks_announce_due() == 1  # level 2 started at minute 20; level 3 (break) at 40
+    # Level 2 started at minute 20 and the break at 40: both recorded, in order, the first late.
+    assert clocks_announce_due() == 2
     assert clocks_announce_due() == 0
     assert clocks_announce_due(now=timezone.now() + timedelta(minutes=1)) == 0
     clock = Clock.objects.get(tournament=tournament)
     assert clock.announced_level == 2
-    assert Event.objects.filter(action__in=["clock.level", "clock.break"]).count() == 1
+    events = Event.objects.filter(action__in=["clock.level", "clock.break"]).order_by("id")
+    assert [(e.action, e.payload["level_index"], e.payload["late"]) for e in events] == [
+        ("clock.level", 1, True),
+        ("clock.break", 2, False),
+    ]
 
 
 def test_two_tickers_never_double_announce(tournament, actor):

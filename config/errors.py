@@ -1,0 +1,58 @@
+"""The server-error handler: a database that is restarting is a 503 "try again", not a 500.
+
+When PostgreSQL restarts (or a connection from the pool was cut) a request fails with an
+OperationalError. Nothing was written (the request's transaction rolled back), so the honest
+answer is 503 with Retry-After, which the pages and API clients retry. Everything else is the
+plain 500. Neither page touches the database, the session or a template with context processors.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from django.db.utils import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.html import escape
+from django.utils.translation import gettext as _
+
+PAGE = (
+    '<!doctype html><html><head><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width,initial-scale=1">'
+    "<title>Floor</title><style>body{font-family:system-ui,sans-serif;background:#f4f6f8;"
+    "color:#1d2327;display:grid;place-items:center;min-height:90vh;margin:0}"
+    "div{max-width:30rem;padding:2rem;background:#fff;border-radius:12px;"
+    "box-shadow:0 1px 3px rgba(0,0,0,.1)}h1{font-size:1.3rem;margin:0 0 .5rem}</style>"
+    "</head><body><div><h1>{title}</h1><p>{text}</p></div></body></html>"
+)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/") or "application/json" in request.headers.get(
+        "Accept", ""
+    )
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    exc = sys.exc_info()[1]
+    if isinstance(exc, OperationalError | InterfaceError):
+        title = _("One moment, please")
+        text = _(
+            "The database is not answering right now. Nothing was saved; try again in a few seconds."
+        )
+        if _wants_json(request):
+            response: HttpResponse = JsonResponse(
+                {"detail": text, "code": "database_unavailable"}, status=503
+            )
+        else:
+            response = HttpResponse(
+                PAGE.replace("{title}", escape(title)).replace("{text}", escape(text)), status=503
+            )
+        response["Retry-After"] = "2"
+        return response
+    title = _("Something went wrong")
+    text = _("The server could not answer this request. The error has been logged.")
+    if _wants_json(request):
+        return JsonResponse({"detail": text, "code": "server_error"}, status=500)
+    return HttpResponse(
+        PAGE.replace("{title}", escape(title)).replace("{text}", escape(text)), status=500
+    )

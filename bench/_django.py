@@ -41,8 +41,9 @@ def ensure_postgres_database(url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def setup(fresh: bool = False) -> str:
-    """Configure Django for a benchmark and migrate. Returns the database URL."""
+def setup(fresh: bool = False, migrate: bool = True) -> str:
+    """Configure Django for a benchmark and migrate (unless `migrate` is false: a worker process
+    of a benchmark whose parent already did). Returns the database URL."""
     sys.path.insert(0, str(ROOT))
     url = database_url()
     if fresh and url.startswith("postgres") and "floor_bench" in url:
@@ -59,7 +60,8 @@ def setup(fresh: bool = False) -> str:
     import django
 
     django.setup()
-    from django.core.management import call_command
+    if migrate:
+        from django.core.management import call_command
 
-    call_command("migrate", verbosity=0, interactive=False)
+        call_command("migrate", verbosity=0, interactive=False)
     return url

@@ -7,7 +7,13 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from clocks.consumers import TournamentConsumer
-from tournament.realtime import console_group, dealer_group, table_group, tournament_group
+from tournament.realtime import (
+    console_group,
+    dealer_group,
+    table_group,
+    tournament_group,
+    user_group,
+)
 
 
 class DealerConsumer(TournamentConsumer):
@@ -56,10 +62,21 @@ class ConsoleConsumer(TournamentConsumer):
         if not await _may_run_floor(user) or not await _tournament_exists(tournament_id):
             await self.close(code=4403)
             return
-        for group in (console_group(tournament_id), tournament_group(tournament_id)):
+        groups = (
+            console_group(tournament_id),
+            tournament_group(tournament_id),
+            user_group(user.pk),
+        )
+        for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
         await self.accept()
+
+    async def floor_event(self, message: dict[str, Any]) -> None:
+        if message.get("event") == "revoked":  # the account was disabled or lost its role
+            await self.close(code=4403)
+            return
+        await super().floor_event(message)
 
 
 @database_sync_to_async

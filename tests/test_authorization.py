@@ -201,3 +201,14 @@ def test_dealer_link_reaches_its_own_table_only_and_dies_when_revoked(client, wo
     assert client.get(reverse("dealer", args=[old])).status_code in (403, 404)
     assert client.post(reverse("dealer-action", args=[old, "hand"])).status_code in (403, 404)
     assert Event.objects.count() == before + 1  # only the renewal itself
+
+
+def test_a_disabled_account_loses_the_console_at_once(client, floor_user, world):
+    t, _secret, _tables, _kwargs = world
+    client.force_login(floor_user)
+    assert client.get(reverse("seating", args=[t.pk])).status_code == 200
+    floor_user.is_active = False
+    floor_user.save()
+    response = client.get(reverse("seating", args=[t.pk]))
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+    assert client.get(reverse("api-entries", args=[t.pk])).status_code in (401, 403)

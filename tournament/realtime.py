@@ -38,6 +38,12 @@ def console_group(tournament_id: int) -> str:
     return f"console.{tournament_id}"
 
 
+def user_group(user_id: int) -> str:
+    """Every console socket of one staff account; told to close when the account is disabled or
+    loses its role."""
+    return f"user.{user_id}"
+
+
 def dealer_group(token: str) -> str:
     """Every tablet holding this dealer token; told to close when the token is revoked."""
     digest = hashlib.sha256(token.encode()).hexdigest()[:24]

@@ -80,3 +80,30 @@ def _with_user(user):
         return await router({**scope, "user": user}, receive, send)
 
     return app
+
+
+async def test_disabled_account_loses_its_open_console_socket(table, floor_user):
+    ws = WebsocketCommunicator(
+        _with_user(floor_user), f"/ws/console/{table.tournament_id}/", headers=ORIGIN
+    )
+    connected, _ = await ws.connect()
+    assert connected
+
+    def disable():
+        floor_user.is_active = False
+        floor_user.save()
+
+    await sync_to_async(disable)()
+    output = await ws.receive_output(timeout=3)
+    assert output["type"] == "websocket.close" and output.get("code") == 4403
+
+
+async def test_account_without_its_role_loses_its_open_console_socket(table, floor_user):
+    ws = WebsocketCommunicator(
+        _with_user(floor_user), f"/ws/console/{table.tournament_id}/", headers=ORIGIN
+    )
+    connected, _ = await ws.connect()
+    assert connected
+    await sync_to_async(floor_user.groups.clear)()
+    output = await ws.receive_output(timeout=3)
+    assert output["type"] == "websocket.close" and output.get("code") == 4403

@@ -1,0 +1,257 @@
+"""Concurrency stress on PostgreSQL: many floor clients at once on one event.
+
+    python -m bench.stress --players 2000 --clients 8 --seconds 30
+
+Seats `players` entries, then runs `clients` processes for `seconds` that each pick at random:
+register a late player (seated at once), bust a seated player, finish a hand at a table, apply
+the balancing plan, break the table the plan suggests, move a player by hand to an empty seat —
+all through the real services, as two floor people and forty tablets would. Refusals (a stale
+plan, a seat just taken, a player just busted by someone else) are expected and counted.
+
+At the end every invariant is checked: no seat holds two players, no player has two seats,
+nobody sits at a closed table, every player in the tournament has a seat and nobody else has,
+and the event log is complete and in order: one `entry.register`, `entry.bust`, `table.hand`,
+`seats.balance`, `seats.break` or `seats.move` event per operation that succeeded, event ids in
+the order of their times. Prints one JSON line: players, clients, seconds, operations (by kind),
+refused, errors (exceptions other than refusals, e.g. deadlocks), violations (a list).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import multiprocessing as mp
+import random
+import time
+from collections import Counter
+from typing import Any
+
+from bench import _django
+
+ACTIONS = ["register", "bust", "bust", "hand", "hand", "hand", "balance", "break", "move"]
+EVENT_OF = {
+    "register": "entry.register",
+    "bust": "entry.bust",
+    "hand": "table.hand",
+    "balance": "seats.balance",
+    "break": "seats.break",
+    "move": "seats.move",
+}
+
+
+def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any) -> None:
+    _django.setup(migrate=False)  # a fresh process: no connection or pool shared with others
+    from django.db import OperationalError, close_old_connections
+
+    from tables import services as svc
+    from tables.domain.seating import suggest_break
+    from tables.models import SeatAssignment, Table
+    from tournament.errors import FloorError
+    from tournament.events import Actor
+    from tournament.models import Tournament
+    from tournament.services.eliminations import BustReport, entries_bust
+    from tournament.services.registration import entry_register, player_create
+
+    rng = random.Random(seed)
+    me = Actor(user=None, label=f"client {seed}", source="stress")
+    t = Tournament.objects.get(pk=tournament_id)
+    done: Counter[str] = Counter()
+    errors: list[str] = []
+    barrier.wait()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        action = rng.choice(ACTIONS)
+        try:
+            if action == "register":
+                player = player_create(name=f"Late Player{seed}x{rng.random():.8f}", actor=me)
+                entry_register(tournament=t, player=player, actor=me)
+            elif action == "bust":
+                alive = SeatAssignment.objects.filter(table__tournament=t).count()
+                if alive <= 20:
+                    continue
+                row = (
+                    SeatAssignment.objects.filter(table__tournament=t)
+                    .select_related("entry")
+                    .order_by("?")
+                    .first()
+                )
+                if row is None:
+                    continue
+                entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=me)
+            elif action == "hand":
+                table = Table.objects.filter(tournament=t, is_open=True).order_by("?").first()
+                if table is None:
+                    continue
+                svc.hand_done(table=table, actor=me)
+            elif action == "balance":
+                plan = svc.balance_plan(t)
+                if not plan.moves:
+                    continue
+                svc.balance_apply(tournament=t, signature=plan.signature, actor=me)
+            elif action == "break":
+                number = suggest_break(svc.table_counts(t), t.seats_per_table)
+                if number is None:
+                    continue
+                svc.table_break(tournament=t, number=number, actor=me)
+            else:
+                row = (
+                    SeatAssignment.objects.filter(table__tournament=t)
+                    .select_related("entry")
+                    .order_by("?")
+                    .first()
+                )
+                table = Table.objects.filter(tournament=t, is_open=True).order_by("?").first()
+                if row is None or table is None:
+                    continue
+                taken = set(table.assignments.values_list("seat", flat=True))
+                free = [s for s in range(1, table.seats + 1) if s not in taken]
+                if not free:
+                    continue
+                svc.seat_move(
+                    tournament=t,
+                    entry=row.entry,
+                    table_number=table.number,
+                    seat=rng.choice(free),
+                    actor=me,
+                )
+            done[action] += 1
+        except FloorError:
+            done["refused"] += 1
+            done[f"refused_{action}"] += 1
+        except OperationalError as exc:  # a deadlock or a lost connection would show here
+            errors.append(f"{action}: {exc}")
+        except Exception as exc:
+            errors.append(f"{action}: {type(exc).__name__}: {exc}")
+        finally:
+            close_old_connections()
+    out.put((dict(done), errors))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=30)
+    args = parser.parse_args()
+
+    url = _django.setup(fresh=True)
+    if not url.startswith("postgres"):
+        raise SystemExit("the stress test needs PostgreSQL (row locks)")
+    from django.db import connection
+    from django.utils import timezone
+
+    from tables import services as svc
+    from tables.models import SeatAssignment, Table
+    from tournament.domain.structure import LevelSpec
+    from tournament.events import Actor
+    from tournament.models import ChipSet, Entry, EntryStatus, Event, Player, Tournament
+    from tournament.services.tournaments import structure_create, tournament_create
+
+    actor = Actor.system("stress")
+    t = tournament_create(
+        actor=actor,
+        name="Stress",
+        starts_at=timezone.now(),
+        buy_in=1000,
+        fee=0,
+        starting_stack=10000,
+        structure=structure_create(name="stress", levels=[LevelSpec(100, 200, minutes=20)]),
+        chip_set=ChipSet.objects.create(name="stress"),
+        late_registration_until_level=5,
+    )
+    players = Player.objects.bulk_create(
+        Player(name=f"Player Number{i}", display_name=f"Player {i}") for i in range(args.players)
+    )
+    Entry.objects.bulk_create(
+        Entry(tournament=t, player=p, number=i + 1) for i, p in enumerate(players)
+    )
+    Tournament.objects.filter(pk=t.pk).update(status="running")
+    t.refresh_from_db()
+    svc.seats_draw(tournament=t, actor=actor)
+    for table in Table.objects.filter(tournament=t):
+        seats = sorted(table.assignments.values_list("seat", flat=True))
+        svc.button_set(table=table, seat=seats[0], actor=actor)
+    first_event = Event.objects.filter(tournament=t).order_by("-id").values_list("id", flat=True)[0]
+    connection.close()
+
+    ctx = mp.get_context("spawn")
+    barrier = ctx.Barrier(args.clients)
+    out = ctx.Queue()
+    procs = [
+        ctx.Process(target=client, args=(t.pk, seed, args.seconds, barrier, out))
+        for seed in range(args.clients)
+    ]
+    started = time.monotonic()
+    for p in procs:
+        p.start()
+    results = [out.get(timeout=args.seconds + 300) for _ in procs]
+    for p in procs:
+        p.join(30)
+    elapsed = time.monotonic() - started
+
+    done: Counter[str] = Counter()
+    errors: list[str] = []
+    for d, e in results:
+        done.update(d)
+        errors.extend(e)
+    violations: list[str] = []
+    rows = list(
+        SeatAssignment.objects.filter(table__tournament=t).values_list(
+            "entry_id", "table_id", "seat", "table__is_open"
+        )
+    )
+    if len({(tb, s) for _, tb, s, _ in rows}) != len(rows):
+        violations.append("a seat holds two players")
+    seated = Counter(e for e, *_ in rows)
+    if any(c != 1 for c in seated.values()):
+        violations.append("a player has two seats")
+    if not all(is_open for *_, is_open in rows):
+        violations.append("a player sits at a closed table")
+    alive = set(t.entries.filter(status=EntryStatus.ACTIVE).values_list("pk", flat=True))
+    if alive != set(seated):
+        violations.append(
+            f"{len(alive - set(seated))} players in the tournament without a seat, "
+            f"{len(set(seated) - alive)} seated who are out"
+        )
+    events = Event.objects.filter(tournament=t, id__gt=first_event)
+    by_action = Counter(events.values_list("action", flat=True))
+    for action, name in EVENT_OF.items():
+        if by_action.get(name, 0) != done.get(action, 0):
+            violations.append(
+                f"{done.get(action, 0)} {action} operations but {by_action.get(name, 0)} "
+                f"{name} events"
+            )
+    times = list(events.order_by("id").values_list("at", flat=True))
+    out_of_order = sum(1 for a, b in itertools.pairwise(times) if b < a)
+    if out_of_order:
+        violations.append(f"{out_of_order} events out of time order")
+    print(
+        json.dumps(
+            {
+                "players": args.players,
+                "clients": args.clients,
+                "seconds": round(elapsed, 1),
+                "operations": {
+                    k: v for k, v in sorted(done.items()) if not k.startswith("refused")
+                },
+                "operations_total": sum(v for k, v in done.items() if not k.startswith("refused")),
+                "refused": done.get("refused", 0),
+                "refused_by_kind": {
+                    k.removeprefix("refused_"): v
+                    for k, v in sorted(done.items())
+                    if k.startswith("refused_")
+                },
+                "events": sum(by_action.values()),
+                "players_left": len(alive),
+                "tables_open": Table.objects.filter(tournament=t, is_open=True).count(),
+                "errors": errors[:10],
+                "error_count": len(errors),
+                "violations": violations,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""A staff account that is disabled or loses its role loses access at once: HTTP requests are
+refused from the next one on (Django checks `is_active` and the roles on every request), and
+its open console websockets are told to close here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models.signals import m2m_changed, post_save
+from django.dispatch import receiver
+
+from tournament.realtime import broadcast_on_commit, user_group
+from tournament.roles import STAFF_ROLES
+
+User = get_user_model()
+
+
+@receiver(post_save, sender=User)
+def _disabled(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    if not created and not instance.is_active:
+        broadcast_on_commit(user_group(instance.pk), "revoked", {})
+
+
+@receiver(m2m_changed, sender=User.groups.through)
+def _role_removed(sender: Any, instance: Any, action: str, reverse: bool, **kwargs: Any) -> None:
+    if action not in ("post_remove", "post_clear") or reverse:
+        return
+    names = set(instance.groups.values_list("name", flat=True))
+    if not names & set(STAFF_ROLES) and not instance.is_superuser:
+        broadcast_on_commit(user_group(instance.pk), "revoked", {})

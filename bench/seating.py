@@ -45,6 +45,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--check-every", type=int, default=500)
     parser.add_argument(
+        "--steps", type=int, default=0, help="stop after this many busts (0: to the final table)"
+    )
+    parser.add_argument(
         "--draw-only", action="store_true", help="time the draw only (repeat it 3 times)"
     )
     args = parser.parse_args()
@@ -158,7 +161,7 @@ def main() -> None:
         return execute(sql, params, many, context)
 
     alive = args.entries
-    while alive > args.final:
+    while alive > args.final and not (args.steps and busts >= args.steps):
         row = (
             SeatAssignment.objects.filter(table__tournament=tournament)
             .select_related("entry", "table")
@@ -219,7 +222,7 @@ def main() -> None:
                 violations.append(f"out of balance after step {busts}: {min(sizes)}-{max(sizes)}")
         if busts % args.check_every == 0:
             full_check()
-    if alive > 1 and tournament.tables.filter(is_open=True).count() > 1:
+    if not args.steps and alive > 1 and tournament.tables.filter(is_open=True).count() > 1:
         svc.final_table_draw(tournament=tournament, actor=actor)
     full_check()
     print(

@@ -341,7 +341,7 @@ def showdown_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> dict[s
 # --- penalties -------------------------------------------------------------------------
 
 
-def _entry(tournament: Tournament, number: int) -> Entry:
+def playing_entry(tournament: Tournament, number: int) -> Entry:
     entry = (
         Entry.objects.select_related("player").filter(tournament=tournament, number=number).first()
     )
@@ -373,7 +373,7 @@ def penalty_give(
     from tournament.services.eliminations import BustReport, entries_bust
 
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    entry = _entry(tournament, number)
+    entry = playing_entry(tournament, number)
     reason = reason.strip()
     if not reason:
         raise FloorError(_("Say what the penalty is for."))

@@ -9,8 +9,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from rules_engine import services as svc
 from rules_engine.domain.interpret import Verbal
@@ -254,38 +254,15 @@ def _form(situation: str, request: HttpRequest, tournament: Any) -> forms.Form:
     return IrregularityForm(data)
 
 
-def _suggest(situation: str, form: forms.Form, tournament: Any) -> dict[str, Any] | None:
-    """The suggested ruling when the form's facts are valid (FloorError when they do not fit)."""
-    if not form.is_bound or not form.is_valid():
-        return None
+def _facts(form: forms.Form) -> dict[str, Any]:
+    """The facts of a valid form, in the shape the ruling API takes them."""
     if isinstance(form, BetFactsForm):
-        facts = form.facts()
-        suggestion = svc.bet_ruling(facts, tournament.ruleset)
-        text = svc.outcome_text(suggestion)
-        return {
-            "facts": facts,
-            "text": text,
-            "steps": [],
-            "rules": list(suggestion.rules),
-            "suggested": {"outcome": suggestion.outcome.value, "to": suggestion.to},
-        }
+        return form.facts()
     d = form.cleaned_data
     if isinstance(form, ShowdownForm):
-        facts = {k: d[k] for k in ("board", "hands", "contributions", "button", "table_seats")}
-        facts["smallest_chip"] = d["smallest_chip"]
-        shown = svc.showdown_ruling(facts, tournament.ruleset)
-        for h in shown["hands"]:
-            h["category_text"] = CATEGORY_TEXT[h["category"]]
-            h["won"] = shown["won"].get(str(h["seat"]), 0)
-        return {
-            "facts": facts,
-            "text": svc.showdown_text(shown),
-            "steps": [],
-            "rules": shown["rules"],
-            "showdown": shown,
-            "suggested": {"won": shown["won"], "pots": shown["pots"]},
-        }
-    facts = {
+        keys = ("board", "hands", "contributions", "button", "table_seats", "smallest_chip")
+        return {k: d[k] for k in keys}
+    return {
         "street": d.get("street") or "",
         "action": d.get("oot_action") or "",
         "action_changed": bool(d.get("action_changed")),
@@ -296,15 +273,28 @@ def _suggest(situation: str, form: forms.Form, tournament: Any) -> dict[str, Any
         "button_short": bool(d.get("button_short")),
         "betting_started": bool(d.get("betting_started")),
     }
-    procedure = svc.irregularity_ruling(situation, facts, tournament.ruleset)
-    language = get_language() or "en"
-    return {
-        "facts": facts,
-        "text": procedure.outcome.text(language),
-        "steps": [step.text(language) for step in procedure.steps],
-        "rules": list(procedure.rules),
-        "suggested": {"outcome": procedure.outcome.en},
-    }
+
+
+def _suggest(situation: str, form: forms.Form, tournament: Any) -> dict[str, Any] | None:
+    """The suggested ruling when the form's facts are valid (FloorError when they do not fit):
+    the same `svc.suggestion` the API answers with."""
+    if not form.is_bound or not form.is_valid():
+        return None
+    facts = _facts(form)
+    out = svc.suggestion(situation, facts, tournament.ruleset)
+    result = {**out, "facts": facts, "suggested": out["result"]}
+    if situation == svc.SITUATION_SHOWDOWN:
+        shown = out["result"]  # stored as the suggestion: the display gets its own copy
+        hands = [
+            {
+                **h,
+                "category_text": CATEGORY_TEXT[h["category"]],
+                "won": shown["won"].get(str(h["seat"]), 0),
+            }
+            for h in shown["hands"]
+        ]
+        result["showdown"] = {**shown, "hands": hands}
+    return result
 
 
 @floor_required
@@ -427,7 +417,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_bound and form.is_valid():
         d = form.cleaned_data
         try:
-            entry = svc._entry(tournament, d["number"])
+            entry = svc.playing_entry(tournament, d["number"])
             if request.POST.get("action") == "give":
                 penalty = svc.penalty_give(
                     tournament=tournament,

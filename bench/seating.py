@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import time
 from collections import Counter
@@ -48,10 +49,17 @@ def main() -> None:
         "--steps", type=int, default=0, help="stop after this many busts (0: to the final table)"
     )
     parser.add_argument(
+        "--profile", action="store_true", help="print the costliest SQL statements to stderr"
+    )
+    parser.add_argument(
         "--draw-only", action="store_true", help="time the draw only (repeat it 3 times)"
     )
     args = parser.parse_args()
 
+    # Production wiring when Redis is here (cache, data versions and broadcasts through it), as
+    # a festival runs; otherwise the embedded in-memory layer.
+    if _redis_reachable():
+        os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/12")
     url = _django.setup(fresh=True)
     from django.db import connection, transaction
     from django.utils import timezone
@@ -96,9 +104,11 @@ def main() -> None:
             tournament=tournament, count=min(1000, needed - tournament.tables.count()), actor=actor
         )
 
+    _analyze(connection)
     t0 = time.perf_counter()
     svc.seats_draw(tournament=tournament, actor=actor)
     draw_ms = (time.perf_counter() - t0) * 1000
+    _analyze(connection)
     if args.draw_only:
         redraws = []
         for _ in range(3):
@@ -154,11 +164,24 @@ def main() -> None:
         return seats, table.blinds()
 
     parts: Counter[str] = Counter()
+    break_samples: list[float] = []
+    plain_samples: list[float] = []
     queries = [0]
+
+    sql_time: Counter[str] = Counter()
+    sql_calls: Counter[str] = Counter()
 
     def count_query(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         queries[0] += 1
-        return execute(sql, params, many, context)
+        if not args.profile:
+            return execute(sql, params, many, context)
+        ts = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            key = " ".join(sql.split())[:150]
+            sql_time[key] += time.perf_counter() - ts
+            sql_calls[key] += 1
 
     alive = args.entries
     while alive > args.final and not (args.steps and busts >= args.steps):
@@ -191,14 +214,19 @@ def main() -> None:
             t0 += time.perf_counter() - paused
             if plan.moves:
                 svc.balance_apply(tournament=tournament, signature=plan.signature, actor=actor)
-            counts = svc.table_counts(tournament)
-            from tables.domain.seating import suggest_break
-
-            broken = suggest_break(counts, args.seats, order=tournament.break_order)
+            tp = time.perf_counter()
+            broken = svc.break_suggestion(tournament)
+            parts["suggest"] += time.perf_counter() - tp
             if broken is not None and alive - 1 > args.final:
+                tp = time.perf_counter()
                 svc.table_break(tournament=tournament, number=broken, actor=actor)
+                parts["break"] += time.perf_counter() - tp
                 breaks += 1
+            tp = time.perf_counter()
+        parts["commit"] += time.perf_counter() - tp
         samples.append((time.perf_counter() - t0) * 1000)
+        (break_samples if broken is not None else plain_samples).append(samples[-1])
+        counts = svc.table_counts(tournament)
         busts += 1
         alive -= 1
         moves += len(plan.moves)
@@ -225,6 +253,24 @@ def main() -> None:
     if not args.steps and alive > 1 and tournament.tables.filter(is_open=True).count() > 1:
         svc.final_table_draw(tournament=tournament, actor=actor)
     full_check()
+    if args.profile:
+        import sys
+
+        print(
+            f"steps without a break: p50 {percentile(plain_samples, 50):.2f} ms, "
+            f"p99 {percentile(plain_samples, 99):.2f} ms; with a break ({len(break_samples)}): "
+            f"p50 {percentile(break_samples, 50):.2f} ms, p99 {percentile(break_samples, 99):.2f}"
+            f" ms; per step: "
+            + ", ".join(f"{k} {v * 1000 / max(busts, 1):.2f} ms" for k, v in parts.items())
+            + f"; break {parts['break'] * 1000 / max(breaks, 1):.2f} ms per break",
+            file=sys.stderr,
+        )
+
+        for key, total in sql_time.most_common(25):
+            print(
+                f"{total * 1000 / max(busts, 1):7.2f} ms/step {sql_calls[key]:6d}x  {key}",
+                file=sys.stderr,
+            )
     print(
         json.dumps(
             {
@@ -242,12 +288,31 @@ def main() -> None:
                 "invariant_violations": len(violations),
                 "violations_sample": violations[:5],
                 "database": url.split(":", 1)[0],
+                "channel_layer": "redis" if os.environ.get("REDIS_URL") else "in-memory",
                 "queries_per_step": round(queries[0] / max(busts, 1), 1),
                 "bust_service_ms_avg": round(parts["bust"] * 1000 / max(busts, 1), 2),
                 "plan_ms_avg": round(parts["plan"] * 1000 / max(busts, 1), 2),
             }
         )
     )
+
+
+def _redis_reachable() -> bool:
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), 1):
+            return True
+    except OSError:
+        return False
+
+
+def _analyze(connection: Any) -> None:
+    """Fresh planner statistics after a bulk load, as autovacuum gives a live database within
+    about a minute (not timed)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
 
 
 def _random_row(tournament: Any, rng: random.Random) -> Any:

@@ -45,7 +45,6 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
     from django.db import OperationalError, close_old_connections
 
     from tables import services as svc
-    from tables.domain.seating import suggest_break
     from tables.models import SeatAssignment, Table
     from tournament.errors import FloorError
     from tournament.events import Actor
@@ -90,7 +89,7 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
                     continue
                 svc.balance_apply(tournament=t, signature=plan.signature, actor=me)
             elif action == "break":
-                number = suggest_break(svc.table_counts(t), t.seats_per_table)
+                number = svc.break_suggestion(t)
                 if number is None:
                     continue
                 svc.table_break(tournament=t, number=number, actor=me)

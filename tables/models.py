@@ -9,14 +9,21 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tables.domain.button import Blinds
-from tournament.models import Entry, Tournament
+from tournament.models import DatabaseCounted, Entry, Tournament
 
 
 def new_dealer_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-class Table(models.Model):
+def blinds_of(button: int | None, small_blind: int | None, big_blind: int | None) -> Blinds | None:
+    """The stored positions as the button rules see them (None until the button is set)."""
+    if button is None or big_blind is None:
+        return None
+    return Blinds(button=button, small_blind=small_blind or button, big_blind=big_blind)
+
+
+class Table(DatabaseCounted):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveIntegerField(_("table number"))
     seats = models.PositiveSmallIntegerField(
@@ -41,11 +48,35 @@ class Table(models.Model):
     )
     dealer_token = models.CharField(max_length=64, unique=True, default=new_dealer_token)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # Players seated here, kept by the database on every seat change (tournament/counters.py):
+    # balancing reads the room's head counts from the tables alone.
+    players = models.PositiveSmallIntegerField(default=0, editable=False)
+
+    counters = ("players",)
 
     class Meta:
         ordering = ["tournament", "number"]
         verbose_name = _("table")
         verbose_name_plural = _("tables")
+        indexes = [
+            # Balancing reads the fullest and the emptiest open tables (tables/services.py).
+            models.Index(
+                fields=["tournament", "players", "number"],
+                condition=models.Q(is_open=True),
+                name="open_tables_emptiest",
+            ),
+            models.Index(
+                fields=["tournament", "-players", "number"],
+                condition=models.Q(is_open=True),
+                name="open_tables_fullest",
+            ),
+            # How many tables are open, and the lowest and highest open number (table breaks).
+            models.Index(
+                fields=["tournament", "number"],
+                condition=models.Q(is_open=True),
+                name="open_tables_by_number",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_table_number"),
             models.CheckConstraint(
@@ -58,13 +89,7 @@ class Table(models.Model):
         return f"{self.tournament} – {self.number}"
 
     def blinds(self) -> Blinds | None:
-        if self.button_seat is None or self.big_blind_seat is None:
-            return None
-        return Blinds(
-            button=self.button_seat,
-            small_blind=self.small_blind_seat or self.button_seat,
-            big_blind=self.big_blind_seat,
-        )
+        return blinds_of(self.button_seat, self.small_blind_seat, self.big_blind_seat)
 
     def set_blinds(self, blinds: Blinds | None) -> None:
         self.button_seat = blinds.button if blinds else None

@@ -4,13 +4,13 @@ player per seat, one seat per player) are the last line of defence."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, Max, Min, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -19,11 +19,18 @@ from rules_engine.services import penalties_count_hand
 from tables.domain.button import ButtonError, first_hand, next_hand, waiting_seats
 from tables.domain.seating import (
     BalancePlan,
+    HeadCounts,
     Move,
+    NeedMoreCounts,
     Rules,
     SeatingError,
+    TableCount,
     TableState,
+    break_due,
     draw,
+    emptiest_first,
+    fewest_open_tables,
+    fullest_first,
     late_seat,
     plan_balance_lazy,
     plan_break_lazy,
@@ -31,7 +38,15 @@ from tables.domain.seating import (
     secure_random,
     tables_needed,
 )
-from tables.models import KeepApart, ReportKind, SeatAssignment, Table, TableReport, TimeCall
+from tables.models import (
+    KeepApart,
+    ReportKind,
+    SeatAssignment,
+    Table,
+    TableReport,
+    TimeCall,
+    blinds_of,
+)
 from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record
 from tournament.models import Entry, EntryStatus, Status, Tournament
@@ -43,6 +58,8 @@ from tournament.realtime import (
     table_group,
     tournament_group,
 )
+
+T = TypeVar("T")
 
 SEATED_STATUSES = (Status.REGISTERING, Status.RUNNING, Status.FINAL_TABLE)
 
@@ -207,26 +224,39 @@ def _reset_tables(tournament: Tournament, used: list[int]) -> None:
         )
 
 
-def _insert_seats(rows: list[tuple[int, int, int]]) -> None:
-    """Insert (entry id, table id, seat) rows. On PostgreSQL one statement over arrays (a
-    30,000-player draw in a fraction of a second); elsewhere in batches through the ORM."""
+def _insert_seats(
+    rows: list[tuple[int, int, int]],
+    *,
+    waits: Sequence[bool] | None = None,
+    stacks: Sequence[int | None] | None = None,
+) -> None:
+    """Insert (entry id, table id, seat) rows, with whether each sits out and its stack. On
+    PostgreSQL one statement over arrays (a 30,000-player draw in a fraction of a second);
+    elsewhere in batches through the ORM."""
+    waits = waits or [False] * len(rows)
+    stacks = stacks or [None] * len(rows)
     if connection.vendor != "postgresql":
         SeatAssignment.objects.bulk_create(
-            (SeatAssignment(entry_id=e, table_id=t, seat=s) for e, t, s in rows),
+            (
+                SeatAssignment(entry_id=e, table_id=t, seat=s, must_wait=w, stack=k)
+                for (e, t, s), w, k in zip(rows, waits, stacks, strict=True)
+            ),
             batch_size=500,
         )
         return
     table = connection.ops.quote_name(SeatAssignment._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (entry_id, table_id, seat, must_wait, seated_at) "  # noqa: S608
-            "SELECT e, t, s, false, %s FROM unnest(%s::bigint[], %s::bigint[], %s::int[]) "
-            "AS x(e, t, s)",
+            f"INSERT INTO {table} (entry_id, table_id, seat, must_wait, stack, seated_at) "  # noqa: S608
+            "SELECT e, t, s, w, k, %s FROM unnest(%s::bigint[], %s::bigint[], %s::int[], "
+            "%s::boolean[], %s::int[]) AS x(e, t, s, w, k)",
             [
                 timezone.now(),
                 [r[0] for r in rows],
                 [r[1] for r in rows],
                 [r[2] for r in rows],
+                list(waits),
+                list(stacks),
             ],
         )
 
@@ -248,14 +278,11 @@ def entry_seat(*, tournament: Tournament, entry: Entry, actor: Actor) -> SeatAss
         raise FloorError(_("Only a player in the tournament can be seated."))
     if SeatAssignment.objects.filter(entry=entry).exists():
         raise FloorError(_("This player has a seat already."))
-    counts, sizes = _counts(tournament)
-    open_numbers = [n for n, c in counts.items() if c < sizes[n]]
-    if open_numbers:
+    numbers = _with_head_counts(tournament, fewest_open_tables)
+    if numbers:
         # A random table among those with the fewest players (the room stays balanced), then a
         # random open seat there; only that table is read.
-        fewest = min(counts[n] for n in open_numbers)
-        number = secure_random().choice(sorted(n for n in open_numbers if counts[n] == fewest))
-        table = tournament.tables.get(number=number)
+        table = tournament.tables.get(number=secure_random().choice(numbers))
     else:
         table = tables_create(tournament=tournament, count=1, actor=actor)[0]
     seat = late_seat([table_state(table, table.assignments.all())])
@@ -427,14 +454,107 @@ def hand_for_hand_set(*, tournament: Tournament, on: bool, actor: Actor) -> Tour
 # --- Balancing, breaking, final table ---------------------------------------------------
 
 
+# Rows read from each end of the room for a plan; more are read only when the plan needs them.
+HEAD_ROWS = 8
+
+
+def _head_counts(tournament: Tournament, fullest: int, emptiest: int) -> HeadCounts:
+    """The `fullest` fullest and the `emptiest` emptiest open tables, in one statement (the
+    two partial indexes on the table's head count serve it)."""
+    table = connection.ops.quote_name(Table._meta.db_table)
+    part = (
+        f"SELECT * FROM (SELECT %s AS end_, number, players, seats FROM {table} "  # noqa: S608
+        "WHERE tournament_id = %s AND is_open ORDER BY players {order}, number LIMIT %s) AS {alias}"
+    )
+    sql = (
+        part.format(order="DESC", alias="fullest")
+        + " UNION ALL "
+        + part.format(order="ASC", alias="emptiest")
+    )
+    full: list[TableCount] = []
+    empty: list[TableCount] = []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [0, tournament.pk, fullest, 1, tournament.pk, emptiest])
+        for end, number, players, seats in cursor.fetchall():
+            (empty if end else full).append(TableCount(number, players, seats))
+    full.sort(key=fullest_first)
+    empty.sort(key=emptiest_first)
+    return HeadCounts(tuple(full), tuple(empty), fullest, emptiest)
+
+
+def _with_head_counts(tournament: Tournament, plan: Callable[[HeadCounts], T]) -> T:
+    """Run `plan` on the head counts at both ends of the room, reading more rows from the end
+    it asks for: eight times as many, or every table up to the head count it names."""
+    limits = {"fullest": HEAD_ROWS, "emptiest": HEAD_ROWS}
+    while True:
+        try:
+            return plan(_head_counts(tournament, limits["fullest"], limits["emptiest"]))
+        except NeedMoreCounts as more:
+            wanted = limits[more.end] * 8
+            if more.players_at_most is not None:
+                wanted = max(
+                    wanted // 8 + 1,
+                    tournament.tables.filter(
+                        is_open=True, players__lte=more.players_at_most
+                    ).count()
+                    + 1,
+                )
+            limits[more.end] = wanted
+
+
+def _loader(tournament: Tournament) -> Callable[[Iterable[int]], dict[int, TableState]]:
+    """Load open tables with their seats, in one query per call; a table read once is not read
+    again by the same loader (one plan, inside one transaction)."""
+    memo: dict[int, TableState] = {}
+
+    def load(numbers: Iterable[int]) -> dict[int, TableState]:
+        wanted = set(numbers)
+        found = {n: memo[n] for n in wanted if n in memo}
+        if len(found) == len(wanted):
+            return found
+        tables: dict[int, tuple[Any, ...]] = {}
+        seated: dict[int, dict[int, int]] = {}
+        waiting: dict[int, set[int]] = {}
+        for number, size, button, sb, bb, order, seat, entry, wait in Table.objects.filter(
+            tournament=tournament, is_open=True, number__in=list(wanted - set(found))
+        ).values_list(
+            "number",
+            "seats",
+            "button_seat",
+            "small_blind_seat",
+            "big_blind_seat",
+            "opening_order",
+            "assignments__seat",
+            "assignments__entry_id",
+            "assignments__must_wait",
+        ):
+            tables[number] = (size, blinds_of(button, sb, bb), order)
+            seated.setdefault(number, {})
+            waiting.setdefault(number, set())
+            if seat is not None:
+                seated[number][seat] = entry
+                if wait:
+                    waiting[number].add(seat)
+        for n, (size, blinds, order) in tables.items():
+            memo[n] = found[n] = TableState(
+                number=n,
+                size=size,
+                seated=seated[n],
+                blinds=blinds,
+                waiting=frozenset(waiting[n]),
+                opening_order=order,
+            )
+        return found
+
+    return load
+
+
 def _counts(tournament: Tournament) -> tuple[dict[int, int], dict[int, int]]:
-    """Head count and size of every open table, in one light query."""
+    """Head count and size of every open table (for pages that show the whole room)."""
     counts: dict[int, int] = {}
     sizes: dict[int, int] = {}
-    for number, seats, players in (
-        tournament.tables.filter(is_open=True)
-        .annotate(players=Count("assignments"))
-        .values_list("number", "seats", "players")
+    for number, seats, players in tournament.tables.filter(is_open=True).values_list(
+        "number", "seats", "players"
     ):
         counts[number] = players
         sizes[number] = seats
@@ -445,15 +565,33 @@ def table_counts(tournament: Tournament) -> dict[int, int]:
     return _counts(tournament)[0]
 
 
+def break_suggestion(tournament: Tournament) -> int | None:
+    """The table to break now, if the players fit in one table fewer (tda-de 9). Usually one
+    index scan: the players still in (the tournament row's count) are an upper bound of the
+    players seated, so the seated players are only summed when a break may be due."""
+    room = tournament.tables.filter(is_open=True).aggregate(
+        tables=Count("id"), lowest=Min("number"), highest=Max("number")
+    )
+    left = Tournament.objects.values_list("players_left", flat=True).get(pk=tournament.pk)
+    seats = tournament.seats_per_table
+    if room["tables"] < 2 or left > (room["tables"] - 1) * seats:
+        return None
+    seated = tournament.tables.filter(is_open=True).aggregate(n=Sum("players"))["n"] or 0
+    return break_due(
+        players=seated,
+        tables=room["tables"],
+        lowest=room["lowest"],
+        highest=room["highest"],
+        seats_per_table=seats,
+        order=tournament.break_order,
+    )
+
+
 def balance_plan(tournament: Tournament) -> BalancePlan:
     """The moves that balance the room now (recomputed every time: never stale)."""
-    counts, sizes = _counts(tournament)
-
-    def load(number: int) -> TableState:
-        table = tournament.tables.get(number=number)
-        return table_state(table, table.assignments.all())
-
-    return plan_balance_lazy(counts, sizes, load, balance_rules(tournament))
+    rules = balance_rules(tournament)
+    load = _loader(tournament)
+    return _with_head_counts(tournament, lambda head: plan_balance_lazy(head, load, rules))
 
 
 @transaction.atomic
@@ -477,31 +615,26 @@ def _apply(tournament: Tournament, moves: Sequence[Move], actor: Actor, *, actio
     numbers = {m.from_table for m in moves} | {m.to_table for m in moves}
     tables = {
         t.number: t
-        for t in Table.objects.select_for_update(no_key=True).filter(
-            tournament=tournament, number__in=numbers
-        )
+        for t in Table.objects.select_for_update(no_key=True)
+        .filter(tournament=tournament, number__in=numbers)
+        .only("pk", "number", "area")
     }
     rows = {
         r.entry_id: r
-        for r in SeatAssignment.objects.select_for_update().filter(
-            entry_id__in=[m.entry for m in moves]
-        )
+        for r in SeatAssignment.objects.select_for_update()
+        .filter(entry_id__in=[m.entry for m in moves])
+        .only("pk", "entry_id", "table_id", "seat", "stack")
     }
     for m in moves:
         row = rows.get(m.entry)
         if row is None or row.table_id != tables[m.from_table].pk or row.seat != m.from_seat:
             raise FloorError(_("A player in this plan is no longer where the plan expects."))
     # Two steps so swaps and redraws never collide on the unique (table, seat) constraint.
-    SeatAssignment.objects.filter(entry_id__in=list(rows)).delete()
-    SeatAssignment.objects.bulk_create(
-        SeatAssignment(
-            entry_id=m.entry,
-            table_id=tables[m.to_table].pk,
-            seat=m.to_seat,
-            must_wait=m.must_wait,
-            stack=rows[m.entry].stack,
-        )
-        for m in moves
+    SeatAssignment.objects.filter(pk__in=[r.pk for r in rows.values()]).delete()
+    _insert_seats(
+        [(m.entry, tables[m.to_table].pk, m.to_seat) for m in moves],
+        waits=[m.must_wait for m in moves],
+        stacks=[rows[m.entry].stack for m in moves],
     )
     event = event_record(
         tournament=tournament,
@@ -522,7 +655,10 @@ def _apply(tournament: Tournament, moves: Sequence[Move], actor: Actor, *, actio
                 "area": tables[m.to_table].area,
             },
         )
-    _notify_tables(tournament, numbers, {"moves": len(moves), "event": event.pk})
+    data = {"moves": len(moves), "event": event.pk}
+    for table in tables.values():
+        broadcast_on_commit(table_group(table.pk), "table", data)
+    broadcast_on_commit(console_group(tournament.pk), "seating", data)
     return event.pk
 
 
@@ -530,14 +666,9 @@ def _apply(tournament: Tournament, moves: Sequence[Move], actor: Actor, *, actio
 def table_break(*, tournament: Tournament, number: int, actor: Actor) -> list[Move]:
     """Break table `number` (tda-de 9): its players are redrawn at random into open seats."""
     tournament = _lock(tournament)
-    counts, sizes = _counts(tournament)
-
-    def load(n: int) -> TableState:
-        table = tournament.tables.get(number=n)
-        return table_state(table, table.assignments.all())
-
+    load = _loader(tournament)
     try:
-        moves = plan_break_lazy(counts, sizes, load, number)
+        moves = _with_head_counts(tournament, lambda head: plan_break_lazy(head, load, number))
     except SeatingError as exc:
         raise FloorError(_("This table cannot be broken: %(reason)s") % {"reason": exc}) from exc
     if moves:

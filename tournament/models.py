@@ -115,7 +115,27 @@ class Level(models.Model):
         return f"{self.position}: {self.small_blind}/{self.big_blind}"
 
 
-class Tournament(models.Model):
+class DatabaseCounted(models.Model):
+    """A model with head counts that the database keeps (triggers in the migrations, see
+    `tournament/counters.py`). Python never writes them: a plain `save()` of an existing row
+    leaves them out, so a form or an old copy of the row cannot overwrite a fresh count."""
+
+    counters: tuple[str, ...] = ()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding and kwargs.get("update_fields") is None and self.counters:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name not in self.counters
+            ]
+        super().save(*args, **kwargs)
+
+
+class Tournament(DatabaseCounted):
     name = models.CharField(_("name"), max_length=120)
     venue = models.CharField(_("venue"), max_length=120, blank=True)
     starts_at = models.DateTimeField(_("start time"))
@@ -204,6 +224,14 @@ class Tournament(models.Model):
         default="highest",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Kept by the database on every change of an entry (tournament/counters.py): players still
+    # in, entries that count for the field (neither unregistered nor waiting as alternates), and
+    # alternates waiting for a seat.
+    players_left = models.PositiveIntegerField(default=0, editable=False)
+    entries_counted = models.PositiveIntegerField(default=0, editable=False)
+    alternates_waiting = models.PositiveIntegerField(default=0, editable=False)
+
+    counters = ("players_left", "entries_counted", "alternates_waiting")
 
     class Meta:
         ordering = ["-starts_at"]
@@ -290,7 +318,10 @@ class Entry(models.Model):
                 name="one_live_entry_per_player",
             ),
         ]
-        indexes = [models.Index(fields=["tournament", "status"])]
+        indexes = [
+            models.Index(fields=["tournament", "status"]),
+            models.Index(fields=["tournament", "bust_sequence"]),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.number} {self.player.display_name}"

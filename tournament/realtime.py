@@ -7,10 +7,10 @@ made the change commits, so no screen ever sees a change that was rolled back.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import json
 import logging
-import os
 import threading
 from typing import Any
 
@@ -51,45 +51,70 @@ def dealer_group(token: str) -> str:
 
 
 _loop: asyncio.AbstractEventLoop | None = None
+_outbox: asyncio.Queue[tuple[str, dict[str, Any]] | None] | None = None
+_pending = 0
+_tasks: set[asyncio.Task[None]] = set()
 _loop_lock = threading.Lock()
+_idle = threading.Condition(_loop_lock)
 
 
 def _broadcast_loop() -> asyncio.AbstractEventLoop:
-    """One long-lived event loop per process for broadcasts made outside a web request (the
-    ticker, Celery, commands): it keeps its Redis connections instead of opening new ones for
-    every message."""
-    global _loop
+    """One long-lived event loop per process that sends every message to a networked channel
+    layer (Redis), one after another from an outbox: the action that made the change does not
+    wait for the network, and messages leave in the order they were made."""
+    global _loop, _outbox
     with _loop_lock:
         if _loop is None:
-            _loop = asyncio.new_event_loop()
-            threading.Thread(target=_loop.run_forever, name="floor-broadcast", daemon=True).start()
+            loop = asyncio.new_event_loop()
+            _outbox = asyncio.Queue()
+            _tasks.add(loop.create_task(_drain(_outbox)))
+            threading.Thread(target=loop.run_forever, name="floor-broadcast", daemon=True).start()
+            _loop = loop
+            atexit.register(_flush, 5.0)
         return _loop
 
 
-def _in_web_request_thread() -> bool:
-    """True inside a sync view run by the ASGI server: async_to_sync then uses the server's own
-    loop and connections, which is the fastest path."""
-    from asgiref.sync import SyncToAsync
+async def _drain(outbox: asyncio.Queue[tuple[str, dict[str, Any]] | None]) -> None:
+    global _pending
+    while True:
+        item = await outbox.get()
+        if item is not None:
+            group, message = item
+            layer = get_channel_layer()
+            try:
+                if layer is not None:
+                    await asyncio.wait_for(layer.group_send(group, message), 5)
+            except Exception:  # a dead channel layer must not break the floor's action
+                log.exception("broadcast to %s failed", group)
+        with _idle:
+            _pending -= 1
+            _idle.notify_all()
 
-    return getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()
+
+def _flush(timeout: float = 5.0) -> bool:
+    """Wait until the outbox is empty (at exit, and in tests); False on timeout."""
+    with _idle:
+        return _idle.wait_for(lambda: _pending == 0, timeout)
 
 
 def _send(group: str, message: dict[str, Any]) -> None:
+    global _pending
     layer = get_channel_layer()
     if layer is None:
         return
+    if "redis" in type(layer).__module__:
+        loop = _broadcast_loop()
+        assert _outbox is not None
+        with _idle:
+            _pending += 1
+        loop.call_soon_threadsafe(_outbox.put_nowait, (group, message))
+        return
+    # The in-memory layer (one process): its queues belong to the server's loop.
     try:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            networked = "redis" in type(layer).__module__
-            if networked and not _in_web_request_thread():
-                future = asyncio.run_coroutine_threadsafe(
-                    layer.group_send(group, message), _broadcast_loop()
-                )
-                future.result(timeout=5)
-            else:
-                async_to_sync(layer.group_send)(group, message)
+            async_to_sync(layer.group_send)(group, message)
         else:
             # Called from a thread that runs an event loop: send from a helper thread.
             worker = threading.Thread(

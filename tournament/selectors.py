@@ -31,8 +31,10 @@ def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
     sums = purchases.aggregate(price=Sum("price"), fee=Sum("fee"), chips=Sum("chips"))
     kinds = _kind_counts(purchases)
     counted = tournament.entries.exclude(status=EntryStatus.UNREGISTERED)
-    entries = counted.exclude(status=EntryStatus.ALTERNATE).count()
-    left = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
+    # The counts the database keeps, read now (the caller's copy of the row may be older).
+    left, entries = Tournament.objects.values_list("players_left", "entries_counted").get(
+        pk=tournament.pk
+    )
     alternates = tournament.entries.filter(status=EntryStatus.ALTERNATE).count()
     chips = sums["chips"] or 0
     bounty_pool = 0

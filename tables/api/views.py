@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from tables import services as svc
 from tables.api import serializers as s
-from tables.domain.seating import Move, suggest_break
+from tables.domain.seating import Move
 from tables.models import SeatAssignment, Table
 from tournament.api.permissions import IsFloor
 from tournament.events import Actor
@@ -91,17 +91,12 @@ class Plan(APIView):
     def get(self, request: Request, pk: int) -> Response:
         t = _tournament(pk)
         plan = svc.balance_plan(t)
-        counts: dict[int, int] = {}
-        for number in SeatAssignment.objects.filter(
-            table__tournament=t, table__is_open=True
-        ).values_list("table__number", flat=True):
-            counts[number] = counts.get(number, 0) + 1
         return Response(
             {
                 "signature": plan.signature,
                 "moves": [_move_data(m) for m in plan.moves],
                 "holds": list(plan.holds),
-                "suggest_break": suggest_break(counts, t.seats_per_table, order=t.break_order),
+                "suggest_break": svc.break_suggestion(t),
             }
         )
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
+from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from random import Random
@@ -282,27 +283,127 @@ def holds(counts: Mapping[int, int], rules: Rules) -> tuple[int, ...]:
     return tuple(sorted(n for n, c in counts.items() if most - c >= rules.hold_short_by))
 
 
+# --- Head counts ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableCount:
+    number: int
+    players: int
+    seats: int
+
+
+def fullest_first(t: TableCount) -> tuple[int, int]:
+    """The order of givers: most players first, the lowest number on a tie."""
+    return (-t.players, t.number)
+
+
+def emptiest_first(t: TableCount) -> tuple[int, int]:
+    """The order of receivers: fewest players first, the lowest number on a tie."""
+    return (t.players, t.number)
+
+
+class NeedMoreCounts(Exception):
+    """The plan reached past the head counts it was given: read more rows from `end`
+    ('fullest' or 'emptiest') and plan again; `players_at_most`, when given, asks for every
+    table with at most that many players."""
+
+    def __init__(self, end: str, players_at_most: int | None = None) -> None:
+        super().__init__(f"read more of the {end} tables")
+        self.end = end
+        self.players_at_most = players_at_most
+
+
+@dataclass(frozen=True)
+class HeadCounts:
+    """The head counts of the open tables a plan may look at: the `fullest` tables in
+    `fullest_first` order and the `emptiest` in `emptiest_first` order, each list cut after its
+    limit of rows. A list shorter than its limit holds every open table. Every table outside a
+    cut list comes after its last row in that order, which is how a plan knows when it needs
+    more.
+
+    At 30,000 entries a room has over 3,000 tables; balancing after a bust needs a handful of
+    them, so the caller reads a few rows from each end (an index does it) instead of all."""
+
+    fullest: tuple[TableCount, ...]
+    emptiest: tuple[TableCount, ...]
+    fullest_limit: int
+    emptiest_limit: int
+
+    @classmethod
+    def whole(cls, counts: Mapping[int, int], sizes: Mapping[int, int]) -> HeadCounts:
+        rows = [TableCount(n, counts[n], sizes[n]) for n in counts]
+        return cls(
+            tuple(sorted(rows, key=fullest_first)),
+            tuple(sorted(rows, key=emptiest_first)),
+            fullest_limit=len(rows) + 1,
+            emptiest_limit=len(rows) + 1,
+        )
+
+    @property
+    def fullest_edge(self) -> tuple[int, int] | None:
+        """`fullest_first` key of the last row read, when tables beyond it were not read."""
+        if len(self.fullest) < self.fullest_limit:
+            return None
+        return fullest_first(self.fullest[-1])
+
+    @property
+    def emptiest_edge(self) -> tuple[int, int] | None:
+        """`emptiest_first` key of the last row read, when tables beyond it were not read."""
+        if len(self.emptiest) < self.emptiest_limit:
+            return None
+        return emptiest_first(self.emptiest[-1])
+
+    def known(self) -> tuple[dict[int, int], dict[int, int]]:
+        """Head count and size of every table read."""
+        counts: dict[int, int] = {}
+        sizes: dict[int, int] = {}
+        for t in (*self.fullest, *self.emptiest):
+            counts[t.number] = t.players
+            sizes[t.number] = t.seats
+        return counts, sizes
+
+    def fingerprint(self) -> str:
+        return ";".join(
+            f"{t.number}:{t.players}:{t.seats}" for t in (*self.fullest, *self.emptiest)
+        )
+
+
+LoadMany = Callable[[Iterable[int]], Mapping[int, TableState]]
+
+
+def _loader(load: LoadMany) -> Callable[[Iterable[int]], dict[int, TableState]]:
+    def load_many(numbers: Iterable[int]) -> dict[int, TableState]:
+        wanted = set(numbers)
+        found = dict(load(wanted))
+        missing = wanted - set(found)
+        if missing:
+            raise SeatingError(f"table {min(missing)} is not open")
+        return found
+
+    return load_many
+
+
+def _whole_loader(tables: Sequence[TableState]) -> LoadMany:
+    by_number = {t.number: t for t in tables}
+    return lambda numbers: {n: by_number[n] for n in numbers if n in by_number}
+
+
 def plan_balance(tables: Sequence[TableState], rules: Rules | None = None) -> BalancePlan:
     """Balance a whole layout; see `plan_balance_lazy`."""
-    by_number = {t.number: t for t in tables}
     return plan_balance_lazy(
-        {t.number: t.count for t in tables},
-        {t.number: t.size for t in tables},
-        by_number.__getitem__,
+        HeadCounts.whole({t.number: t.count for t in tables}, {t.number: t.size for t in tables}),
+        _whole_loader(tables),
         rules,
     )
 
 
-def plan_balance_lazy(
-    counts: Mapping[int, int],
-    sizes: Mapping[int, int],
-    load: Callable[[int], TableState],
-    rules: Rules | None = None,
-) -> BalancePlan:
+def plan_balance_lazy(head: HeadCounts, load: LoadMany, rules: Rules | None = None) -> BalancePlan:
     """Moves that bring every table within the tolerance (tda-de 10).
 
-    Only the tables that give or receive players are loaded (`load(number)`), so a room of
-    thousands of tables is balanced from its head counts.
+    Works from the head counts at both ends of the room (`head`) and loads only the tables
+    that give or receive players (`load(numbers)`, one call per move). Raises `NeedMoreCounts`
+    when the answer depends on tables beyond the rows read.
 
     Predetermined procedure (docs/seating.md): the giving table is the one with the most players
     (the lowest number on a tie); the receiving table is the one with the fewest players and an
@@ -312,27 +413,44 @@ def plan_balance_lazy(
     seat whose position relative to the button is closest to the old one (bdpv 6.12).
     """
     rules = rules or Rules()
-    counts = dict(counts)
+    load_many = _loader(load)
+    counts, sizes = head.known()
+    full_edge, empty_edge = head.fullest_edge, head.emptiest_edge
     hold = holds(counts, rules)
+    if counts and empty_edge is not None:
+        # Tables beyond the edge have at least its head count: read on while they may hold.
+        at_most = max(counts.values()) - rules.hold_short_by
+        if empty_edge[0] <= at_most:
+            raise NeedMoreCounts("emptiest", at_most)
     loaded: dict[int, TableState] = {}
     moves: list[Move] = []
 
-    def get(number: int) -> TableState:
-        if number not in loaded:
-            loaded[number] = load(number)
-        return loaded[number]
+    def key_full(n: int) -> tuple[int, int]:
+        return (-counts[n], n)
+
+    def key_empty(n: int) -> tuple[int, int]:
+        return (counts[n], n)
 
     for _ in range(sum(counts.values()) + 1):
         if len(counts) < 2:
+            if full_edge is not None:
+                raise NeedMoreCounts("fullest")
+            if empty_edge is not None:
+                raise NeedMoreCounts("emptiest")
             break
-        long_n = min(counts, key=lambda n: (-counts[n], n))
+        long_n = min(counts, key=key_full)
+        if full_edge is not None and key_full(long_n) > full_edge:
+            raise NeedMoreCounts("fullest")
         open_tables = [n for n in counts if counts[n] < sizes[n]]
-        if not open_tables:
+        short_n = min(open_tables, key=key_empty) if open_tables else None
+        if empty_edge is not None and (short_n is None or key_empty(short_n) > empty_edge):
+            raise NeedMoreCounts("emptiest")
+        if short_n is None or counts[long_n] - counts[short_n] <= rules.tolerance:
             break
-        short_n = min(open_tables, key=lambda n: (counts[n], n))
-        if counts[long_n] - counts[short_n] <= rules.tolerance:
-            break
-        long, short = get(long_n), get(short_n)
+        need = [n for n in (long_n, short_n) if n not in loaded]
+        if need:
+            loaded.update(load_many(need))
+        long, short = loaded[long_n], loaded[short_n]
         if (long.count, short.count) != (counts[long_n], counts[short_n]):
             # The head counts were read a moment before the tables: trust the tables.
             counts[long_n], counts[short_n] = long.count, short.count
@@ -343,7 +461,7 @@ def plan_balance_lazy(
         loaded[short_n] = _with(short, move.to_seat, move.entry, move.must_wait)
         counts[long_n] -= 1
         counts[short_n] += 1
-    sig = signature(loaded.values()) + ":" + ",".join(f"{n}={c}" for n, c in sorted(counts.items()))
+    sig = signature(loaded.values()) + ":" + head.fingerprint()
     return BalancePlan(
         moves=tuple(moves), holds=hold, signature=hashlib.sha256(sig.encode()).hexdigest()[:16]
     )
@@ -411,35 +529,43 @@ def suggest_break(
 ) -> int | None:
     """The table to break once the players fit in one table fewer (tda-de 9): the highest
     number by default ('highest'), or the lowest ('lowest')."""
-    if len(counts) < 2:
+    if not counts:
         return None
-    players = sum(counts.values())
-    if players > (len(counts) - 1) * seats_per_table:
+    return break_due(
+        players=sum(counts.values()),
+        tables=len(counts),
+        lowest=min(counts),
+        highest=max(counts),
+        seats_per_table=seats_per_table,
+        order=order,
+    )
+
+
+def break_due(
+    *, players: int, tables: int, lowest: int, highest: int, seats_per_table: int, order: str
+) -> int | None:
+    """`suggest_break` from the room's totals: players seated, open tables and the lowest and
+    highest open table numbers."""
+    if tables < 2 or players > (tables - 1) * seats_per_table:
         return None
-    numbers = sorted(counts)
-    return numbers[-1] if order == "highest" else numbers[0]
+    return highest if order == "highest" else lowest
 
 
 def plan_break(
     tables: Sequence[TableState], breaking: int, *, rng: Random | None = None
 ) -> tuple[Move, ...]:
     """Break a whole layout; see `plan_break_lazy`."""
-    by_number = {t.number: t for t in tables}
-    if breaking not in by_number:
-        raise SeatingError(f"table {breaking} is not open")
     return plan_break_lazy(
-        {t.number: t.count for t in tables},
-        {t.number: t.size for t in tables},
-        by_number.__getitem__,
+        HeadCounts.whole({t.number: t.count for t in tables}, {t.number: t.size for t in tables}),
+        _whole_loader(tables),
         breaking,
         rng=rng,
     )
 
 
 def plan_break_lazy(
-    counts: Mapping[int, int],
-    sizes: Mapping[int, int],
-    load: Callable[[int], TableState],
+    head: HeadCounts,
+    load: LoadMany,
     breaking: int,
     *,
     rng: Random | None = None,
@@ -447,40 +573,87 @@ def plan_break_lazy(
     """Redraw the players of table `breaking` into the other tables (tda-de 9): each player in
     random order goes to a random table among those with the fewest players, then a random open
     seat there. Seats between the small blind and the button sit out until the button passes.
-    Only the breaking table and the receiving tables are loaded."""
+
+    Reads the breaking table, then the receiving tables in one `load` call. Raises
+    `NeedMoreCounts` unless `head.emptiest` holds every table at the head counts it draws from
+    (the draw is among all of them)."""
     rng = rng or secure_random()
-    counts = dict(counts)
-    if breaking not in counts:
-        raise SeatingError(f"table {breaking} is not open")
-    leaving = load(breaking)
-    del counts[breaking]
-    if not counts:
-        raise SeatingError("the last table cannot be broken")
-    room = sum(sizes[n] - c for n, c in counts.items())
-    if room < leaving.count:
-        raise SeatingError(f"{leaving.count} players but only {room} open seats elsewhere")
-    loaded: dict[int, TableState] = {}
+    load_many = _loader(load)
+    leaving = load_many([breaking])[breaking]
+    counts, sizes = head.known()
+    counts.pop(breaking, None)
+    sizes.pop(breaking, None)
+    edge = head.emptiest_edge
     players = sorted(leaving.seated.items())
     rng.shuffle(players)
-    moves: list[Move] = []
-    for from_seat, entry in players:
-        for _ in range(len(counts) + 1):
-            open_numbers = [n for n, c in counts.items() if c < sizes[n]]
-            fewest = min(counts[n] for n in open_numbers)
-            number = rng.choice(sorted(n for n in open_numbers if counts[n] == fewest))
-            if number not in loaded:
-                loaded[number] = load(number)
-                if loaded[number].count != counts[number]:  # read a moment later: trust it
-                    counts[number] = loaded[number].count
-                    continue
+    for _attempt in range(len(players) + 2):
+        targets = _draw_tables(counts, sizes, len(players), edge, rng)
+        if not players and not counts:
+            raise SeatingError("the last table cannot be broken")
+        loaded = load_many(set(targets))
+        stale = {n: t.count for n, t in loaded.items() if t.count != counts[n]}
+        if not stale:
             break
+        counts.update(stale)  # the tables were read a moment after the counts: trust them
+    else:
+        raise SeatingError("the tables keep changing; try again")
+    moves: list[Move] = []
+    for (from_seat, entry), number in zip(players, targets, strict=True):
         table = loaded[number]
         seat = rng.choice(table.empty_seats())
         wait = _must_wait(table, seat)
         moves.append(Move(entry, breaking, from_seat, number, seat, wait, "break"))
         loaded[number] = _with(table, seat, entry, wait)
-        counts[number] += 1
     return tuple(moves)
+
+
+def _draw_tables(
+    counts: Mapping[int, int],
+    sizes: Mapping[int, int],
+    players: int,
+    edge: tuple[int, int] | None,
+    rng: Random,
+) -> list[int]:
+    """A table for each of `players`, one after another: a random one among the open tables with
+    the fewest players, counting the players already sent. `edge` is where the head counts
+    were cut (see `HeadCounts`)."""
+    levels: dict[int, list[int]] = {}
+    for n, c in counts.items():
+        if c < sizes[n]:
+            levels.setdefault(c, []).append(n)
+    for numbers in levels.values():
+        numbers.sort()
+    targets: list[int] = []
+    for _ in range(players):
+        fewest = min(levels, default=None)
+        if edge is not None and (fewest is None or fewest >= edge[0]):
+            # The draw is among every table at the fewest: read all of them.
+            raise NeedMoreCounts("emptiest", fewest)
+        if fewest is None:
+            if not counts:
+                raise SeatingError("the last table cannot be broken")
+            room = sum(sizes[n] - c for n, c in counts.items())
+            raise SeatingError(f"{players} players but only {room} open seats elsewhere")
+        candidates = levels[fewest]
+        number = candidates.pop(rng.randrange(len(candidates)))
+        if not candidates:
+            del levels[fewest]
+        targets.append(number)
+        if fewest + 1 < sizes[number]:
+            insort(levels.setdefault(fewest + 1, []), number)
+    return targets
+
+
+def fewest_open_tables(head: HeadCounts) -> list[int]:
+    """The open tables with a free seat and the fewest players, where a late entry may sit
+    (tda-de 7: a random one of them). Raises `NeedMoreCounts` unless all of them were read."""
+    counts, sizes = head.known()
+    open_numbers = [n for n in counts if counts[n] < sizes[n]]
+    fewest = min((counts[n] for n in open_numbers), default=None)
+    edge = head.emptiest_edge
+    if edge is not None and (fewest is None or fewest >= edge[0]):
+        raise NeedMoreCounts("emptiest", fewest)
+    return sorted(n for n in open_numbers if counts[n] == fewest)
 
 
 def plan_final_table(

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from clocks.models import Clock, ClockEvent
 from rules_engine.models import ColourUp, Penalty, Ruling
 from tables.models import KeepApart, SeatAssignment, Table, TableReport, TimeCall
+from tournament import counters
 from tournament.errors import FloorError
 from tournament.models import (
     ChipDenomination,
@@ -167,4 +168,7 @@ def tournament_import(data: dict[str, Any]) -> Tournament:
     tournament = Tournament.objects.filter(pk=pk).first()
     if tournament is None:
         raise FloorError(_("The export holds no tournament."))
+    # The head counts came in with the rows and were counted again as the rows went in.
+    counters.recount(tournament.pk)
+    tournament.refresh_from_db()
     return tournament

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,7 +21,7 @@ from tournament.domain.eliminations import (
 from tournament.domain.payouts import default_places_paid
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
-from tournament.models import BountyKind, Entry, EntryStatus, Status, Tournament
+from tournament.models import BountyKind, Deal, Entry, EntryStatus, Payout, Status, Tournament
 from tournament.realtime import broadcast_on_commit, entry_group, tournament_group
 from tournament.selectors import payout_amounts, satellite_seats, tournament_numbers
 from tournament.services.deals import deal_prizes
@@ -46,7 +46,16 @@ def entries_bust(
     hand-for-hand shares the place). The last player left is the winner."""
     if not busts:
         raise FloorError(_("Choose who is out."))
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    # The lock also says whether prizes were set by hand and whether a deal was made (most
+    # busts need neither).
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",))
+        .annotate(
+            has_manual_payouts=Exists(Payout.objects.filter(tournament=OuterRef("pk"))),
+            has_deal=Exists(Deal.objects.filter(tournament=OuterRef("pk"))),
+        )
+        .get(pk=tournament.pk)
+    )
     if tournament.status not in (Status.RUNNING, Status.FINAL_TABLE):
         raise FloorError(_("Players can only bust while the tournament is running."))
     ids = [b.entry.pk for b in busts]
@@ -62,15 +71,8 @@ def entries_bust(
         entry = entries.get(b.entry.pk)
         if entry is None or entry.status != EntryStatus.ACTIVE:
             raise FloorError(_("#%(n)s is not in the tournament any more.") % {"n": b.entry.number})
-    # One query for the three numbers a bust needs.
-    tally = tournament.entries.aggregate(
-        alive=Count("id", filter=Q(status=EntryStatus.ACTIVE)),
-        counted=Count(
-            "id", filter=~Q(status__in=[EntryStatus.UNREGISTERED, EntryStatus.ALTERNATE])
-        ),
-        last_sequence=Max("bust_sequence"),
-    )
-    alive_before = tally["alive"]
+    # The locked row holds the head counts (kept by the database: tournament/counters.py).
+    alive_before = tournament.players_left
     if len(busts) >= alive_before:
         raise FloorError(_("At least one player must remain: the winner."))
     if len(busts) > 1:
@@ -108,19 +110,20 @@ def entries_bust(
     if (
         winner_now
         or seats_to_win
-        or min(places.values()) <= _most_places_paid(tournament, tally["counted"])
+        or min(places.values()) <= _most_places_paid(tournament, tournament.entries_counted)
     ):
         payouts = payout_amounts(tournament, numbers)
     else:
         payouts = []  # nobody in this hand reaches the money: skip the prize arithmetic
     prizes = _prizes_for(places, payouts, tournament.payout_unit)
-    deal = deal_prizes(tournament)
+    deal = deal_prizes(tournament) if tournament.has_deal else None
     if deal is not None:  # the agreed shares replace the places' prizes
         for entry_id in places:
             if entry_id in deal[0]:
                 prizes[entry_id] = deal[0][entry_id]
     transfers = _bounties(tournament, busts, entries)
-    sequence = (tally["last_sequence"] or 0) + 1
+    last = tournament.entries.aggregate(m=Max("bust_sequence"))["m"]  # (tournament, sequence) index
+    sequence = (last or 0) + 1
     now = timezone.now()
     seats = _release_seats(list(entries.values()))
     busted: list[Entry] = []
@@ -189,7 +192,7 @@ def entries_bust(
             "hand_for_hand": tournament.hand_for_hand,
         },
     )
-    if winner is None and not seat_winners:
+    if winner is None and not seat_winners and tournament.alternates_waiting:
         alternate_promote_next(tournament=tournament, actor=actor)
     group = tournament_group(tournament.pk)
     broadcast_on_commit(group, "bust", {"entries": [e.pk for e in busted]})
@@ -204,6 +207,8 @@ def _bounties(
     """Pay the bounties of this hand's busted players to who knocked them out (locked rows).
     Returns the transfers for the event log (and for an undo)."""
     numbers = {n for b in busts for n in b.eliminated_by}
+    if not numbers and tournament.bounty_kind == BountyKind.NONE:
+        return []
     busted_numbers = {e.number for e in entries.values()}
     if numbers & busted_numbers:
         raise FloorError(_("A player out in this hand cannot have knocked someone out in it."))
@@ -272,7 +277,7 @@ def _undo_bounties(payload: dict) -> None:
 def _most_places_paid(tournament: Tournament, entries: int) -> int:
     """The number of places paid, cheaply (the full prize arithmetic is only needed in the
     money)."""
-    manual = tournament.payouts.count()
+    manual = tournament.payouts.count() if getattr(tournament, "has_manual_payouts", True) else 0
     if manual:
         return manual
     if tournament.places_paid is not None:

@@ -140,7 +140,7 @@ def entry_register(
     except RegistrationError as exc:
         raise _refuse(exc) from exc
 
-    live = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
+    live = tournament.players_left  # the locked row's count (tournament/counters.py)
     number = (tournament.entries.aggregate(m=Max("number"))["m"] or 0) + 1
     is_alternate = tournament.capacity is not None and live >= tournament.capacity
     alternate_position = None
@@ -274,7 +274,8 @@ def _release_seat(entry: Entry) -> None:
 def alternate_promote_next(*, tournament: Tournament, actor: Actor) -> Entry | None:
     """Give the freed place to the first alternate in line. Call inside a transaction."""
     if tournament.capacity is not None:
-        live = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
+        # The count as it is now (the caller's copy of the row may be older than its writes).
+        live = Tournament.objects.values_list("players_left", flat=True).get(pk=tournament.pk)
         if live >= tournament.capacity:
             return None
     nxt = (

@@ -7,6 +7,8 @@ from hypothesis import strategies as st
 
 from tables.domain.button import Blinds, due_big_blind_next, first_hand
 from tables.domain.seating import (
+    HeadCounts,
+    NeedMoreCounts,
     Rules,
     SeatingError,
     TableState,
@@ -15,7 +17,9 @@ from tables.domain.seating import (
     even_sizes,
     late_seat,
     plan_balance,
+    plan_balance_lazy,
     plan_break,
+    plan_break_lazy,
     plan_final_table,
     suggest_break,
 )
@@ -160,3 +164,110 @@ def test_balanced_after_plan(counts, keep_position, seed):
     for number, seat in first_from.items():
         t = tables[number - 1]
         assert seat == due_big_blind_next(t.size, set(t.seated), t.blinds)
+
+
+# --- Plans from part of the room (HeadCounts) ---------------------------------------------
+
+
+def _room(draw_counts, seed):
+    rng = Random(seed)
+    tables, entry = [], 0
+    for number, (size, count) in enumerate(draw_counts, start=1):
+        count = min(count, size)
+        seats = rng.sample(range(1, size + 1), count)
+        seated = {}
+        for s in seats:
+            entry += 1
+            seated[s] = entry
+        tables.append(table(number, seated, button=seats[0] if count >= 2 else None, size=size))
+    return tables
+
+
+def _windowed(plan, tables, start):
+    """Run `plan` as the service does: a few rows from each end, more when it asks."""
+    whole = HeadCounts.whole(
+        {t.number: t.count for t in tables}, {t.number: t.size for t in tables}
+    )
+    limits = {"fullest": start, "emptiest": start}
+    rounds = 0
+    while True:
+        head = HeadCounts(
+            whole.fullest[: limits["fullest"]],
+            whole.emptiest[: limits["emptiest"]],
+            limits["fullest"],
+            limits["emptiest"],
+        )
+        try:
+            return plan(head), rounds
+        except NeedMoreCounts as more:
+            rounds += 1
+            wanted = limits[more.end] * 2
+            if more.players_at_most is not None:
+                at_most = sum(1 for t in tables if t.count <= more.players_at_most)
+                wanted = max(wanted // 2 + 1, at_most + 1)
+            limits[more.end] = wanted
+
+
+room_strategy = st.lists(
+    st.tuples(st.sampled_from([6, 9, 10]), st.integers(0, 10)), min_size=2, max_size=40
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(room_strategy, st.integers(1, 6), st.booleans(), st.integers(0, 2**32))
+def test_balancing_from_both_ends_equals_balancing_the_whole_room(counts, start, keep, seed):
+    tables = _room(counts, seed)
+    rules = Rules(keep_position=keep)
+    by_number = {t.number: t for t in tables}
+    whole = plan_balance(tables, rules)
+    part, _rounds = _windowed(
+        lambda head: plan_balance_lazy(head, lambda ns: {n: by_number[n] for n in ns}, rules),
+        tables,
+        start,
+    )
+    assert (part.moves, part.holds) == (whole.moves, whole.holds)
+
+
+@settings(max_examples=80, deadline=None)
+@given(room_strategy, st.integers(1, 6), st.integers(0, 2**32))
+def test_breaking_from_the_emptiest_end_equals_breaking_with_the_whole_room(counts, start, seed):
+    tables = _room(counts, seed)
+    by_number = {t.number: t for t in tables}
+    breaking = tables[-1].number
+    try:
+        whole = plan_break(tables, breaking, rng=Random(seed))
+    except SeatingError:
+        with pytest.raises(SeatingError):
+            _windowed(
+                lambda head: plan_break_lazy(
+                    head, lambda ns: {n: by_number[n] for n in ns}, breaking, rng=Random(seed)
+                ),
+                tables,
+                start,
+            )
+        return
+    part, _rounds = _windowed(
+        lambda head: plan_break_lazy(
+            head, lambda ns: {n: by_number[n] for n in ns}, breaking, rng=Random(seed)
+        ),
+        tables,
+        start,
+    )
+    assert part == whole
+    # Everyone from the broken table lands once, in an empty seat, at a table with the fewest.
+    after = apply_moves(tables, whole)
+    assert sorted(m.entry for m in whole) == sorted(by_number[breaking].seated.values())
+    assert sum(t.count for t in after) == sum(t.count for t in tables)
+
+
+def test_a_small_window_reads_more_only_when_it_must():
+    # 40 tables of 9 and one of 8: the plan needs two rows from each end, nothing more.
+    tables = _room([(9, 9)] * 40 + [(9, 7)], seed=3)
+    by_number = {t.number: t for t in tables}
+    plan, rounds = _windowed(
+        lambda head: plan_balance_lazy(head, lambda ns: {n: by_number[n] for n in ns}),
+        tables,
+        2,
+    )
+    assert rounds == 0 and len(plan.moves) == 1
+    assert plan.moves[0].from_table == 1 and plan.moves[0].to_table == 41

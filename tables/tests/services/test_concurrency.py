@@ -69,9 +69,7 @@ def test_parallel_busts_moves_breaks_and_hands(make_tournament, register, actor)
                         if plan.moves:
                             svc.balance_apply(tournament=t, signature=plan.signature, actor=me)
                     elif action == "break":
-                        from tables.domain.seating import suggest_break
-
-                        number = suggest_break(svc.table_counts(t), t.seats_per_table)
+                        number = svc.break_suggestion(t)
                         if number is not None:
                             svc.table_break(tournament=t, number=number, actor=me)
                     else:

@@ -1,0 +1,143 @@
+"""The head counts the database keeps (tournament/counters.py) match the rows after every kind
+of change: registration, alternates, unregistering, the draw and redraw, late seats, balancing,
+breaking, the final table, busts and their undo, an import, and a random mix of all of them."""
+
+import random
+
+import pytest
+from django.db.models import Count, Q
+
+from tables import services as svc
+from tables.models import SeatAssignment, Table
+from tournament import counters
+from tournament.models import EntryStatus, Tournament
+from tournament.services.archive import tournament_export, tournament_import
+from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
+from tournament.services.registration import entry_unregister
+
+
+def assert_counts_true(t: Tournament) -> None:
+    t.refresh_from_db()
+    alive = t.entries.filter(status=EntryStatus.ACTIVE).count()
+    counted = t.entries.exclude(
+        status__in=[EntryStatus.UNREGISTERED, EntryStatus.ALTERNATE]
+    ).count()
+    waiting = t.entries.filter(status=EntryStatus.ALTERNATE).count()
+    assert (t.players_left, t.entries_counted, t.alternates_waiting) == (alive, counted, waiting)
+    real = dict(
+        Table.objects.filter(tournament=t)
+        .annotate(n=Count("assignments"))
+        .values_list("number", "n")
+    )
+    kept = dict(Table.objects.filter(tournament=t).values_list("number", "players"))
+    assert kept == real
+
+
+@pytest.fixture
+def running(make_tournament, register):
+    def make(n, **options):
+        t = make_tournament(status="running", late_registration_until_level=6, **options)
+        for _ in range(n):
+            register(t)
+        return t
+
+    return make
+
+
+def test_registration_alternates_and_unregistering(make_tournament, register, actor):
+    t = make_tournament(capacity=3, status="registering")
+    entries = [register(t) for _ in range(5)]
+    assert_counts_true(t)
+    assert (t.players_left, t.entries_counted, t.alternates_waiting) == (3, 3, 2)
+    entry_unregister(entry=entries[0], actor=actor)  # an alternate moves up
+    assert_counts_true(t)
+    assert (t.players_left, t.entries_counted, t.alternates_waiting) == (3, 3, 1)
+
+
+def test_draw_balance_break_bust_undo_final(running, register, actor):
+    t = running(30)
+    svc.seats_draw(tournament=t, actor=actor)
+    assert_counts_true(t)
+    assert sum(Table.objects.filter(tournament=t).values_list("players", flat=True)) == 30
+    svc.seats_draw(tournament=t, actor=actor, redraw=True)
+    assert_counts_true(t)
+    register(t)  # a late entry is seated
+    assert_counts_true(t)
+    for table in Table.objects.filter(tournament=t, is_open=True):
+        svc.hand_done(table=table, actor=actor)
+    for _ in range(6):
+        row = SeatAssignment.objects.filter(table__tournament=t).order_by("table__number").first()
+        entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
+        assert_counts_true(t)
+        plan = svc.balance_plan(t)
+        if plan.moves:
+            svc.balance_apply(tournament=t, signature=plan.signature, actor=actor)
+            assert_counts_true(t)
+    bust_undo_last(tournament=t, actor=actor)
+    assert_counts_true(t)
+    number = max(Table.objects.filter(tournament=t, is_open=True).values_list("number", flat=True))
+    svc.table_break(tournament=t, number=number, actor=actor)
+    assert_counts_true(t)
+    while t.players_left > t.final_table_size:
+        row = SeatAssignment.objects.filter(table__tournament=t).first()
+        entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
+        t.refresh_from_db()
+    svc.final_table_draw(tournament=t, actor=actor)
+    assert_counts_true(t)
+
+
+def test_a_stale_copy_of_the_row_does_not_overwrite_the_counts(running, register):
+    t = running(4)
+    stale = Tournament.objects.get(pk=t.pk)
+    register(t)
+    stale.name = "Renamed"
+    stale.save()
+    t.refresh_from_db()
+    assert (t.name, t.players_left) == ("Renamed", 5)
+
+
+def test_import_counts_once(running, actor):
+    t = running(12)
+    svc.seats_draw(tournament=t, actor=actor)
+    data = tournament_export(t)
+    t.delete()
+    back = tournament_import(data)
+    assert_counts_true(back)
+    assert back.players_left == 12
+
+
+def test_recount_repairs(running, actor):
+    t = running(9)
+    svc.seats_draw(tournament=t, actor=actor)
+    Tournament.objects.filter(pk=t.pk).update(players_left=0)
+    Table.objects.filter(tournament=t).update(players=0)
+    counters.recount(t.pk)
+    assert_counts_true(t)
+
+
+def test_random_mix_keeps_the_counts(running, register, actor):
+    rng = random.Random(7)
+    t = running(40)
+    svc.seats_draw(tournament=t, actor=actor)
+    for table in Table.objects.filter(tournament=t, is_open=True):
+        svc.hand_done(table=table, actor=actor)
+    for _ in range(40):
+        t.refresh_from_db()
+        choice = rng.random()
+        seated = list(SeatAssignment.objects.filter(table__tournament=t).select_related("entry"))
+        if choice < 0.45 and t.players_left > 3:
+            entries_bust(
+                tournament=t, busts=[BustReport(entry=rng.choice(seated).entry)], actor=actor
+            )
+        elif choice < 0.6:
+            register(t)
+        elif choice < 0.7 and t.entries.filter(Q(bust_sequence__isnull=False)).exists():
+            bust_undo_last(tournament=t, actor=actor)
+        elif choice < 0.85:
+            plan = svc.balance_plan(t)
+            if plan.moves:
+                svc.balance_apply(tournament=t, signature=plan.signature, actor=actor)
+        else:
+            table = rng.choice(list(Table.objects.filter(tournament=t, is_open=True)))
+            svc.hand_done(table=table, actor=actor)
+        assert_counts_true(t)

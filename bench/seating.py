@@ -69,7 +69,15 @@ def main() -> None:
     from tables.models import SeatAssignment, Table
     from tournament.domain.structure import LevelSpec
     from tournament.events import Actor
-    from tournament.models import ChipSet, Entry, EntryStatus, Player, Tournament
+    from tournament.models import (
+        ChipSet,
+        Entry,
+        EntryStatus,
+        Player,
+        Purchase,
+        PurchaseKind,
+        Tournament,
+    )
     from tournament.services.eliminations import BustReport, entries_bust
     from tournament.services.tournaments import structure_create, tournament_create
 
@@ -93,9 +101,13 @@ def main() -> None:
     players = Player.objects.bulk_create(
         Player(name=f"Player {i}", display_name=f"P{i}") for i in range(args.entries)
     )
-    Entry.objects.bulk_create(
+    entries = Entry.objects.bulk_create(
         Entry(tournament=tournament, player=p, number=i + 1, status=EntryStatus.ACTIVE)
         for i, p in enumerate(players)
+    )
+    # Every entry paid its buy-in: the prize pool is real, so busts in the money pay prizes.
+    Purchase.objects.bulk_create(
+        Purchase(entry=e, kind=PurchaseKind.BUYIN, price=1000, fee=0, chips=10000) for e in entries
     )
     needed = -(-args.entries // args.seats)
     svc.tables_create(tournament=tournament, count=min(needed, 1000), actor=actor)

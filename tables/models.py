@@ -99,7 +99,10 @@ class Table(DatabaseCounted):
 
 class SeatAssignment(models.Model):
     entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="seat")
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="assignments")
+    # No index of its own: the unique (table, seat) index serves lookups by table.
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="assignments", db_index=False
+    )
     seat = models.PositiveSmallIntegerField(
         _("seat"), validators=[MinValueValidator(1), MaxValueValidator(10)]
     )

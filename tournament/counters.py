@@ -1,5 +1,6 @@
-"""Head counts the database keeps: players seated at each table; players left, entries and
-alternates waiting in each tournament.
+"""Counts the database keeps: players seated at each table; players left, entries and
+alternates waiting in each tournament; and what its purchases paid in (prize-pool money, fees,
+chips, and how many buy-ins, re-entries, rebuys and add-ons), refunds left out.
 
 Balancing looks at the head count of every open table after every bust, and a bust needs the
 number of players left for the finishing place. Counting rows each time grows with the field
@@ -13,6 +14,11 @@ On PostgreSQL the seat and entry triggers run once per statement over its transi
 tables by UPDATE is counted by a row trigger on both.
 
 `recount` rebuilds the counts from the rows (after an import, or to check them).
+
+SQLite drops a table's triggers when Django rebuilds the table in a migration (an altered
+column): a migration that alters `tables_seatassignment`, `tournament_entry` or
+`tournament_purchase` must install the triggers again (tournament/tests/services/test_counters.py
+fails on SQLite otherwise).
 """
 
 from __future__ import annotations
@@ -205,17 +211,134 @@ def remove_entry_counts(apps: Any, schema_editor: Any) -> None:
     _run(schema_editor, {"postgresql": POSTGRES_ENTRIES_DROP, "sqlite": SQLITE_ENTRIES_DROP})
 
 
+# --- Purchases --------------------------------------------------------------------------------
+
+KINDS = (
+    ("buyin", "bought_buyins"),
+    ("reentry", "bought_reentries"),
+    ("rebuy", "bought_rebuys"),
+    ("addon", "bought_addons"),
+)
+MONEY = (("price", "paid_in"), ("fee", "fees_in"), ("chips", "chips_in"))
+PURCHASE_COUNTERS = tuple(c for _, c in MONEY) + tuple(c for _, c in KINDS)
+
+
+def _purchase_delta(rows: str) -> str:
+    sums = ", ".join(
+        [f"sum(x.w * x.{col}) AS {name}" for col, name in MONEY]
+        + [f"coalesce(sum(x.w) FILTER (WHERE x.kind = '{k}'), 0) AS {name}" for k, name in KINDS]
+    )
+    sets = ", ".join(f"{c} = t.{c} + d.{c}" for c in PURCHASE_COUNTERS)
+    changed = " OR ".join(f"d.{c} <> 0" for c in PURCHASE_COUNTERS)
+    return (
+        f"UPDATE tournament_tournament t SET {sets} FROM ("  # noqa: S608 (constants)
+        f"SELECT e.tournament_id, {sums} FROM ({rows}) x "
+        "JOIN tournament_entry e ON e.id = x.entry_id GROUP BY e.tournament_id) d "
+        f"WHERE t.id = d.tournament_id AND ({changed});"
+    )
+
+
+def _purchase_rows(name: str, sign: str) -> str:
+    return (
+        f"SELECT entry_id, {sign}(NOT refunded)::int AS w, price, fee, chips, kind "  # noqa: S608
+        f"FROM {name}"
+    )
+
+
+POSTGRES_PURCHASES = [
+    f"""
+    CREATE OR REPLACE FUNCTION floor_purchases_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN {_purchase_delta(_purchase_rows("added", ""))} RETURN NULL; END $$
+    """,
+    f"""
+    CREATE OR REPLACE FUNCTION floor_purchases_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN {_purchase_delta(_purchase_rows("removed", "-"))} RETURN NULL; END $$
+    """,
+    f"""
+    CREATE OR REPLACE FUNCTION floor_purchases_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        {_purchase_delta(_purchase_rows("after_rows", "") + " UNION ALL " + _purchase_rows("before_rows", "-"))}
+        RETURN NULL;
+    END $$
+    """,
+    "CREATE TRIGGER floor_purchases_added AFTER INSERT ON tournament_purchase "
+    "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor_purchases_added()",
+    "CREATE TRIGGER floor_purchases_removed AFTER DELETE ON tournament_purchase "
+    "REFERENCING OLD TABLE AS removed FOR EACH STATEMENT "
+    "EXECUTE FUNCTION floor_purchases_removed()",
+    "CREATE TRIGGER floor_purchases_changed AFTER UPDATE ON tournament_purchase "
+    "REFERENCING OLD TABLE AS before_rows NEW TABLE AS after_rows "
+    "FOR EACH STATEMENT EXECUTE FUNCTION floor_purchases_changed()",
+]
+
+POSTGRES_PURCHASES_DROP = [
+    "DROP TRIGGER IF EXISTS floor_purchases_added ON tournament_purchase",
+    "DROP TRIGGER IF EXISTS floor_purchases_removed ON tournament_purchase",
+    "DROP TRIGGER IF EXISTS floor_purchases_changed ON tournament_purchase",
+    "DROP FUNCTION IF EXISTS floor_purchases_added()",
+    "DROP FUNCTION IF EXISTS floor_purchases_removed()",
+    "DROP FUNCTION IF EXISTS floor_purchases_changed()",
+]
+
+
+def _sqlite_purchase(row: str, sign: str) -> str:
+    weight = f"(NOT {row}.refunded)"
+    sets = ", ".join(
+        [f"{name} = {name} {sign} {weight} * {row}.{col}" for col, name in MONEY]
+        + [f"{name} = {name} {sign} ({weight} AND {row}.kind = '{k}')" for k, name in KINDS]
+    )
+    return (
+        f"UPDATE tournament_tournament SET {sets} WHERE id = "  # noqa: S608 (constants)
+        f"(SELECT tournament_id FROM tournament_entry WHERE id = {row}.entry_id);"
+    )
+
+
+SQLITE_PURCHASES = [
+    "CREATE TRIGGER floor_purchase_added AFTER INSERT ON tournament_purchase BEGIN "
+    f"{_sqlite_purchase('NEW', '+')} END",
+    "CREATE TRIGGER floor_purchase_removed AFTER DELETE ON tournament_purchase BEGIN "
+    f"{_sqlite_purchase('OLD', '-')} END",
+    "CREATE TRIGGER floor_purchase_changed AFTER UPDATE ON tournament_purchase BEGIN "
+    f"{_sqlite_purchase('OLD', '-')} {_sqlite_purchase('NEW', '+')} END",
+]
+
+SQLITE_PURCHASES_DROP = [
+    "DROP TRIGGER IF EXISTS floor_purchase_added",
+    "DROP TRIGGER IF EXISTS floor_purchase_removed",
+    "DROP TRIGGER IF EXISTS floor_purchase_changed",
+]
+
+_PURCHASED = (
+    "FROM tournament_purchase p JOIN tournament_entry e ON e.id = p.entry_id "
+    "WHERE e.tournament_id = tournament_tournament.id AND NOT p.refunded"
+)
+RECOUNT_PURCHASES = "UPDATE tournament_tournament SET " + ", ".join(  # noqa: S608 (constants)
+    [f"{name} = coalesce((SELECT sum(p.{col}) {_PURCHASED}), 0)" for col, name in MONEY]
+    + [f"{name} = (SELECT count(*) {_PURCHASED} AND p.kind = '{k}')" for k, name in KINDS]
+)
+
+
+def install_purchase_counts(apps: Any, schema_editor: Any) -> None:
+    _run(schema_editor, {"postgresql": POSTGRES_PURCHASES, "sqlite": SQLITE_PURCHASES})
+    schema_editor.execute(RECOUNT_PURCHASES, params=None)
+
+
+def remove_purchase_counts(apps: Any, schema_editor: Any) -> None:
+    _run(schema_editor, {"postgresql": POSTGRES_PURCHASES_DROP, "sqlite": SQLITE_PURCHASES_DROP})
+
+
 def recount(tournament_id: int | None = None) -> None:
     """Rebuild the kept counts from the rows (one tournament, or all)."""
     from django.db import connection
 
     tables = RECOUNT_TABLES
-    tournaments = RECOUNT_TOURNAMENTS
+    tournaments = [RECOUNT_TOURNAMENTS, RECOUNT_PURCHASES]
     params: list[int] = []
     if tournament_id is not None:
         tables += " WHERE tournament_id = %s"
-        tournaments += " WHERE id = %s"
+        tournaments = [sql + " WHERE id = %s" for sql in tournaments]
         params = [tournament_id]
     with connection.cursor() as cursor:
         cursor.execute(tables, params)
-        cursor.execute(tournaments, params)
+        for sql in tournaments:
+            cursor.execute(sql, params)

@@ -230,8 +230,28 @@ class Tournament(DatabaseCounted):
     players_left = models.PositiveIntegerField(default=0, editable=False)
     entries_counted = models.PositiveIntegerField(default=0, editable=False)
     alternates_waiting = models.PositiveIntegerField(default=0, editable=False)
+    # Kept by the database on every purchase (refunds left out): money to the prize pool
+    # (before bounties), fees and chips, in minor units, and how many of each kind were bought.
+    paid_in = models.PositiveBigIntegerField(default=0, editable=False)
+    fees_in = models.PositiveBigIntegerField(default=0, editable=False)
+    chips_in = models.PositiveBigIntegerField(default=0, editable=False)
+    bought_buyins = models.PositiveIntegerField(default=0, editable=False)
+    bought_reentries = models.PositiveIntegerField(default=0, editable=False)
+    bought_rebuys = models.PositiveIntegerField(default=0, editable=False)
+    bought_addons = models.PositiveIntegerField(default=0, editable=False)
 
-    counters = ("players_left", "entries_counted", "alternates_waiting")
+    counters = (
+        "players_left",
+        "entries_counted",
+        "alternates_waiting",
+        "paid_in",
+        "fees_in",
+        "chips_in",
+        "bought_buyins",
+        "bought_reentries",
+        "bought_rebuys",
+        "bought_addons",
+    )
 
     class Meta:
         ordering = ["-starts_at"]

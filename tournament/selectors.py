@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Q, QuerySet
 
 from tournament.domain.payouts import PayoutError, payout_table, prize_pool, satellite_payouts
-from tournament.models import BountyKind, Entry, EntryStatus, Purchase, Tournament
+from tournament.models import BountyKind, Entry, Tournament
 
 
 @dataclass(frozen=True)
@@ -15,7 +15,6 @@ class TournamentNumbers:
     entries: int
     players_left: int
     alternates: int
-    unique_players: int
     chips_in_play: int
     average_stack: int
     prize_pool: int
@@ -27,41 +26,37 @@ class TournamentNumbers:
 
 
 def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
-    purchases = Purchase.objects.filter(entry__tournament=tournament, refunded=False)
-    sums = purchases.aggregate(price=Sum("price"), fee=Sum("fee"), chips=Sum("chips"))
-    kinds = _kind_counts(purchases)
-    counted = tournament.entries.exclude(status=EntryStatus.UNREGISTERED)
-    # The counts the database keeps, read now (the caller's copy of the row may be older).
-    left, entries = Tournament.objects.values_list("players_left", "entries_counted").get(
-        pk=tournament.pk
-    )
-    alternates = tournament.entries.filter(status=EntryStatus.ALTERNATE).count()
-    chips = sums["chips"] or 0
+    """The tournament's numbers, from the counts the database keeps (tournament/counters.py),
+    read fresh in one query: the caller's copy of the row may be older than its writes."""
+    (
+        left,
+        entries,
+        alternates,
+        paid_in,
+        fees_in,
+        chips,
+        buyins,
+        reentries,
+        rebuys,
+        addons,
+    ) = Tournament.objects.values_list(*Tournament.counters).get(pk=tournament.pk)
     bounty_pool = 0
     if tournament.bounty_kind != BountyKind.NONE:
-        bounty_pool = tournament.bounty * (kinds.get("buyin", 0) + kinds.get("reentry", 0))
-    contributions = (sums["price"] or 0) - bounty_pool
+        bounty_pool = tournament.bounty * (buyins + reentries)
+    contributions = paid_in - bounty_pool
     return TournamentNumbers(
         entries=entries,
         players_left=left,
         alternates=alternates,
-        unique_players=counted.values("player").distinct().count(),
         chips_in_play=chips,
         average_stack=chips // left if left else 0,
         prize_pool=prize_pool(contributions, tournament.guarantee),
         contributions=contributions,
-        fees=sums["fee"] or 0,
-        rebuys=kinds.get("rebuy", 0),
-        addons=kinds.get("addon", 0),
+        fees=fees_in,
+        rebuys=rebuys,
+        addons=addons,
         bounty_pool=bounty_pool,
     )
-
-
-def _kind_counts(purchases: QuerySet[Purchase]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for kind in purchases.values_list("kind", flat=True):
-        counts[kind] = counts.get(kind, 0) + 1
-    return counts
 
 
 def satellite_seats(tournament: Tournament, numbers: TournamentNumbers | None = None) -> int:

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import secrets
+from array import array
 from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from random import Random
+from typing import TypeVar
 
 from tables.domain.button import (
     Blinds,
@@ -35,6 +38,8 @@ from tables.domain.button import (
     worst_empty_seat,
 )
 
+T = TypeVar("T")
+
 
 class SeatingError(ValueError):
     """A seating request that cannot be met."""
@@ -43,6 +48,20 @@ class SeatingError(ValueError):
 def secure_random() -> Random:
     """The draw's randomness comes from the operating system's secure source."""
     return secrets.SystemRandom()
+
+
+def shuffle(items: list[T], rng: Random) -> None:
+    """Shuffle in place (Fisher-Yates). With the secure source the random numbers are read in
+    one go, eight bytes per element, instead of one system call per element as
+    `SystemRandom.shuffle` makes (60 ms for a field of 30,000 on a small machine). Reducing a
+    64-bit number modulo at most 30,000 biases a choice by less than 2e-15."""
+    if not isinstance(rng, secrets.SystemRandom):
+        rng.shuffle(items)
+        return
+    values = array("Q", os.urandom(8 * len(items)))
+    for i in range(len(items) - 1, 0, -1):
+        j = values[i] % (i + 1)
+        items[i], items[j] = items[j], items[i]
 
 
 @dataclass(frozen=True)
@@ -184,7 +203,7 @@ def draw(
         if not 1 <= s <= seats_by_table[t]:
             raise SeatingError(f"table {t} has no seat {s}")
     free = [e for e in entries if e not in reserved]
-    rng.shuffle(free)
+    shuffle(free, rng)
     # Slots: each table's share of players, the reserved seats counted first.
     slots: list[tuple[int, int]] = []
     for number, _size in used:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, Max, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -46,13 +46,18 @@ def entries_bust(
     hand-for-hand shares the place). The last player left is the winner."""
     if not busts:
         raise FloorError(_("Choose who is out."))
-    # The lock also says whether prizes were set by hand and whether a deal was made (most
-    # busts need neither).
+    # The lock also says whether prizes were set by hand, whether a deal was made (most busts
+    # need neither) and the last bust's sequence number (from the (tournament, sequence) index).
     tournament = (
         Tournament.objects.select_for_update(of=("self",))
         .annotate(
             has_manual_payouts=Exists(Payout.objects.filter(tournament=OuterRef("pk"))),
             has_deal=Exists(Deal.objects.filter(tournament=OuterRef("pk"))),
+            last_sequence=Subquery(
+                Entry.objects.filter(tournament=OuterRef("pk"), bust_sequence__isnull=False)
+                .order_by("-bust_sequence")
+                .values("bust_sequence")[:1]
+            ),
         )
         .get(pk=tournament.pk)
     )
@@ -63,7 +68,7 @@ def entries_bust(
         raise FloorError(_("The same player is listed twice."))
     entries = {
         e.pk: e
-        for e in Entry.objects.select_for_update()
+        for e in Entry.objects.select_for_update(of=("self",))
         .select_related("player")
         .filter(pk__in=ids, tournament=tournament)
     }
@@ -122,8 +127,7 @@ def entries_bust(
             if entry_id in deal[0]:
                 prizes[entry_id] = deal[0][entry_id]
     transfers = _bounties(tournament, busts, entries)
-    last = tournament.entries.aggregate(m=Max("bust_sequence"))["m"]  # (tournament, sequence) index
-    sequence = (last or 0) + 1
+    sequence = (tournament.last_sequence or 0) + 1
     now = timezone.now()
     seats = _release_seats(list(entries.values()))
     busted: list[Entry] = []
@@ -136,9 +140,20 @@ def entries_bust(
         entry.bust_sequence = sequence
         entry.won_seat = seats_to_win > 0 and place <= seats_to_win
         busted.append(entry)
-    Entry.objects.bulk_update(
-        busted, ["status", "place", "prize", "busted_at", "bust_sequence", "won_seat"]
-    )
+    if len(busted) == 1:  # the usual case, without bulk_update's CASE expressions
+        e = busted[0]
+        Entry.objects.filter(pk=e.pk).update(
+            status=e.status,
+            place=e.place,
+            prize=e.prize,
+            busted_at=e.busted_at,
+            bust_sequence=e.bust_sequence,
+            won_seat=e.won_seat,
+        )
+    else:
+        Entry.objects.bulk_update(
+            busted, ["status", "place", "prize", "busted_at", "bust_sequence", "won_seat"]
+        )
 
     winner = None
     winner_bounty = 0

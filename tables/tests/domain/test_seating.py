@@ -271,3 +271,18 @@ def test_a_small_window_reads_more_only_when_it_must():
     )
     assert rounds == 0 and len(plan.moves) == 1
     assert plan.moves[0].from_table == 1 and plan.moves[0].to_table == 41
+
+
+def test_secure_shuffle_is_a_permutation_and_moves_things():
+    from tables.domain.seating import secure_random, shuffle
+
+    items = list(range(1000))
+    shuffle(items, secure_random())
+    assert sorted(items) == list(range(1000))
+    assert items != list(range(1000))
+    firsts = set()
+    for _ in range(50):
+        few = [1, 2, 3]
+        shuffle(few, secure_random())
+        firsts.add(few[0])
+    assert firsts == {1, 2, 3}

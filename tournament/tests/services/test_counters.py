@@ -5,15 +5,15 @@ breaking, the final table, busts and their undo, an import, and a random mix of 
 import random
 
 import pytest
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 
 from tables import services as svc
 from tables.models import SeatAssignment, Table
 from tournament import counters
-from tournament.models import EntryStatus, Tournament
+from tournament.models import EntryStatus, Purchase, Tournament
 from tournament.services.archive import tournament_export, tournament_import
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
-from tournament.services.registration import entry_unregister
+from tournament.services.registration import entry_purchase, entry_register, entry_unregister
 
 
 def assert_counts_true(t: Tournament) -> None:
@@ -24,6 +24,16 @@ def assert_counts_true(t: Tournament) -> None:
     ).count()
     waiting = t.entries.filter(status=EntryStatus.ALTERNATE).count()
     assert (t.players_left, t.entries_counted, t.alternates_waiting) == (alive, counted, waiting)
+    bought = Purchase.objects.filter(entry__tournament=t, refunded=False)
+    sums = bought.aggregate(p=Sum("price"), f=Sum("fee"), c=Sum("chips"))
+    kinds = {k: bought.filter(kind=k).count() for k in ("buyin", "reentry", "rebuy", "addon")}
+    assert (t.paid_in, t.fees_in, t.chips_in) == (sums["p"] or 0, sums["f"] or 0, sums["c"] or 0)
+    assert (t.bought_buyins, t.bought_reentries, t.bought_rebuys, t.bought_addons) == (
+        kinds["buyin"],
+        kinds["reentry"],
+        kinds["rebuy"],
+        kinds["addon"],
+    )
     real = dict(
         Table.objects.filter(tournament=t)
         .annotate(n=Count("assignments"))
@@ -141,3 +151,35 @@ def test_random_mix_keeps_the_counts(running, register, actor):
             table = rng.choice(list(Table.objects.filter(tournament=t, is_open=True)))
             svc.hand_done(table=table, actor=actor)
         assert_counts_true(t)
+
+
+def test_purchases_rebuys_addons_reentries_and_refunds(make_tournament, register, actor):
+    t = make_tournament(
+        status="registering",
+        rebuys_max=2,
+        rebuy_price=5000,
+        rebuy_fee=500,
+        rebuy_chips=10000,
+        addons_max=1,
+        addon_price=3000,
+        addon_chips=8000,
+        max_entries_per_player=2,
+        late_registration_until_level=6,
+        reentry_until_level=6,
+    )
+    entries = [register(t) for _ in range(4)]
+    assert_counts_true(t)
+    assert (t.paid_in, t.bought_buyins) == (4 * 10000, 4)
+    entry_unregister(entry=entries[3], actor=actor)  # refunded
+    assert_counts_true(t)
+    assert (t.paid_in, t.bought_buyins) == (3 * 10000, 3)
+    Tournament.objects.filter(pk=t.pk).update(status="running")
+    t.refresh_from_db()
+    entry_purchase(entry=entries[0], kind="rebuy", actor=actor)
+    entry_purchase(entry=entries[0], kind="addon", actor=actor)
+    assert_counts_true(t)
+    assert (t.bought_rebuys, t.bought_addons, t.chips_in) == (1, 1, 3 * 20000 + 18000)
+    entries_bust(tournament=t, busts=[BustReport(entry=entries[1])], actor=actor)
+    entry_register(tournament=t, player=entries[1].player, actor=actor)  # a re-entry
+    assert_counts_true(t)
+    assert t.bought_reentries == 1

@@ -4,7 +4,8 @@ player per seat, one seat per player) are the last line of defence."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any, TypeVar
@@ -184,12 +185,16 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
         )
     except SeatingError as exc:
         raise FloorError(_("The draw is not possible: %(reason)s") % {"reason": exc}) from exc
-    SeatAssignment.objects.filter(table__tournament=tournament).delete()
-    used = {s.table for s in result.values()}
-    _reset_tables(tournament, sorted(used))
-    _insert_seats(
-        [(entry_id, by_number[seat.table].pk, seat.seat) for entry_id, seat in result.items()]
-    )
+    counts: dict[int, int] = {}
+    for seat in result.values():
+        counts[seat.table] = counts.get(seat.table, 0) + 1
+    with _draw_sets_counts():
+        SeatAssignment.objects.filter(table__tournament=tournament).delete()
+        _reset_tables(tournament, counts)
+        _insert_seats(
+            [(entry_id, by_number[seat.table].pk, seat.seat) for entry_id, seat in result.items()]
+        )
+    used = set(counts)
     event_record(
         tournament=tournament,
         action="seats.redraw" if redraw else "seats.draw",
@@ -201,9 +206,26 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
     return len(result)
 
 
-def _reset_tables(tournament: Tournament, used: list[int]) -> None:
-    """In one statement: no button or blinds anywhere, the tables in `used` open, the rest
-    closed."""
+@contextmanager
+def _draw_sets_counts() -> Iterator[None]:
+    """While the draw replaces every seat, the seat triggers leave the tables' head counts to
+    `_reset_tables`, which writes them (PostgreSQL; tournament/counters.py)."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('floor.draw_sets_counts', 'on', true)")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT set_config('floor.draw_sets_counts', 'off', true)")
+
+
+def _reset_tables(tournament: Tournament, counts: dict[int, int]) -> None:
+    """In one statement: no button or blinds anywhere, the tables in `counts` (number -> players
+    drawn there) open with those head counts, the rest closed and empty."""
+    used = sorted(counts)
     if connection.vendor != "postgresql":
         Table.objects.filter(tournament=tournament).update(
             button_seat=None, small_blind_seat=None, big_blind_seat=None, hand_number=0
@@ -215,15 +237,16 @@ def _reset_tables(tournament: Tournament, used: list[int]) -> None:
         return
     table = connection.ops.quote_name(Table._meta.db_table)
     with connection.cursor() as cursor:
+        # A hash join with the drawn tables (= ANY over an array would scan it for every row:
+        # half a second at 3,000 tables).
         cursor.execute(
-            # IN over a subquery is hashed (= ANY over an array would scan it for every row:
-            # half a second at 3,000 tables).
-            f"UPDATE {table} SET button_seat = NULL, small_blind_seat = NULL, "  # noqa: S608
-            "big_blind_seat = NULL, hand_number = 0, "
-            "is_open = (number IN (SELECT unnest(%s::int[]))), "
-            "closed_at = CASE WHEN number IN (SELECT unnest(%s::int[])) THEN NULL "
-            "ELSE closed_at END WHERE tournament_id = %s",
-            [used, used, tournament.pk],
+            f"UPDATE {table} t SET button_seat = NULL, small_blind_seat = NULL, "  # noqa: S608
+            "big_blind_seat = NULL, hand_number = 0, is_open = (u.number IS NOT NULL), "
+            "closed_at = CASE WHEN u.number IS NULL THEN t.closed_at END, "
+            "players = COALESCE(u.players, 0) "
+            f"FROM {table} t2 LEFT JOIN unnest(%s::int[], %s::int[]) AS u(number, players) "
+            "ON u.number = t2.number WHERE t2.id = t.id AND t2.tournament_id = %s",
+            [used, [counts[n] for n in used], tournament.pk],
         )
 
 

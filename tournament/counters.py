@@ -15,6 +15,11 @@ tables by UPDATE is counted by a row trigger on both.
 
 `recount` rebuilds the counts from the rows (after an import, or to check them).
 
+One exception, on PostgreSQL: the seat draw replaces every seat of a tournament at once and
+writes each table's count itself in the statement that resets the tables; for its own delete
+and insert it sets the transaction-local `floor.draw_sets_counts`, which the statement
+triggers skip on (counting 30,000 new seats into 3,334 rows took 110 ms of the draw).
+
 SQLite drops a table's triggers when Django rebuilds the table in a migration (an altered
 column): a migration that alters `tables_seatassignment`, `tournament_entry` or
 `tournament_purchase` must install the triggers again (tournament/tests/services/test_counters.py
@@ -34,6 +39,7 @@ POSTGRES_SEATS = [
     """
     CREATE OR REPLACE FUNCTION floor_seats_added() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
+        IF current_setting('floor.draw_sets_counts', true) = 'on' THEN RETURN NULL; END IF;
         UPDATE tables_table t SET players = t.players + d.n
         FROM (SELECT table_id, count(*) AS n FROM added GROUP BY table_id) d
         WHERE t.id = d.table_id;
@@ -43,6 +49,7 @@ POSTGRES_SEATS = [
     """
     CREATE OR REPLACE FUNCTION floor_seats_removed() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
+        IF current_setting('floor.draw_sets_counts', true) = 'on' THEN RETURN NULL; END IF;
         UPDATE tables_table t SET players = t.players - d.n
         FROM (SELECT table_id, count(*) AS n FROM removed GROUP BY table_id) d
         WHERE t.id = d.table_id;
@@ -191,6 +198,14 @@ RECOUNT_TOURNAMENTS = (
 def _run(schema_editor: Any, statements: dict[str, list[str]]) -> None:
     for sql in statements.get(schema_editor.connection.vendor, []):
         schema_editor.execute(sql, params=None)
+
+
+def replace_seat_functions(apps: Any, schema_editor: Any) -> None:
+    """Install the current seat-count functions over older ones (the triggers stay)."""
+    if schema_editor.connection.vendor == "postgresql":
+        for sql in POSTGRES_SEATS:
+            if "CREATE OR REPLACE FUNCTION" in sql:
+                schema_editor.execute(sql, params=None)
 
 
 def install_seat_counts(apps: Any, schema_editor: Any) -> None:

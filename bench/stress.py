@@ -213,6 +213,14 @@ def main() -> None:
             f"{len(alive - set(seated))} players in the tournament without a seat, "
             f"{len(set(seated) - alive)} seated who are out"
         )
+    # The head counts the database keeps match the rows they count (tournament/counters.py).
+    t.refresh_from_db()
+    per_table = Counter(tb for _, tb, _, _ in rows)
+    kept = dict(Table.objects.filter(tournament=t).values_list("pk", "players"))
+    if any(kept[pk] != per_table.get(pk, 0) for pk in kept):
+        violations.append("a table's kept head count differs from its seats")
+    if t.players_left != len(alive):
+        violations.append(f"players left kept as {t.players_left}, counted {len(alive)}")
     events = Event.objects.filter(tournament=t, id__gt=first_event)
     by_action = Counter(events.values_list("action", flat=True))
     for action, name in EVENT_OF.items():

@@ -11,6 +11,7 @@ import atexit
 import hashlib
 import json
 import logging
+import os
 import threading
 from typing import Any
 
@@ -53,6 +54,7 @@ def dealer_group(token: str) -> str:
 _loop: asyncio.AbstractEventLoop | None = None
 _outbox: asyncio.Queue[tuple[str, dict[str, Any]] | None] | None = None
 _pending = 0
+_loop_pid = 0
 _tasks: set[asyncio.Task[None]] = set()
 _loop_lock = threading.Lock()
 _idle = threading.Condition(_loop_lock)
@@ -62,14 +64,18 @@ def _broadcast_loop() -> asyncio.AbstractEventLoop:
     """One long-lived event loop per process that sends every message to a networked channel
     layer (Redis), one after another from an outbox: the action that made the change does not
     wait for the network, and messages leave in the order they were made."""
-    global _loop, _outbox
+    global _loop, _outbox, _loop_pid, _pending
     with _loop_lock:
+        if _loop is not None and _loop_pid != os.getpid():
+            # A forked child inherits the loop but not its thread: start its own.
+            _loop, _outbox, _pending = None, None, 0
         if _loop is None:
             loop = asyncio.new_event_loop()
             _outbox = asyncio.Queue()
             _tasks.add(loop.create_task(_drain(_outbox)))
             threading.Thread(target=loop.run_forever, name="floor-broadcast", daemon=True).start()
             _loop = loop
+            _loop_pid = os.getpid()
             atexit.register(_flush, 5.0)
         return _loop
 

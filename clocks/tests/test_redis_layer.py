@@ -73,3 +73,26 @@ async def test_broadcast_from_a_worker_thread_reaches_the_socket(redis_layer, ma
     message = await ws.receive_json_from(timeout=5)
     assert message["data"] == {"index": 3}
     await ws.disconnect()
+
+
+async def test_broadcasts_leave_the_outbox_in_the_order_they_were_made(
+    redis_layer, make_tournament
+):
+    """Messages to Redis go through one outbox per process: the action does not wait for them,
+    and a socket sees them in the order the changes were made."""
+    t = await sync_to_async(make_tournament)()
+    ws = WebsocketCommunicator(
+        application, f"/ws/t/{t.pk}/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _ = await ws.connect()
+    assert connected
+
+    def changes() -> None:
+        for i in range(20):
+            with transaction.atomic():
+                broadcast_on_commit(tournament_group(t.pk), "bust", {"n": i})
+
+    await sync_to_async(changes)()
+    seen = [(await ws.receive_json_from(timeout=5))["data"]["n"] for _ in range(20)]
+    assert seen == list(range(20))
+    await ws.disconnect()

@@ -108,6 +108,12 @@ def test_parallel_busts_moves_breaks_and_hands(make_tournament, register, actor)
     assert all(is_open for *_, is_open in rows), "a player sits at a closed table"
     alive = set(t.entries.filter(status=EntryStatus.ACTIVE).values_list("pk", flat=True))
     assert alive == set(seated), "a player in the tournament has no seat, or a busted one has"
+    # The head counts the database keeps match the rows (tournament/counters.py).
+    t.refresh_from_db()
+    per_table = Counter(tb for _, tb, _, _ in rows)
+    for pk, players in Table.objects.filter(tournament=t).values_list("pk", "players"):
+        assert players == per_table.get(pk, 0), "a table's kept head count is wrong"
+    assert t.players_left == len(alive)
     busted = t.entries.filter(status=EntryStatus.BUSTED).count()
     assert busted == Event.objects.filter(tournament=t, action="entry.bust").count()
     assert done["bust"] + done["hand"] + done["balance"] > 50

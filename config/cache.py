@@ -91,3 +91,13 @@ class FloorRedisCache(RedisCache):
         except _DOWN as exc:
             _failed(exc)
             return 0
+
+    def bump(self, key: Any) -> int:
+        """Add one in a single round trip, creating the key at 1 (data versions: `incr` asks
+        whether the key exists first)."""
+        try:
+            made = self.make_and_validate_key(key)
+            return int(self._cache.get_client(made, write=True).incr(made))  # type: ignore[attr-defined]
+        except _DOWN as exc:
+            _failed(exc)
+            return 0

@@ -82,6 +82,10 @@ def _version_keys(tournament_id: int) -> tuple[str, str]:
 def data_changed(tournament_id: int | None) -> None:
     """Bump the data version of a tournament (or of all of them, for changes to players)."""
     key = _version_keys(tournament_id)[0] if tournament_id is not None else "floor:v:all"
+    bump = getattr(cache, "bump", None)
+    if bump is not None:  # Redis: one round trip
+        bump(key)
+        return
     try:
         cache.incr(key)
     except ValueError:

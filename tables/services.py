@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from rules_engine.domain.rulesets import RULESETS, ruleset
 from rules_engine.services import penalties_count_hand
-from tables.domain.button import ButtonError, first_hand, next_hand, waiting_seats
+from tables.domain.button import Blinds, ButtonError, first_hand, next_hand, waiting_seats
 from tables.domain.seating import (
     BalancePlan,
     HeadCounts,
@@ -84,19 +84,36 @@ def _lock(tournament: Tournament) -> Tournament:
 def table_state(table: Table, rows: Iterable[SeatAssignment] | None = None) -> TableState:
     if rows is None:
         rows = table.assignments.all()
+    return _state(
+        table.number,
+        table.seats,
+        table.blinds(),
+        table.opening_order,
+        ((row.seat, row.entry_id, row.must_wait) for row in rows),
+    )
+
+
+def _state(
+    number: int,
+    size: int,
+    blinds: Blinds | None,
+    opening_order: int,
+    seats: Iterable[tuple[int, int, bool]],
+) -> TableState:
+    """A table as the seating plans see it, from its (seat, entry id, sits out) rows."""
     seated: dict[int, int] = {}
     waiting: set[int] = set()
-    for row in rows:
-        seated[row.seat] = row.entry_id
-        if row.must_wait:
-            waiting.add(row.seat)
+    for seat, entry, wait in seats:
+        seated[seat] = entry
+        if wait:
+            waiting.add(seat)
     return TableState(
-        number=table.number,
-        size=table.seats,
+        number=number,
+        size=size,
         seated=seated,
-        blinds=table.blinds(),
+        blinds=blinds,
         waiting=frozenset(waiting),
-        opening_order=table.opening_order,
+        opening_order=opening_order,
     )
 
 
@@ -104,11 +121,10 @@ def open_tables(tournament: Tournament) -> list[Table]:
     return list(tournament.tables.filter(is_open=True).order_by("opening_order", "number"))
 
 
-def _notify_tables(tournament: Tournament, numbers: Iterable[int], data: dict[str, Any]) -> None:
-    ids = dict(tournament.tables.filter(number__in=set(numbers)).values_list("number", "pk"))
-    for number in set(numbers):
-        if number in ids:
-            broadcast_on_commit(table_group(ids[number]), "table", data)
+def _notify_tables(tournament: Tournament, table_ids: Iterable[int], data: dict[str, Any]) -> None:
+    """Tell the tables' views (by table id) and the console that seats changed."""
+    for table_id in set(table_ids):
+        broadcast_on_commit(table_group(table_id), "table", data)
     broadcast_on_commit(console_group(tournament.pk), "seating", data)
 
 
@@ -326,7 +342,7 @@ def entry_seat(*, tournament: Tournament, entry: Entry, actor: Actor) -> SeatAss
             "must_wait": seat.must_wait,
         },
     )
-    _notify_tables(tournament, [table.number], {"seated": entry.pk})
+    _notify_tables(tournament, [table.pk], {"seated": entry.pk})
     broadcast_on_commit(entry_group(entry.pk), "seat", {"table": table.number, "seat": seat.seat})
     return row
 
@@ -516,16 +532,13 @@ def _with_head_counts(tournament: Tournament, plan: Callable[[HeadCounts], T]) -
         try:
             return plan(_head_counts(tournament, limits["fullest"], limits["emptiest"]))
         except NeedMoreCounts as more:
-            wanted = limits[more.end] * 8
-            if more.players_at_most is not None:
-                wanted = max(
-                    wanted // 8 + 1,
-                    tournament.tables.filter(
-                        is_open=True, players__lte=more.players_at_most
-                    ).count()
-                    + 1,
-                )
-            limits[more.end] = wanted
+            if more.players_at_most is None:
+                limits[more.end] *= 8
+            else:  # every table up to that head count, and one more to mark the edge
+                at_most = tournament.tables.filter(
+                    is_open=True, players__lte=more.players_at_most
+                ).count()
+                limits[more.end] = max(limits[more.end], at_most) + 1
 
 
 def _loader(tournament: Tournament) -> Callable[[Iterable[int]], dict[int, TableState]]:
@@ -542,8 +555,7 @@ def _loader(tournament: Tournament) -> Callable[[Iterable[int]], dict[int, Table
         if not missing:
             return found
         tables: dict[int, tuple[Any, ...]] = {}
-        seated: dict[int, dict[int, int]] = {}
-        waiting: dict[int, set[int]] = {}
+        seats: dict[int, list[tuple[int, int, bool]]] = {}
         with connection.cursor() as cursor:
             # Written out: through the ORM this read cost 2 ms, most of it building the query.
             cursor.execute(
@@ -557,21 +569,10 @@ def _loader(tournament: Tournament) -> Callable[[Iterable[int]], dict[int, Table
             rows = cursor.fetchall()
         for number, size, button, sb, bb, order, seat, entry, wait in rows:
             tables[number] = (size, blinds_of(button, sb, bb), order)
-            seated.setdefault(number, {})
-            waiting.setdefault(number, set())
             if seat is not None:
-                seated[number][seat] = entry
-                if wait:
-                    waiting[number].add(seat)
+                seats.setdefault(number, []).append((seat, entry, wait))
         for n, (size, blinds, order) in tables.items():
-            memo[n] = found[n] = TableState(
-                number=n,
-                size=size,
-                seated=seated[n],
-                blinds=blinds,
-                waiting=frozenset(waiting[n]),
-                opening_order=order,
-            )
+            memo[n] = found[n] = _state(n, size, blinds, order, seats.get(n, ()))
         return found
 
     return load
@@ -599,10 +600,11 @@ def break_suggestion(tournament: Tournament) -> int | None:
     are an upper bound of the players seated, so the seated players are only summed when a
     break may be due."""
     table = connection.ops.quote_name(Table._meta.db_table)
+    tournaments = connection.ops.quote_name(Tournament._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT count(*), min(number), max(number), "  # noqa: S608
-            "(SELECT players_left FROM tournament_tournament WHERE id = %s) "
+            f"(SELECT players_left FROM {tournaments} WHERE id = %s) "
             f"FROM {table} WHERE tournament_id = %s AND is_open",
             [tournament.pk, tournament.pk],
         )
@@ -647,9 +649,9 @@ def balance_apply(*, tournament: Tournament, signature: str, actor: Actor) -> li
 
 def _move_in_place(tournament: Tournament, moves: Sequence[Move]) -> dict[int, tuple[int, str]]:
     """Move the seat rows of `moves` in one statement (PostgreSQL), each only if its player
-    still sits where the move starts. Returns entry id -> (table id, area) of the tables the
-    players left and reached, keyed by table number. Only for moves into seats that are empty
-    before any of them is made, each player once (a balance or a break)."""
+    still sits where the move starts. Returns table number -> (table id, area) of the tables
+    the players left and reached. Only for moves into seats that are empty before any of them
+    is made, each player once (a balance or a break)."""
     seat_table = connection.ops.quote_name(SeatAssignment._meta.db_table)
     table_table = connection.ops.quote_name(Table._meta.db_table)
     values = ", ".join(
@@ -754,10 +756,11 @@ def _record_moves(
                 "area": tables[m.to_table][1],
             },
         )
-    data = {"moves": len(moves), "event": event.pk}
-    for table_id, _area in tables.values():
-        broadcast_on_commit(table_group(table_id), "table", data)
-    broadcast_on_commit(console_group(tournament.pk), "seating", data)
+    _notify_tables(
+        tournament,
+        (table_id for table_id, _area in tables.values()),
+        {"moves": len(moves), "event": event.pk},
+    )
     return event.pk
 
 

@@ -131,7 +131,4 @@ def register(actor: Any) -> Callable[..., Any]:
 def _fresh_cache() -> None:
     from django.core.cache import cache
 
-    from tournament.public_selectors import index_clear
-
     cache.clear()
-    index_clear()

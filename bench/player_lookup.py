@@ -27,6 +27,7 @@ import multiprocessing as mp
 import os
 import random
 import time
+from collections import Counter
 from typing import Any
 
 from bench import _django, _stack
@@ -164,20 +165,24 @@ def _floor_token() -> str:
     return Token.objects.create(user=user).key
 
 
-def _console_while(ports: list[int], pk: int, token: str, out: Any, timeout: float) -> dict:
-    """Console actions every 200 ms until the look-up process reports back."""
+def _console_while(
+    ports: list[int], pk: int, token: str, out: Any, timeout: float, every: float
+) -> dict:
+    """Console actions every `every` seconds until the look-up process reports back (none
+    when `every` is 0)."""
     import http.client
     import queue
 
     ms: list[float] = []
+    by_kind: dict[str, list[float]] = {"register": [], "plan": []}
     errors = 0
     deadline = time.monotonic() + timeout
     n = 0
     headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
     while time.monotonic() < deadline:
         try:
-            got = out.get(timeout=0.2)
-            return {"result": got, "ms": ms, "errors": errors}
+            got = out.get(timeout=every or timeout)
+            return {"result": got, "ms": ms, "errors": errors, "by_kind": by_kind}
         except queue.Empty:
             pass
         n += 1
@@ -201,6 +206,7 @@ def _console_while(ports: list[int], pk: int, token: str, out: Any, timeout: flo
         except OSError:
             errors += 1
         ms.append((time.perf_counter() - t0) * 1000)
+        by_kind["register" if method == "POST" else "plan"].append(ms[-1])
     raise TimeoutError("the look-up process did not report")
 
 
@@ -208,8 +214,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--entries", type=int, default=10000)
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--pages", type=int, default=1000)
+    parser.add_argument(
+        "--console-every", type=float, default=0.2, help="seconds between console actions; 0: none"
+    )
     args = parser.parse_args()
 
     os.environ["REDIS_URL"] = REDIS_URL  # this process broadcasts through the same Redis
@@ -217,8 +226,6 @@ def main() -> None:
     from django.utils import timezone
 
     from tables import services as svc
-    from tables.domain.seating import Move
-    from tables.models import SeatAssignment, Table
     from tournament.domain.structure import LevelSpec
     from tournament.events import Actor
     from tournament.models import ChipSet, Entry, EntryStatus, Player, Tournament
@@ -261,7 +268,9 @@ def main() -> None:
             args=(ports, t.pk, args.entries, args.seconds, args.connections, out),
         )
         loader.start()
-        console_lat = _console_while(ports, t.pk, token, out, args.seconds + 120)
+        console_lat = _console_while(
+            ports, t.pk, token, out, args.seconds + 120, args.console_every
+        )
         lat, errs, elapsed = console_lat.pop("result")
         loader.join()
         result.update(
@@ -270,67 +279,80 @@ def main() -> None:
             console_p99_ms=round(_stack.percentile(console_lat["ms"], 99), 1),
             console_errors=console_lat["errors"],
         )
+        for kind, values in console_lat["by_kind"].items():
+            result[f"console_{kind}_p50_ms"] = round(_stack.percentile(values, 50), 1)
         result.update(
             requests=len(lat),
             rps=round(len(lat) / elapsed, 1),
             p50_ms=round(_stack.percentile(lat, 50), 1),
             p99_ms=round(_stack.percentile(lat, 99), 1),
             errors=len(errs),
+            error_statuses=dict(sorted(Counter(errs).items())),
         )
 
-        # Move notices: `pages` players connected, moved in batches of 100 to new tables.
-        rows = list(
-            SeatAssignment.objects.filter(table__tournament=t)
-            .select_related("entry", "table")
-            .order_by("table__number", "seat")[: args.pages]
-        )
-        tokens = [(r.entry_id, r.entry.public_token) for r in rows]
-        ready, done, got = ctx.Queue(), ctx.Event(), ctx.Queue()
-        pager = ctx.Process(target=pages_main, args=(ports, tokens, ready, done, got))
-        pager.start()
-        result["pages"] = ready.get(timeout=300)
-        time.sleep(1)
-        needed = -(-len(rows) // 9)
-        new_tables = svc.tables_create(tournament=t, count=needed, actor=actor)
-        started: dict[int, float] = {}
-        for b in range(0, len(rows), 100):
-            batch = rows[b : b + 100]
-            moves = []
-            for j, r in enumerate(batch):
-                k = b + j
-                moves.append(
-                    Move(
-                        r.entry_id,
-                        r.table.number,
-                        r.seat,
-                        new_tables[k // 9].number,
-                        k % 9 + 1,
-                        False,
-                        "floor",
-                    )
-                )
-            t0 = time.time()
-            from django.db import transaction
-
-            with transaction.atomic():
-                svc._apply(t, moves, actor, action="seats.move")
-            for m in moves:
-                started[m.entry] = t0
-            time.sleep(0.3)
-        time.sleep(3)
-        done.set()
-        arrivals = got.get(timeout=120)
-        pager.join(30)
-        notice = [(arrivals[e] - started[e]) * 1000 for e in started if e in arrivals]
-        result.update(
-            move_notice_p50_ms=round(_stack.percentile(notice, 50), 1),
-            move_notice_p99_ms=round(_stack.percentile(notice, 99), 1),
-            notices_lost=len(started) - len(notice),
-        )
-        assert Table.objects.filter(tournament=t).count() >= needed
+        if args.pages > 0:
+            result.update(_move_notices(t, ports, args.pages, ctx))
     finally:
         _stack.stop(procs)
     print(json.dumps(result))
+
+
+def _move_notices(t: Any, ports: list[int], pages: int, ctx: Any) -> dict[str, Any]:
+    """`pages` players' "my seat" pages connected, their players moved in batches of 100 to
+    new tables; move applied → notice received on each page."""
+    from django.db import transaction
+
+    from tables import services as svc
+    from tables.domain.seating import Move
+    from tables.models import SeatAssignment, Table
+    from tournament.events import Actor
+
+    actor = Actor.system("bench")
+    rows = list(
+        SeatAssignment.objects.filter(table__tournament=t)
+        .select_related("entry", "table")
+        .order_by("table__number", "seat")[:pages]
+    )
+    tokens = [(r.entry_id, r.entry.public_token) for r in rows]
+    ready, done, got = ctx.Queue(), ctx.Event(), ctx.Queue()
+    pager = ctx.Process(target=pages_main, args=(ports, tokens, ready, done, got))
+    pager.start()
+    connected = ready.get(timeout=300)
+    time.sleep(1)
+    needed = -(-len(rows) // 9)
+    new_tables = svc.tables_create(tournament=t, count=needed, actor=actor)
+    started: dict[int, float] = {}
+    for b in range(0, len(rows), 100):
+        moves = [
+            Move(
+                r.entry_id,
+                r.table.number,
+                r.seat,
+                new_tables[k // 9].number,
+                k % 9 + 1,
+                False,
+                "floor",
+            )
+            for k, r in enumerate(rows[b : b + 100], start=b)
+        ]
+        t0 = time.time()
+        with transaction.atomic():
+            svc._apply(t, moves, actor, action="seats.move")
+        for m in moves:
+            started[m.entry] = t0
+        time.sleep(0.3)
+    time.sleep(3)
+    done.set()
+    arrivals = got.get(timeout=120)
+    pager.join(30)
+    notice = [(arrivals[e] - started[e]) * 1000 for e in started if e in arrivals]
+    assert Table.objects.filter(tournament=t).count() >= needed
+    return {
+        "pages": connected,
+        "move_notice_p50_ms": round(_stack.percentile(notice, 50), 1),
+        "move_notice_p99_ms": round(_stack.percentile(notice, 99), 1),
+        "notices_lost": len(started) - len(notice),
+    }
 
 
 if __name__ == "__main__":

@@ -1,16 +1,19 @@
 """Redis cache backend for Floor.
 
-- One client per connection pool: Django's backend builds a new `redis.Redis` object for every
-  cache call; the pool is shared, but building the client costs about a tenth of a millisecond,
-  which adds up on the public look-ups. `redis.Redis` is thread-safe, so one per pool is enough.
-- Redis being down must not stop the floor: the cache only holds rate-limit counters and data
-  versions, so while Redis is unreachable reads miss, writes are dropped, rate limits let
-  requests through, and `failed_since()` tells callers (the seat index) not to trust versions.
+- One connection pool and one client per server for the whole process. Django keeps cache
+  objects per context (each request served in a fresh context gets a new one), and its backend
+  makes a pool per cache object and a `redis.Redis` per call: a public look-up paid for a new TCP
+  connection to Redis every time. Pools and clients are thread-safe and reset themselves in a
+  forked child, so sharing them per process is safe.
+- Redis being down must not stop the floor: the cache holds only short-lived values such as
+  rate-limit counters, so while Redis is unreachable reads miss, writes are dropped and rate
+  limits let requests through.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,11 +26,6 @@ log = logging.getLogger(__name__)
 _DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 _last_failure = 0.0
 _last_logged = 0.0
-
-
-def failed_since(t0: float) -> bool:
-    """Did a cache call fail at or after `t0` (time.monotonic())?"""
-    return _last_failure >= t0
 
 
 def _failed(exc: BaseException) -> None:
@@ -54,19 +52,21 @@ def _tolerant(default: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]
     return wrap
 
 
-class _Client(RedisCacheClient):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._clients: dict[int, Any] = {}
+_shared: dict[tuple[str, str], Any] = {}
+_shared_lock = threading.Lock()
 
+
+class _Client(RedisCacheClient):
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
-        client = self._clients.get(index)
+        server = self._servers[self._get_connection_pool_index(write)]  # type: ignore[attr-defined]
+        shared = (server, repr(sorted(self._pool_options.items())))  # type: ignore[attr-defined]
+        client = _shared.get(shared)
         if client is None:
-            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
-            client = self._clients[index] = self._client(  # type: ignore[attr-defined]
-                connection_pool=pool
-            )
+            with _shared_lock:
+                client = _shared.get(shared)
+                if client is None:
+                    pool = self._pool_class.from_url(server, **self._pool_options)  # type: ignore[attr-defined]
+                    client = _shared[shared] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 
@@ -92,12 +92,16 @@ class FloorRedisCache(RedisCache):
             _failed(exc)
             return 0
 
-    def bump(self, key: Any) -> int:
-        """Add one in a single round trip, creating the key at 1 (data versions: `incr` asks
-        whether the key exists first)."""
+    def hit(self, key: Any, timeout: int) -> int:
+        """Count one more hit on `key` and return the count, in one round trip; the key expires
+        `timeout` seconds after the first hit. 0 while Redis is down (let the caller through)."""
         try:
             made = self.make_and_validate_key(key)
-            return int(self._cache.get_client(made, write=True).incr(made))  # type: ignore[attr-defined]
+            client = self._cache.get_client(made, write=True)  # type: ignore[attr-defined]
+            pipe = client.pipeline(transaction=False)
+            pipe.set(made, 0, ex=timeout, nx=True)
+            pipe.incr(made)
+            return int(pipe.execute()[1])
         except _DOWN as exc:
             _failed(exc)
             return 0

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import threading
-import time
-import uuid
+import functools
 from dataclasses import dataclass
+from typing import Any
 
-from django.core.cache import cache
+import psycopg
+from django.db import connection
 from django.db.models import Q
 
 from tournament.models import Entry, EntryStatus, Tournament
@@ -62,155 +62,100 @@ def public_seat(entry: Entry) -> PublicSeat:
     )
 
 
-# --- Look-up by number from an in-process index -------------------------------------------
+# --- Look-up by number ---------------------------------------------------------------------
 #
 # "Where do I sit?" by player number is the request a crowd of phones makes after every table
-# break. Each process keeps, per tournament, the tournament row and every entry's public seat,
-# built with one query, and rebuilds it when the tournament's data version changes. The version
-# lives in the cache (Redis in the full stack, so all processes see it) and is bumped by every
-# event written (`tournament.events.event_record`), inside the transaction and after the commit.
+# break, while the floor is moving players. It is answered with one statement on the unique
+# (tournament, number) index, so the answer is never stale and there is nothing to rebuild.
 
-INDEX_MAX_AGE = 60.0  # seconds: a safety net, the version is what keeps the index right
-_index: dict[int, tuple[str, float, Tournament, dict[int, PublicSeat]]] = {}
-_index_lock = threading.Lock()
-
-
-def _version_keys(tournament_id: int) -> tuple[str, str]:
-    return f"floor:v:t{tournament_id}", "floor:v:all"
-
-
-def data_changed(tournament_id: int | None) -> None:
-    """Bump the data version of a tournament (or of all of them, for changes to players)."""
-    key = _version_keys(tournament_id)[0] if tournament_id is not None else "floor:v:all"
-    bump = getattr(cache, "bump", None)
-    if bump is not None:  # Redis: one round trip
-        bump(key)
-        return
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, None)
+_BY_NUMBER_SQL = """
+SELECT t.currency, e.id, e.number, p.display_name, e.status, tb.number, sa.seat, tb.area,
+       sa.must_wait, e.alternate_position, e.place, e.prize, e.won_seat
+  FROM {tournament} t
+  LEFT JOIN {entry} e ON e.tournament_id = t.id AND e.number = %s AND e.status <> %s
+  LEFT JOIN {player} p ON p.id = e.player_id
+  LEFT JOIN {seat} sa ON sa.entry_id = e.id
+  LEFT JOIN {table} tb ON tb.id = sa.table_id
+ WHERE t.id = %s
+"""
 
 
-_EPOCH_KEY = "floor:v:epoch"
+class _PreparedCursor(psycopg.Cursor[Any]):
+    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        return super().execute(query, params, prepare=True)
 
 
-def data_version(tournament_id: int) -> str:
-    """The tournament's data version. The epoch changes whenever the cache starts empty (a Redis
-    restart), so counters that start again from zero never match an older index; while the cache
-    is unreachable every call gets a new version, so the index is never trusted."""
-    from config.cache import failed_since
-
-    t0 = time.monotonic()
-    keys = _version_keys(tournament_id)
-    values = cache.get_many([*keys, _EPOCH_KEY])
-    epoch = values.get(_EPOCH_KEY)
-    if epoch is None:
-        cache.add(_EPOCH_KEY, uuid.uuid4().hex[:8], None)
-        epoch = cache.get(_EPOCH_KEY)
-    if failed_since(t0) or epoch is None:
-        return f"down:{uuid.uuid4().hex}"
-    return f"{epoch}:{values.get(keys[0], 0)}:{values.get(keys[1], 0)}"
+def _cursor(*, prepared: bool) -> Any:
+    """A Django cursor; on PostgreSQL with `prepared`, one whose statements are prepared on
+    the pooled connection, so PostgreSQL plans them once per connection instead of on every
+    call (planning this five-table join cost more than running it). Django's own cursors bind
+    parameters on the client and never prepare."""
+    if not prepared or connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.ensure_connection()
+    raw = _PreparedCursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(raw)  # type: ignore[arg-type]  # stubs: a DB-API cursor
+    return connection.make_cursor(raw)  # type: ignore[arg-type]
 
 
-def index_clear() -> None:
-    with _index_lock:
-        _index.clear()
-        _built_at.clear()
+@functools.cache
+def _by_number_sql() -> str:
+    from tables.models import SeatAssignment
+    from tables.models import Table as FloorTable
+    from tournament.models import Player
 
-
-REBUILD_EVERY = 1.0  # seconds: at most one rebuild per tournament per process in this time
-_built_at: dict[int, float] = {}
-
-
-def seat_index(tournament_id: int) -> tuple[Tournament, dict[int, PublicSeat]] | None:
-    """The tournament and {player number: public seat}, current as of the data version; None
-    when the index is stale and another request is rebuilding it (or rebuilt it less than a
-    second ago): the caller then asks the database directly, so a stale seat is never shown
-    and a busy floor never makes the phones queue behind rebuilds."""
-    version = data_version(tournament_id)
-    now = time.monotonic()
-    hit = _index.get(tournament_id)
-    if hit and hit[0] == version and now - hit[1] < INDEX_MAX_AGE:
-        return hit[2], hit[3]
-    if now - _built_at.get(tournament_id, 0.0) < REBUILD_EVERY:
-        return None
-    if not _index_lock.acquire(blocking=False):
-        return None
-    try:
-        _built_at[tournament_id] = now
-        tournament = (
-            Tournament.objects.select_related("structure", "chip_set")
-            .filter(pk=tournament_id)
-            .first()
-        )
-        if tournament is None:
-            return None
-        seats = _all_public_seats(tournament)
-        _index[tournament_id] = (version, now, tournament, seats)
-        return tournament, seats
-    finally:
-        _index_lock.release()
-
-
-def _all_public_seats(tournament: Tournament) -> dict[int, PublicSeat]:
-    rows = (
-        tournament.entries.exclude(status=EntryStatus.UNREGISTERED)
-        .values_list(
-            "pk",
-            "number",
-            "player__display_name",
-            "status",
-            "seat__table__number",
-            "seat__seat",
-            "seat__table__area",
-            "seat__must_wait",
-            "alternate_position",
-            "place",
-            "prize",
-            "won_seat",
-        )
-        .iterator(chunk_size=5000)
+    return _BY_NUMBER_SQL.format(
+        tournament=Tournament._meta.db_table,
+        entry=Entry._meta.db_table,
+        player=Player._meta.db_table,
+        seat=SeatAssignment._meta.db_table,
+        table=FloorTable._meta.db_table,
     )
-    return {
-        r[1]: PublicSeat(
-            entry_id=r[0],
-            number=r[1],
-            display_name=r[2],
-            status=r[3],
-            table=r[4],
-            seat=r[5],
-            area=r[6] or "",
-            must_wait=bool(r[7]),
-            alternate_position=r[8],
-            place=r[9],
-            prize=r[10],
-            won_seat=r[11],
-        )
-        for r in rows
-    }
 
 
-def find_seats(
-    tournament: Tournament,
-    query: str,
-    limit: int = 20,
-    index: dict[int, PublicSeat] | None = None,
-) -> list[PublicSeat] | None:
+def seat_by_number(tournament_id: int, number: int) -> tuple[str, PublicSeat | None] | None:
+    """The tournament's currency and the public seat of player `number` (None when there is no
+    such player), read in one statement; None when there is no such tournament."""
+    if not 0 < number < 2**31:
+        number = 0  # no entry has it; the statement still tells whether the tournament exists
+    params = [number, str(EntryStatus.UNREGISTERED), tournament_id]
+    with _cursor(prepared=True) as cur:
+        cur.execute(_by_number_sql(), params)
+        row = cur.fetchone()
+    if row is None:
+        return None
+    if row[1] is None:
+        return row[0], None
+    return row[0], PublicSeat(
+        entry_id=row[1],
+        number=row[2],
+        display_name=row[3],
+        status=row[4],
+        table=row[5],
+        seat=row[6],
+        area=row[7] or "",
+        must_wait=bool(row[8]),
+        alternate_position=row[9],
+        place=row[10],
+        prize=row[11],
+        won_seat=bool(row[12]),
+    )
+
+
+def find_seats(tournament: Tournament, query: str, limit: int = 20) -> list[PublicSeat] | None:
     """Entries matching a player number or part of a display name; None if the query is too
-    short to search (fewer than two letters). A current `seat_index` answers numbers."""
+    short to search (fewer than two letters)."""
     query = " ".join(query.split())
-    if query.isdigit() and index is not None:
-        found = index.get(int(query))
-        return [found] if found else []
+    if query.isdigit():
+        found = seat_by_number(tournament.pk, int(query))
+        return [found[1]] if found and found[1] else []
     entries = (
         tournament.entries.exclude(status=EntryStatus.UNREGISTERED)
         .select_related("player", "seat__table")
         .order_by("number")
     )
-    if query.isdigit():
-        entries = entries.filter(number=int(query))
-    elif len(query) >= 2:
+    if len(query) >= 2:
         cond = Q()
         for word in query.split():
             cond &= Q(player__display_name__icontains=word)

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from tournament.models import Status, Tournament
-from tournament.public_selectors import entry_by_token, find_seats, public_seat, seat_index
+from tournament.public_selectors import (
+    PublicSeat,
+    entry_by_token,
+    find_seats,
+    public_seat,
+    seat_by_number,
+)
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
 from tournament.selectors import payout_amounts, tournament_numbers
@@ -47,26 +53,35 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
 
 @never_cache
 def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
-    index = seat_index(pk)
-    tournament = index[0] if index is not None else get_tournament(pk)
-    query = request.GET.get("q", "")
-    results = None
+    """Find my seat. A phone's look-up by number (the htmx request) is answered with one
+    statement and never loads the tournament; the full page and name searches do."""
+    partial = bool(getattr(request, "htmx", None))
+    tournament = None if partial else get_tournament(pk)
+    query = " ".join(request.GET.get("q", "").split())
+    results: list[PublicSeat] = []
     message = ""
+    currency = tournament.currency if tournament else ""
     if "q" in request.GET:
         if not allow(request, "find-seat", LOOKUPS_PER_MINUTE):
             message = _("Too many look-ups. Please wait a minute and try again.")
+        elif query.isdigit():
+            found = seat_by_number(pk, int(query))
+            if found is None:
+                raise Http404(_("No such tournament."))
+            currency, seat = found
+            results = [seat] if seat else []
+        elif len(query) >= 2:
+            tournament = tournament or get_tournament(pk)
+            currency = tournament.currency
+            results = find_seats(tournament, query) or []
         else:
-            results = find_seats(tournament, query, index=index[1] if index else None)
-            if results is None:
-                message = _("Type your player number or at least two letters of your name.")
-            elif not results:
-                message = _("Nobody found. Check the number on your receipt, or ask the floor.")
-    template = "public/_find_results.html" if getattr(request, "htmx", None) else "public/find.html"
-    return render(
-        request,
-        template,
-        {"tournament": tournament, "results": results or [], "query": query, "message": message},
-    )
+            message = _("Type your player number or at least two letters of your name.")
+        if not message and not results:
+            message = _("Nobody found. Check the number on your receipt, or ask the floor.")
+    context = {"results": results, "query": query, "message": message, "currency": currency}
+    if partial:
+        return render(request, "public/_find_results.html", context)
+    return render(request, "public/find.html", {"tournament": tournament, **context})
 
 
 @never_cache

@@ -85,11 +85,14 @@ DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Pooled connections (psycopg_pool inside Django); CONN_MAX_AGE must stay 0 with a pool.
     DATABASES["default"]["OPTIONS"] = {
+        # Only statements that ask for it are prepared (the public seat look-up); Django's own
+        # queries bind their parameters on the client and are never prepared.
+        "prepare_threshold": 2**31 - 1,
         "pool": {
             "min_size": env_int("DB_POOL_MIN", 2),
             "max_size": env_int("DB_POOL_MAX", 20),
             "timeout": 10,
-        }
+        },
     }
 else:
     DATABASES["default"]["OPTIONS"] = {
@@ -197,7 +200,11 @@ LOGGING = {
 FLOOR_DEMO_PASSWORD = env_str("FLOOR_DEMO_PASSWORD", "floor-demo")
 # How many reverse proxies in front of Floor append to X-Forwarded-For (0: trust no header).
 FLOOR_TRUSTED_PROXIES = env_int("FLOOR_TRUSTED_PROXIES", 0)
+# Threads per web process serving HTTP (config/asgi.py); each holds at most one database
+# connection while it serves a request, so keep it at or below DB_POOL_MAX.
+FLOOR_HTTP_THREADS = env_int("FLOOR_HTTP_THREADS", 4)
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 
-# WhiteNoise streams static files with a sync iterator; under ASGI Django warns on every file.
+# WhiteNoise streams static files with a sync iterator; Django's ASGI handler (the test live
+# server) warns on every file.
 warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous")

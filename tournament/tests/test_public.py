@@ -97,9 +97,67 @@ def test_find_by_number_never_shows_a_stale_seat(client, seated, actor):
     t, entry = seated
     Table.objects.create(tournament=t, number=3, seats=9, area="Saal 1")
     url = reverse("find-seat", args=[t.pk])
-    for _ in range(2):  # the second answer comes from the index
-        assert "Saal 2" in client.get(url, {"q": str(entry.number)}).content.decode()
+    assert "Saal 2" in client.get(url, {"q": str(entry.number)}).content.decode()
     seating.seat_move(tournament=t, entry=entry, table_number=3, seat=4, actor=actor)
-    for _ in range(3):  # straight after the move and again from a rebuilt index
-        body = client.get(url, {"q": str(entry.number)}).content.decode()
-        assert "Saal 1" in body and "Saal 2" not in body
+    body = client.get(url, {"q": str(entry.number)}, HTTP_HX_REQUEST="true").content.decode()
+    assert "Saal 1" in body and "Saal 2" not in body
+
+
+def test_a_phone_lookup_is_one_statement(client, seated, django_assert_max_num_queries):
+    t, entry = seated
+    url = reverse("find-seat", args=[t.pk])
+    client.get(url, {"q": str(entry.number)}, HTTP_HX_REQUEST="true")  # warm the connection
+    with django_assert_max_num_queries(1):
+        body = client.get(url, {"q": str(entry.number)}, HTTP_HX_REQUEST="true")
+    assert "Rosa Z." in body.content.decode()
+
+
+def test_find_by_number_in_every_state(client, seated, register, actor):
+    from tournament.models import Entry, EntryStatus
+
+    t, entry = seated
+    t.currency = "CHF"
+    t.save(update_fields=["currency"])
+    waiting = register(t)
+    Entry.objects.filter(pk=waiting.pk).update(status=EntryStatus.ALTERNATE, alternate_position=4)
+    out = register(t)
+    Entry.objects.filter(pk=out.pk).update(status=EntryStatus.BUSTED, place=37, prize=12000)
+    gone = register(t)
+    Entry.objects.filter(pk=gone.pk).update(status=EntryStatus.UNREGISTERED)
+    url = reverse("find-seat", args=[t.pk])
+
+    def ask(number: int) -> str:
+        return client.get(url, {"q": str(number)}, HTTP_HX_REQUEST="true").content.decode()
+
+    assert "Table 12" in ask(entry.number) and "Seat 7" in ask(entry.number)
+    assert "Waiting list no. 4" in ask(waiting.number)
+    busted = ask(out.number)
+    assert "Finished 37." in busted and "CHF" in busted
+    assert "Nobody found" in ask(gone.number)
+    assert "Nobody found" in ask(10**12)  # beyond any stored number: no database error
+
+
+def test_lookup_in_an_unknown_tournament_is_not_found(client, seated):
+    url = reverse("find-seat", args=[987654])
+    assert client.get(url, {"q": "1"}, HTTP_HX_REQUEST="true").status_code == 404
+    assert client.get(url, {"q": "1"}).status_code == 404
+
+
+@pytest.mark.redis
+def test_redis_rate_limit_counts_in_one_round_trip(settings):
+    from django.core.cache import caches
+
+    from tests.services import REDIS_URL, redis_available, require
+
+    require(redis_available(), "Redis (127.0.0.1:6379)")
+    settings.CACHES = {
+        "default": {"BACKEND": "config.cache.FloorRedisCache", "LOCATION": REDIS_URL},
+    }
+    cache = caches.create_connection("default")
+    cache.delete("rl:test")
+    assert [cache.hit("rl:test", 30) for _ in range(3)] == [1, 2, 3]
+    ttl = cache._cache.get_client().ttl(cache.make_and_validate_key("rl:test"))
+    assert 0 < ttl <= 30
+    # Cache objects made for other requests share one client (no new connection per request).
+    assert caches.create_connection("default")._cache.get_client() is cache._cache.get_client()
+    cache.delete("rl:test")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -79,8 +80,8 @@ def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
         if not message and not results:
             message = _("Nobody found. Check the number on your receipt, or ask the floor.")
     context = {"results": results, "query": query, "message": message, "currency": currency}
-    if partial:
-        return render(request, "public/_find_results.html", context)
+    if partial:  # a fragment: no context processors (no session, user or messages to read)
+        return HttpResponse(render_to_string("public/_find_results.html", context))
     return render(request, "public/find.html", {"tournament": tournament, **context})
 
 

@@ -167,3 +167,22 @@ def test_django_pages_are_served_through_the_bridge():
     assert b'"ok": true' in b"".join(parts)
     start, _ = run(call(application, scope(path="/no-such-page/", **plain)))
     assert start["status"] == 404
+
+
+def test_the_heap_is_frozen_once_the_first_requests_have_settled_it():
+    import gc
+
+    def app(environ: dict, start_response: Any) -> list[bytes]:
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    bridge = WSGIBridge(app, 1, settle_after=3)
+    gc.unfreeze()
+    try:
+        for _ in range(2):
+            run(call(bridge, scope()))
+        assert gc.get_freeze_count() == 0
+        run(call(bridge, scope()))
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

@@ -38,7 +38,7 @@ def start_asgi(port: int, env: dict[str, str], workers: int = 1) -> subprocess.P
         sys.executable,
         "-m",
         "uvicorn",
-        os.environ.get("BENCH_ASGI_APP", "config.asgi:application"),
+        "config.asgi:application",
         "--host",
         "127.0.0.1",
         "--port",

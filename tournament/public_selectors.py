@@ -85,12 +85,11 @@ class _PreparedCursor(psycopg.Cursor[Any]):
         return super().execute(query, params, prepare=True)
 
 
-def _cursor(*, prepared: bool) -> Any:
-    """A Django cursor; on PostgreSQL with `prepared`, one whose statements are prepared on
-    the pooled connection, so PostgreSQL plans them once per connection instead of on every
-    call (planning this five-table join cost more than running it). Django's own cursors bind
-    parameters on the client and never prepare."""
-    if not prepared or connection.vendor != "postgresql":
+def _prepared_cursor() -> Any:
+    """A Django cursor whose statements are prepared on the pooled connection (PostgreSQL), so
+    PostgreSQL plans them once per connection instead of on every call. Django's own cursors
+    bind parameters on the client and never prepare. Elsewhere a plain cursor."""
+    if connection.vendor != "postgresql":
         return connection.cursor()
     connection.ensure_connection()
     raw = _PreparedCursor(connection.connection)
@@ -120,7 +119,7 @@ def seat_by_number(tournament_id: int, number: int) -> tuple[str, PublicSeat | N
     if not 0 < number < 2**31:
         number = 0  # no entry has it; the statement still tells whether the tournament exists
     params = [number, str(EntryStatus.UNREGISTERED), tournament_id]
-    with _cursor(prepared=True) as cur:
+    with _prepared_cursor() as cur:
         cur.execute(_by_number_sql(), params)
         row = cur.fetchone()
     if row is None:
@@ -143,25 +142,17 @@ def seat_by_number(tournament_id: int, number: int) -> tuple[str, PublicSeat | N
     )
 
 
-def find_seats(tournament: Tournament, query: str, limit: int = 20) -> list[PublicSeat] | None:
-    """Entries matching a player number or part of a display name; None if the query is too
-    short to search (fewer than two letters)."""
-    query = " ".join(query.split())
-    if query.isdigit():
-        found = seat_by_number(tournament.pk, int(query))
-        return [found[1]] if found and found[1] else []
+def find_seats_by_name(tournament: Tournament, query: str, limit: int = 20) -> list[PublicSeat]:
+    """Entries whose display name holds every word of `query` (numbers: `seat_by_number`)."""
+    cond = Q()
+    for word in query.split():
+        cond &= Q(player__display_name__icontains=word)
     entries = (
         tournament.entries.exclude(status=EntryStatus.UNREGISTERED)
+        .filter(cond)
         .select_related("player", "seat__table")
         .order_by("number")
     )
-    if len(query) >= 2:
-        cond = Q()
-        for word in query.split():
-            cond &= Q(player__display_name__icontains=word)
-        entries = entries.filter(cond)
-    else:
-        return None
     return [public_seat(e) for e in entries[:limit]]
 
 

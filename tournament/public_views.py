@@ -13,7 +13,7 @@ from tournament.models import Status, Tournament
 from tournament.public_selectors import (
     PublicSeat,
     entry_by_token,
-    find_seats,
+    find_seats_by_name,
     public_seat,
     seat_by_number,
 )
@@ -74,7 +74,7 @@ def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
         elif len(query) >= 2:
             tournament = tournament or get_tournament(pk)
             currency = tournament.currency
-            results = find_seats(tournament, query) or []
+            results = find_seats_by_name(tournament, query)
         else:
             message = _("Type your player number or at least two letters of your name.")
         if not message and not results:

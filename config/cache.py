@@ -24,14 +24,12 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 _DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
-_last_failure = 0.0
 _last_logged = 0.0
 
 
 def _failed(exc: BaseException) -> None:
-    global _last_failure, _last_logged
+    global _last_logged
     now = time.monotonic()
-    _last_failure = now
     if now - _last_logged > 10:
         _last_logged = now
         log.warning("cache unreachable, carrying on without it: %s", exc)
@@ -57,9 +55,13 @@ _shared_lock = threading.Lock()
 
 
 class _Client(RedisCacheClient):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._options_key = repr(sorted(self._pool_options.items()))  # type: ignore[attr-defined]
+
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         server = self._servers[self._get_connection_pool_index(write)]  # type: ignore[attr-defined]
-        shared = (server, repr(sorted(self._pool_options.items())))  # type: ignore[attr-defined]
+        shared = (server, self._options_key)
         client = _shared.get(shared)
         if client is None:
             with _shared_lock:

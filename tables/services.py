@@ -183,19 +183,28 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
     if not entries:
         raise FloorError(_("Nobody is registered yet."))
     needed = tables_needed(len(entries), tournament.seats_per_table)
-    tables = list(tournament.tables.order_by("opening_order", "number"))
-    while len(tables) < needed:
-        tables += tables_create(
-            tournament=tournament, count=min(1000, needed - len(tables)), actor=actor
+    have = tournament.tables.count()
+    while have < needed:
+        have += len(
+            tables_create(tournament=tournament, count=min(1000, needed - have), actor=actor)
         )
-    tables.sort(key=lambda t: (t.opening_order, t.number))
-    by_number = {t.number: t for t in tables}
-    reserved = _accessible_pins([pk for pk, needs in entries if needs], tables[: max(needed, 1)])
+    # Plain rows, not model instances (3,334 tables at 30,000 entries); the accessible seats
+    # only when someone needs one.
+    needing = [pk for pk, needs in entries if needs]
+    tables = list(
+        tournament.tables.order_by("opening_order", "number").values_list(
+            "number", "pk", "seats", "accessible_seats" if needing else "seats"
+        )
+    )
+    table_ids = {number: pk for number, pk, _seats, _acc in tables}
+    reserved = _accessible_pins(
+        needing, [(number, seats, acc) for number, _pk, seats, acc in tables[: max(needed, 1)]]
+    )
     pairs = [(k.first_id, k.second_id) for k in KeepApart.objects.filter(tournament=tournament)]
     try:
         result = draw(
             [pk for pk, _needs in entries],
-            [(t.number, t.seats) for t in tables],
+            [(number, seats) for number, _pk, seats, _acc in tables],
             reserved=reserved,
             keep_apart=pairs,
         )
@@ -208,7 +217,7 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
         SeatAssignment.objects.filter(table__tournament=tournament).delete()
         _reset_tables(tournament, counts)
         _insert_seats(
-            [(entry_id, by_number[seat.table].pk, seat.seat) for entry_id, seat in result.items()]
+            [(entry_id, table_ids[seat.table], seat.seat) for entry_id, seat in result.items()]
         )
     used = set(counts)
     event_record(
@@ -262,8 +271,14 @@ def _reset_tables(tournament: Tournament, counts: dict[int, int]) -> None:
             "players = COALESCE(u.players, 0) "
             f"FROM {table} t2 LEFT JOIN unnest(%s::int[], %s::int[]) AS u(number, players) "
             "ON u.number = t2.number WHERE t2.id = t.id AND t2.tournament_id = %s",
-            [used, [counts[n] for n in used], tournament.pk],
+            [_int_array(used), _int_array(counts[n] for n in used), tournament.pk],
         )
+
+
+def _int_array(values: Iterable[int]) -> str:
+    """A PostgreSQL array literal of integers, for a `%s::int[]` parameter: psycopg adapts a
+    list element by element in Python (20 ms for 30,000 numbers), a string in one piece."""
+    return "{" + ",".join(map(str, values)) + "}"
 
 
 def _insert_seats(
@@ -275,9 +290,9 @@ def _insert_seats(
     """Insert (entry id, table id, seat) rows, with whether each sits out and its stack. On
     PostgreSQL one statement over arrays (a 30,000-player draw in a fraction of a second);
     elsewhere in batches through the ORM."""
-    waits = waits or [False] * len(rows)
-    stacks = stacks or [None] * len(rows)
     if connection.vendor != "postgresql":
+        waits = waits or [False] * len(rows)
+        stacks = stacks or [None] * len(rows)
         SeatAssignment.objects.bulk_create(
             (
                 SeatAssignment(entry_id=e, table_id=t, seat=s, must_wait=w, stack=k)
@@ -287,27 +302,40 @@ def _insert_seats(
         )
         return
     table = connection.ops.quote_name(SeatAssignment._meta.db_table)
+    # Seated at (in the select list), then the arrays in the order of `names`.
+    params: list[Any] = [
+        timezone.now(),
+        _int_array([r[0] for r in rows]),
+        _int_array([r[1] for r in rows]),
+        _int_array([r[2] for r in rows]),
+    ]
+    arrays, names = ["%s::bigint[]", "%s::bigint[]", "%s::int[]"], ["e", "t", "s"]
+    # A draw seats nobody waiting and knows no stacks: constants instead of two more arrays.
+    if waits:
+        arrays.append("%s::boolean[]")
+        names.append("w")
+        params.append("{" + ",".join("t" if w else "f" for w in waits) + "}")
+    if stacks:
+        arrays.append("%s::int[]")
+        names.append("k")
+        params.append("{" + ",".join("NULL" if k is None else str(k) for k in stacks) + "}")
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} (entry_id, table_id, seat, must_wait, stack, seated_at) "  # noqa: S608
-            "SELECT e, t, s, w, k, %s FROM unnest(%s::bigint[], %s::bigint[], %s::int[], "
-            "%s::boolean[], %s::int[]) AS x(e, t, s, w, k)",
-            [
-                timezone.now(),
-                [r[0] for r in rows],
-                [r[1] for r in rows],
-                [r[2] for r in rows],
-                list(waits),
-                list(stacks),
-            ],
+            f"SELECT e, t, s, {'w' if waits else 'false'}, {'k' if stacks else 'NULL::int'}, "
+            f"%s FROM unnest({', '.join(arrays)}) AS x({', '.join(names)})",
+            params,
         )
 
 
-def _accessible_pins(needing: Sequence[int], tables: Sequence[Table]) -> dict[int, tuple[int, int]]:
-    """Entry id -> (table number, seat) for the players who need an accessible seat."""
+def _accessible_pins(
+    needing: Sequence[int], tables: Sequence[tuple[int, int, list[int] | None]]
+) -> dict[int, tuple[int, int]]:
+    """Entry id -> (table number, seat) for the players who need an accessible seat, given the
+    tables as (number, seats, accessible seats) in opening order."""
     if not needing:
         return {}
-    slots = [(t.number, s) for t in tables for s in t.accessible_seats or [] if 1 <= s <= t.seats]
+    slots = [(number, s) for number, seats, acc in tables for s in acc or [] if 1 <= s <= seats]
     return dict(zip(needing, slots, strict=False))
 
 

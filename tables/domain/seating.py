@@ -26,7 +26,7 @@ from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from random import Random
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from tables.domain.button import (
     Blinds,
@@ -93,8 +93,9 @@ class TableState:
         return None
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
+    """A drawn seat (a tuple: a 30,000-player draw makes 30,000 of them)."""
+
     table: int
     seat: int
     must_wait: bool = False

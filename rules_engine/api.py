@@ -29,6 +29,24 @@ class SituationSerializer(serializers.Serializer):
         help_text="The facts of the situation; see docs/rules_engine.md for each situation."
     )
 
+    def validate_facts(self, facts: dict[str, Any]) -> dict[str, Any]:
+        # Stored as JSON, which PostgreSQL refuses with a NUL character in any key or text.
+        if _has_nul(facts):
+            raise serializers.ValidationError(
+                _("The facts contain a character that is not allowed.")
+            )
+        return facts
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
 
 class CitedSerializer(serializers.Serializer):
     id = serializers.CharField()

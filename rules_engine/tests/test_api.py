@@ -118,6 +118,17 @@ def test_record_and_list_rulings(api, make_tournament):
     assert not api.get(url, {"q": "tda-de"}).json()
 
 
+def test_facts_with_a_nul_character_are_refused_not_a_server_error(api, make_tournament):
+    """PostgreSQL cannot store a NUL character in JSON: a clear 400, nothing recorded."""
+    t = make_tournament(ruleset="bdpv")
+    url = reverse("api-rulings", args=[t.pk])
+    for facts in ({"cause\x00": "x"}, {"cause": ["first\x00card"]}):
+        r = post(api, url, {"situation": "misdeal", "facts": facts})
+        assert r.status_code == 400, r.content
+        assert "facts" in r.json()
+    assert not Ruling.objects.exists()
+
+
 def test_penalties_through_the_api(api, make_tournament, register, actor):
     t = make_tournament(status="running", late_registration_until_level=6)
     entries = [register(t) for _ in range(6)]

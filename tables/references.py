@@ -8,15 +8,18 @@ triggers give the same guarantees, checked once per statement over all its rows:
 
 - a seat row written (insert, or an update that changes its entry or table) must refer to an
   existing entry and an existing table; the entry and table rows are locked `FOR KEY SHARE`, as
-  a foreign key locks them, so a concurrent delete waits for this transaction and then fails;
-- an entry or a table that a seat row refers to cannot be deleted.
+  a foreign key locks them, so a concurrent delete waits for this transaction;
+- deleting an entry or a table deletes its seat rows in the same statement (what the model's
+  `on_delete=CASCADE` says; Django's deletion collector deletes them first anyway), and the
+  head counts follow (tournament/counters.py).
 
-A violation raises `foreign_key_violation` (PostgreSQL) or aborts the statement (SQLite): Django
-reports an `IntegrityError` either way, and the transaction changes nothing. The checks run at
-the end of each statement, not at commit: write the entry and the table before the seat and
-delete the seat before its entry or table (Django's deletion collector does). They rely on READ
-COMMITTED, Django's default isolation level, which every Floor connection uses: each statement
-of a trigger sees what concurrent transactions committed before it. Row ids never change.
+A dangling reference raises `foreign_key_violation` (PostgreSQL) or aborts the statement
+(SQLite): Django reports an `IntegrityError` either way, and the transaction changes nothing.
+The checks run at the end of each statement, not at commit: write the entry and the table
+before the seat. They rely on READ COMMITTED, Django's default isolation level, which every
+Floor connection uses: each statement of a trigger sees what concurrent transactions committed
+before it, so a delete that waited for a seat being written deletes that seat too. Row ids never
+change.
 
 On SQLite the triggers run per row. Like the head-count triggers (tournament/counters.py),
 SQLite drops them when Django rebuilds a table in a migration: a migration that alters
@@ -81,10 +84,7 @@ POSTGRES = [
     CREATE OR REPLACE FUNCTION floor_seated_entries_removed() RETURNS trigger
     LANGUAGE plpgsql AS $$
     BEGIN
-        IF EXISTS (SELECT 1 FROM removed r JOIN tables_seatassignment s ON s.entry_id = r.id) THEN
-            RAISE foreign_key_violation
-                USING MESSAGE = 'an entry with a seat cannot be deleted; free the seat first';
-        END IF;
+        DELETE FROM tables_seatassignment s USING removed r WHERE s.entry_id = r.id;
         RETURN NULL;
     END $$
     """,
@@ -92,10 +92,7 @@ POSTGRES = [
     CREATE OR REPLACE FUNCTION floor_seated_tables_removed() RETURNS trigger
     LANGUAGE plpgsql AS $$
     BEGIN
-        IF EXISTS (SELECT 1 FROM removed r JOIN tables_seatassignment s ON s.table_id = r.id) THEN
-            RAISE foreign_key_violation
-                USING MESSAGE = 'a table with players seated cannot be deleted';
-        END IF;
+        DELETE FROM tables_seatassignment s USING removed r WHERE s.table_id = r.id;
         RETURN NULL;
     END $$
     """,
@@ -135,12 +132,10 @@ SQLITE = [
     "CREATE TRIGGER floor_seat_refs_changed BEFORE UPDATE OF entry_id, table_id "
     f"ON tables_seatassignment WHEN {_SQLITE_MISSING} BEGIN "
     "SELECT RAISE(ABORT, 'a seat refers to an entry or a table that does not exist'); END",
-    "CREATE TRIGGER floor_seated_entries_removed BEFORE DELETE ON tournament_entry "
-    "WHEN EXISTS (SELECT 1 FROM tables_seatassignment WHERE entry_id = OLD.id) BEGIN "
-    "SELECT RAISE(ABORT, 'an entry with a seat cannot be deleted; free the seat first'); END",
-    "CREATE TRIGGER floor_seated_tables_removed BEFORE DELETE ON tables_table "
-    "WHEN EXISTS (SELECT 1 FROM tables_seatassignment WHERE table_id = OLD.id) BEGIN "
-    "SELECT RAISE(ABORT, 'a table with players seated cannot be deleted'); END",
+    "CREATE TRIGGER floor_seated_entries_removed AFTER DELETE ON tournament_entry BEGIN "
+    "DELETE FROM tables_seatassignment WHERE entry_id = OLD.id; END",
+    "CREATE TRIGGER floor_seated_tables_removed AFTER DELETE ON tables_table BEGIN "
+    "DELETE FROM tables_seatassignment WHERE table_id = OLD.id; END",
 ]
 
 SQLITE_DROP = [

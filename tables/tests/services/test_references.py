@@ -1,6 +1,6 @@
 """A seat row always refers to an existing entry and table (tables/references.py): the triggers
-that replace the seat table's foreign keys refuse a dangling reference from either side, on
-SQLite and PostgreSQL, and a refused statement changes nothing."""
+that replace the seat table's foreign keys refuse a dangling reference and take a deleted entry's
+or table's seats along, on SQLite and PostgreSQL; a refused statement changes nothing."""
 
 from __future__ import annotations
 
@@ -96,14 +96,20 @@ def test_moving_a_seat_to_a_table_that_does_not_exist_is_refused(seated):
 
 
 @pytest.mark.django_db
-def test_a_seated_entry_or_table_cannot_be_deleted_behind_its_seat(seated):
+def test_deleting_an_entry_or_a_table_deletes_its_seats_and_the_counts_follow(seated):
+    """Even behind the ORM's back (raw SQL): no seat is left pointing at nothing."""
     row = SeatAssignment.objects.filter(table__tournament=seated).first()
-    with pytest.raises(IntegrityError, match="seat"), transaction.atomic():
-        _sql("DELETE FROM tournament_entry WHERE id = %s", [row.entry_id])
-    with pytest.raises(IntegrityError, match="seated"), transaction.atomic():
-        _sql("DELETE FROM tables_table WHERE id = %s", [row.table_id])
-    assert Entry.objects.filter(pk=row.entry_id).exists()
-    assert Table.objects.filter(pk=row.table_id).exists()
+    players = Table.objects.get(pk=row.table_id).players
+    _sql("DELETE FROM tournament_purchase WHERE entry_id = %s", [row.entry_id])
+    _sql("DELETE FROM tournament_entry WHERE id = %s", [row.entry_id])
+    assert not SeatAssignment.objects.filter(entry_id=row.entry_id).exists()
+    assert Table.objects.get(pk=row.table_id).players == players - 1
+    _sql("DELETE FROM tables_table WHERE id = %s", [row.table_id])
+    assert not SeatAssignment.objects.filter(table_id=row.table_id).exists()
+    orphans = SeatAssignment.objects.exclude(entry__in=Entry.objects.all()) | (
+        SeatAssignment.objects.exclude(table__in=Table.objects.all())
+    )
+    assert not orphans.exists()
 
 
 @pytest.mark.django_db
@@ -120,18 +126,18 @@ def test_what_the_references_allow_still_works(seated, register, actor):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_delete_waits_for_the_seat_written_concurrently_and_then_fails(
+def test_a_delete_waits_for_the_seat_written_concurrently_and_takes_it_along(
     make_tournament, register, actor
 ):
     """As with a foreign key: the entry of a seat being written is locked, so a concurrent
-    delete of that entry waits for the writer and fails once the seat is committed."""
+    delete of that entry waits for the writer; then it deletes the committed seat too."""
     if not settings.TEST_ON_POSTGRES:
         pytest.skip("row locks are tested on PostgreSQL; this run uses SQLite")
     t = make_tournament(status="running")
     entry = register(t)
+    _sql("DELETE FROM tournament_purchase WHERE entry_id = %s", [entry.pk])
     table = svc.tables_create(tournament=t, count=1, actor=actor)[0]
     inserted, release = threading.Event(), threading.Event()
-    outcome: dict[str, BaseException | None] = {}
 
     def writer() -> None:
         try:
@@ -152,10 +158,7 @@ def test_a_delete_waits_for_the_seat_written_concurrently_and_then_fails(
     finally:
         release.set()
         thread.join(10)
-    try:
-        with transaction.atomic():
-            _sql("DELETE FROM tournament_entry WHERE id = %s", [entry.pk])
-    except IntegrityError as exc:
-        outcome["error"] = exc
-    assert isinstance(outcome.get("error"), IntegrityError)
     assert SeatAssignment.objects.filter(entry_id=entry.pk).exists()
+    _sql("DELETE FROM tournament_entry WHERE id = %s", [entry.pk])
+    assert not SeatAssignment.objects.filter(entry_id=entry.pk).exists()
+    assert Table.objects.get(pk=table.pk).players == 0

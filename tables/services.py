@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from django.db import connection, transaction
-from django.db.models import Sum
+from django.db.models import Max, Min, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -624,28 +624,26 @@ def table_counts(tournament: Tournament) -> dict[int, int]:
 
 def break_suggestion(tournament: Tournament) -> int | None:
     """The table to break now, if the players fit in one table fewer (tda-de 9). Usually one
-    statement over the open-tables index: the players still in (the tournament row's count)
-    are an upper bound of the players seated, so the seated players are only summed when a
-    break may be due."""
-    table = connection.ops.quote_name(Table._meta.db_table)
+    read of the tournament row: it keeps the open tables and the players still in, an upper
+    bound of the players seated, so the tables are only read when a break may be due."""
     tournaments = connection.ops.quote_name(Tournament._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT count(*), min(number), max(number), "  # noqa: S608
-            f"(SELECT players_left FROM {tournaments} WHERE id = %s) "
-            f"FROM {table} WHERE tournament_id = %s AND is_open",
-            [tournament.pk, tournament.pk],
+            f"SELECT tables_open, players_left FROM {tournaments} WHERE id = %s",  # noqa: S608
+            [tournament.pk],
         )
-        tables, lowest, highest, left = cursor.fetchone()
+        tables, left = cursor.fetchone()
     seats = tournament.seats_per_table
     if tables < 2 or left > (tables - 1) * seats:
         return None
-    seated = tournament.tables.filter(is_open=True).aggregate(n=Sum("players"))["n"] or 0
+    found = tournament.tables.filter(is_open=True).aggregate(
+        seated=Sum("players"), lowest=Min("number"), highest=Max("number")
+    )
     return break_due(
-        players=seated,
+        players=found["seated"] or 0,
         tables=tables,
-        lowest=lowest,
-        highest=highest,
+        lowest=found["lowest"],
+        highest=found["highest"],
         seats_per_table=seats,
         order=tournament.break_order,
     )
@@ -724,10 +722,18 @@ def _in_place_safe(moves: Sequence[Move]) -> bool:
     )
 
 
-def _apply(tournament: Tournament, moves: Sequence[Move], actor: Actor, *, action: str) -> int:
+def _apply(
+    tournament: Tournament,
+    moves: Sequence[Move],
+    actor: Actor,
+    *,
+    action: str,
+    payload: dict[str, Any] | None = None,
+) -> int:
+    """Make the moves and log them as one event (`payload` adds to its moves)."""
     if _in_place_safe(moves):
         placed = _move_in_place(tournament, moves)
-        return _record_moves(tournament, moves, actor, action, placed)
+        return _record_moves(tournament, moves, actor, action, placed, payload)
     numbers = {m.from_table for m in moves} | {m.to_table for m in moves}
     tables = {
         t.number: t
@@ -753,7 +759,7 @@ def _apply(tournament: Tournament, moves: Sequence[Move], actor: Actor, *, actio
         stacks=[rows[m.entry].stack for m in moves],
     )
     placed = {number: (t.pk, t.area) for number, t in tables.items()}
-    return _record_moves(tournament, moves, actor, action, placed)
+    return _record_moves(tournament, moves, actor, action, placed, payload)
 
 
 def _record_moves(
@@ -762,6 +768,7 @@ def _record_moves(
     actor: Actor,
     action: str,
     tables: dict[int, tuple[int, str]],
+    payload: dict[str, Any] | None = None,
 ) -> int:
     """Log applied moves and tell the players and the tables involved (`tables`: number ->
     (id, area))."""
@@ -769,7 +776,7 @@ def _record_moves(
         tournament=tournament,
         action=action,
         actor=actor,
-        payload={"moves": [asdict(m) for m in moves]},
+        payload={"moves": [asdict(m) for m in moves], **(payload or {})},
     )
     for m in moves:
         broadcast_on_commit(
@@ -802,17 +809,19 @@ def table_break(*, tournament: Tournament, number: int, actor: Actor) -> list[Mo
         moves = _with_head_counts(tournament, lambda head: plan_break_lazy(head, load, number))
     except SeatingError as exc:
         raise FloorError(_("This table cannot be broken: %(reason)s") % {"reason": exc}) from exc
+    # One event: the moves of a break name the table they closed.
     if moves:
-        _apply(tournament, moves, actor, action="seats.break")
+        _apply(tournament, moves, actor, action="seats.break", payload={"table": number})
+    else:
+        event_record(
+            tournament=tournament, action="table.close", actor=actor, payload={"table": number}
+        )
     Table.objects.filter(tournament=tournament, number=number).update(
         is_open=False,
         closed_at=timezone.now(),
         button_seat=None,
         small_blind_seat=None,
         big_blind_seat=None,
-    )
-    event_record(
-        tournament=tournament, action="table.close", actor=actor, payload={"table": number}
     )
     return list(moves)
 

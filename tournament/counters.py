@@ -1,5 +1,5 @@
-"""Counts the database keeps: players seated at each table; players left, entries and
-alternates waiting in each tournament; and what its purchases paid in (prize-pool money, fees,
+"""Counts the database keeps: players seated at each table; players left, entries, alternates
+waiting and open tables in each tournament; and what its purchases paid in (prize-pool money, fees,
 chips, and how many buy-ins, re-entries, rebuys and add-ons), refunds left out.
 
 Balancing looks at the head count of every open table after every bust, and a bust needs the
@@ -226,6 +226,88 @@ def remove_entry_counts(apps: Any, schema_editor: Any) -> None:
     _run(schema_editor, {"postgresql": POSTGRES_ENTRIES_DROP, "sqlite": SQLITE_ENTRIES_DROP})
 
 
+# --- Open tables ------------------------------------------------------------------------------
+
+# The tournament row keeps how many of its tables are open: the break suggestion asks after every
+# bust, and counting the open tables over their index took 0.9 ms at 3,334 tables. A table's
+# head-count update does not name `is_open`, so only opening and closing fire the update trigger.
+_TABLES_DELTA = (
+    "UPDATE tournament_tournament t SET tables_open = t.tables_open {sign} d.n "
+    "FROM (SELECT tournament_id, count(*) AS n FROM {rows} WHERE is_open "
+    "GROUP BY tournament_id) d WHERE t.id = d.tournament_id;"
+)
+
+POSTGRES_TABLES = [
+    f"""
+    CREATE OR REPLACE FUNCTION floor_tables_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN {_TABLES_DELTA.format(sign="+", rows="added")} RETURN NULL; END $$
+    """,
+    f"""
+    CREATE OR REPLACE FUNCTION floor_tables_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN {_TABLES_DELTA.format(sign="-", rows="removed")} RETURN NULL; END $$
+    """,
+    """
+    CREATE OR REPLACE FUNCTION floor_table_opened_or_closed() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE tournament_tournament
+        SET tables_open = tables_open + CASE WHEN NEW.is_open THEN 1 ELSE -1 END
+        WHERE id = NEW.tournament_id;
+        RETURN NULL;
+    END $$
+    """,
+    "CREATE TRIGGER floor_tables_added AFTER INSERT ON tables_table "
+    "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor_tables_added()",
+    "CREATE TRIGGER floor_tables_removed AFTER DELETE ON tables_table "
+    "REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION floor_tables_removed()",
+    "CREATE TRIGGER floor_table_opened_or_closed AFTER UPDATE OF is_open ON tables_table "
+    "FOR EACH ROW WHEN (OLD.is_open IS DISTINCT FROM NEW.is_open) "
+    "EXECUTE FUNCTION floor_table_opened_or_closed()",
+]
+
+POSTGRES_TABLES_DROP = [
+    "DROP TRIGGER IF EXISTS floor_tables_added ON tables_table",
+    "DROP TRIGGER IF EXISTS floor_tables_removed ON tables_table",
+    "DROP TRIGGER IF EXISTS floor_table_opened_or_closed ON tables_table",
+    "DROP FUNCTION IF EXISTS floor_tables_added()",
+    "DROP FUNCTION IF EXISTS floor_tables_removed()",
+    "DROP FUNCTION IF EXISTS floor_table_opened_or_closed()",
+]
+
+SQLITE_TABLES = [
+    "CREATE TRIGGER floor_table_added AFTER INSERT ON tables_table WHEN NEW.is_open BEGIN "
+    "UPDATE tournament_tournament SET tables_open = tables_open + 1 "
+    "WHERE id = NEW.tournament_id; END",
+    "CREATE TRIGGER floor_table_removed AFTER DELETE ON tables_table WHEN OLD.is_open BEGIN "
+    "UPDATE tournament_tournament SET tables_open = tables_open - 1 "
+    "WHERE id = OLD.tournament_id; END",
+    "CREATE TRIGGER floor_table_opened_or_closed AFTER UPDATE OF is_open ON tables_table "
+    "WHEN OLD.is_open <> NEW.is_open BEGIN "
+    "UPDATE tournament_tournament SET tables_open = tables_open "
+    "+ CASE WHEN NEW.is_open THEN 1 ELSE -1 END WHERE id = NEW.tournament_id; END",
+]
+
+SQLITE_TABLES_DROP = [
+    "DROP TRIGGER IF EXISTS floor_table_added",
+    "DROP TRIGGER IF EXISTS floor_table_removed",
+    "DROP TRIGGER IF EXISTS floor_table_opened_or_closed",
+]
+
+RECOUNT_OPEN_TABLES = (
+    "UPDATE tournament_tournament SET tables_open = (SELECT count(*) FROM tables_table t "
+    "WHERE t.tournament_id = tournament_tournament.id AND t.is_open)"
+)
+
+
+def install_table_counts(apps: Any, schema_editor: Any) -> None:
+    _run(schema_editor, {"postgresql": POSTGRES_TABLES, "sqlite": SQLITE_TABLES})
+    schema_editor.execute(RECOUNT_OPEN_TABLES, params=None)
+
+
+def remove_table_counts(apps: Any, schema_editor: Any) -> None:
+    _run(schema_editor, {"postgresql": POSTGRES_TABLES_DROP, "sqlite": SQLITE_TABLES_DROP})
+
+
 # --- Purchases --------------------------------------------------------------------------------
 
 KINDS = (
@@ -347,7 +429,7 @@ def recount(tournament_id: int | None = None) -> None:
     from django.db import connection
 
     tables = RECOUNT_TABLES
-    tournaments = [RECOUNT_TOURNAMENTS, RECOUNT_PURCHASES]
+    tournaments = [RECOUNT_TOURNAMENTS, RECOUNT_PURCHASES, RECOUNT_OPEN_TABLES]
     params: list[int] = []
     if tournament_id is not None:
         tables += " WHERE tournament_id = %s"

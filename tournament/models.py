@@ -230,6 +230,8 @@ class Tournament(DatabaseCounted):
     players_left = models.PositiveIntegerField(default=0, editable=False)
     entries_counted = models.PositiveIntegerField(default=0, editable=False)
     alternates_waiting = models.PositiveIntegerField(default=0, editable=False)
+    # Kept by the database whenever a table opens or closes.
+    tables_open = models.PositiveIntegerField(default=0, editable=False)
     # Kept by the database on every purchase (refunds left out): money to the prize pool
     # (before bounties), fees and chips, in minor units, and how many of each kind were bought.
     paid_in = models.PositiveBigIntegerField(default=0, editable=False)
@@ -244,6 +246,7 @@ class Tournament(DatabaseCounted):
         "players_left",
         "entries_counted",
         "alternates_waiting",
+        "tables_open",
         "paid_in",
         "fees_in",
         "chips_in",

@@ -76,7 +76,11 @@ SENTENCES: dict[str, Any] = {
     "seat.assign": lambda p: _("#%(e)s seated at table %(t)s seat %(s)s")
     % {"e": p.get("entry"), "t": p.get("table"), "s": p.get("seat")},
     "seats.balance": lambda p: _("Balancing") + ": " + _moves(p),
-    "seats.break": lambda p: _("Table broken") + ": " + _moves(p),
+    "seats.break": lambda p: (
+        _("Table %(t)s broken") % {"t": p["table"]} if "table" in p else _("Table broken")
+    )
+    + ": "
+    + _moves(p),
     "seats.final": lambda p: _("Final table drawn") + ": " + _moves(p),
     "seats.move": lambda p: _("Moved by the floor") + ": " + _moves(p),
     "seats.undo_moves": lambda p: _("Moves undone") + ": " + _moves(p),

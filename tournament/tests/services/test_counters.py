@@ -41,6 +41,7 @@ def assert_counts_true(t: Tournament) -> None:
     )
     kept = dict(Table.objects.filter(tournament=t).values_list("number", "players"))
     assert kept == real
+    assert t.tables_open == Table.objects.filter(tournament=t, is_open=True).count()
 
 
 @pytest.fixture

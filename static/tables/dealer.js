@@ -11,9 +11,18 @@ const sounds = new Sounds();
 let snapshot = null;
 let lastCountdownBeep = null;
 
+// A refresh never pulls the table from under the dealer's finger: while the seat sheet is open
+// it waits until the sheet closes.
+let reloadWaiting = false;
 function reloadTable() {
+  const sheet = document.getElementById("seat-sheet");
+  if (sheet && sheet.open) { reloadWaiting = true; return; }
+  reloadWaiting = false;
   if (window.htmx) window.htmx.ajax("GET", root.dataset.url, { target: "#dealer", swap: "innerHTML" });
 }
+document.addEventListener("close", (e) => {
+  if (e.target.id === "seat-sheet" && reloadWaiting) setTimeout(reloadTable, 0);
+}, true);
 
 const feed = new Feed({
   wsUrl: root.dataset.ws,
@@ -85,5 +94,8 @@ document.addEventListener("click", (e) => {
 });
 document.addEventListener("htmx:beforeRequest", () => {
   const sheet = document.getElementById("seat-sheet");
-  if (sheet && sheet.open) sheet.close();
+  if (sheet && sheet.open) {
+    reloadWaiting = false; // the answer to this request is the fresh table
+    sheet.close();
+  }
 });

@@ -673,11 +673,14 @@ def balance_apply(*, tournament: Tournament, signature: str, actor: Actor) -> li
     return list(plan.moves)
 
 
-def _move_in_place(tournament: Tournament, moves: Sequence[Move]) -> dict[int, tuple[int, str]]:
+def _move_in_place(
+    tournament: Tournament, moves: Sequence[Move], close: int | None = None
+) -> dict[int, tuple[int, str]]:
     """Move the seat rows of `moves` in one statement (PostgreSQL), each only if its player
-    still sits where the move starts. Returns table number -> (table id, area) of the tables
-    the players left and reached. Only for moves into seats that are empty before any of them
-    is made, each player once (a balance or a break)."""
+    still sits where the move starts, and close table `close` in the same statement (a break).
+    Returns table number -> (table id, area) of the tables the players left and reached. Only
+    for moves into seats that are empty before any of them is made, each player once (a balance
+    or a break)."""
     seat_table = connection.ops.quote_name(SeatAssignment._meta.db_table)
     table_table = connection.ops.quote_name(Table._meta.db_table)
     values = ", ".join(
@@ -686,9 +689,17 @@ def _move_in_place(tournament: Tournament, moves: Sequence[Move]) -> dict[int, t
     params: list[Any] = []
     for m in moves:
         params += [m.entry, m.from_table, m.from_seat, m.to_table, m.to_seat, m.must_wait]
+    closing = ""
+    if close is not None:
+        closing = (
+            f", closed AS (UPDATE {table_table} SET is_open = false, closed_at = now(), "  # noqa: S608
+            "button_seat = NULL, small_blind_seat = NULL, big_blind_seat = NULL "
+            "WHERE tournament_id = %s AND number = %s) "
+        )
+        params += [tournament.pk, close]
     sql = (
         f"WITH moves(entry_id, from_number, from_seat, to_number, to_seat, must_wait) AS "  # noqa: S608
-        f"(VALUES {values}) "
+        f"(VALUES {values}){closing} "
         f"UPDATE {seat_table} s SET table_id = tt.id, seat = m.to_seat, "
         "must_wait = m.must_wait, seated_at = now() "
         f"FROM moves m JOIN {table_table} ft ON ft.tournament_id = %s "
@@ -729,10 +740,12 @@ def _apply(
     *,
     action: str,
     payload: dict[str, Any] | None = None,
+    close: int | None = None,
 ) -> int:
-    """Make the moves and log them as one event (`payload` adds to its moves)."""
+    """Make the moves, close table `close` (a break) and log them as one event (`payload` adds
+    to its moves)."""
     if _in_place_safe(moves):
-        placed = _move_in_place(tournament, moves)
+        placed = _move_in_place(tournament, moves, close)
         return _record_moves(tournament, moves, actor, action, placed, payload)
     numbers = {m.from_table for m in moves} | {m.to_table for m in moves}
     tables = {
@@ -759,7 +772,19 @@ def _apply(
         stacks=[rows[m.entry].stack for m in moves],
     )
     placed = {number: (t.pk, t.area) for number, t in tables.items()}
+    if close is not None:
+        _close_table(tournament, close)
     return _record_moves(tournament, moves, actor, action, placed, payload)
+
+
+def _close_table(tournament: Tournament, number: int) -> None:
+    Table.objects.filter(tournament=tournament, number=number).update(
+        is_open=False,
+        closed_at=timezone.now(),
+        button_seat=None,
+        small_blind_seat=None,
+        big_blind_seat=None,
+    )
 
 
 def _record_moves(
@@ -809,20 +834,16 @@ def table_break(*, tournament: Tournament, number: int, actor: Actor) -> list[Mo
         moves = _with_head_counts(tournament, lambda head: plan_break_lazy(head, load, number))
     except SeatingError as exc:
         raise FloorError(_("This table cannot be broken: %(reason)s") % {"reason": exc}) from exc
-    # One event: the moves of a break name the table they closed.
+    # One statement moves the players and closes the table; one event names both.
     if moves:
-        _apply(tournament, moves, actor, action="seats.break", payload={"table": number})
+        _apply(
+            tournament, moves, actor, action="seats.break", payload={"table": number}, close=number
+        )
     else:
+        _close_table(tournament, number)
         event_record(
             tournament=tournament, action="table.close", actor=actor, payload={"table": number}
         )
-    Table.objects.filter(tournament=tournament, number=number).update(
-        is_open=False,
-        closed_at=timezone.now(),
-        button_seat=None,
-        small_blind_seat=None,
-        big_blind_seat=None,
-    )
     return list(moves)
 
 

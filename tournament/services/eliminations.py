@@ -141,7 +141,6 @@ def entries_bust(
     transfers = _bounties(tournament, busts, entries)
     sequence = (getattr(tournament, "last_sequence", None) or 0) + 1
     now = timezone.now()
-    seats = _release_seats(list(entries.values()))
     busted: list[Entry] = []
     for entry_id, place in places.items():
         entry = entries[entry_id]
@@ -152,17 +151,11 @@ def entries_bust(
         entry.bust_sequence = sequence
         entry.won_seat = seats_to_win > 0 and place <= seats_to_win
         busted.append(entry)
-    if len(busted) == 1:  # the usual case, without bulk_update's CASE expressions
-        e = busted[0]
-        Entry.objects.filter(pk=e.pk).update(
-            status=e.status,
-            place=e.place,
-            prize=e.prize,
-            busted_at=e.busted_at,
-            bust_sequence=e.bust_sequence,
-            won_seat=e.won_seat,
-        )
+    if len(busted) == 1 and connection.vendor == "postgresql":
+        # The usual case: the seat freed and the entry written in one statement.
+        seats = _bust_one(busted[0])
     else:
+        seats = _release_seats(busted)
         Entry.objects.bulk_update(
             busted, ["status", "place", "prize", "busted_at", "bust_sequence", "won_seat"]
         )
@@ -325,6 +318,34 @@ def _prizes_for(places: dict[int, int], payouts: list[int], unit: int) -> dict[i
         for entry_id, share in zip(sorted(entry_ids), shares, strict=True):
             prizes[entry_id] = share
     return prizes
+
+
+def _bust_one(e: Entry) -> dict[int, list[int]]:
+    """Free the seat of one busted entry and write its finish, in one statement (PostgreSQL);
+    returns entry id -> [table id, seat] for undo."""
+    from tables.models import SeatAssignment
+
+    seat_table = connection.ops.quote_name(SeatAssignment._meta.db_table)
+    entry_table = connection.ops.quote_name(Entry._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH freed AS (DELETE FROM {seat_table} WHERE entry_id = %s "  # noqa: S608
+            "RETURNING entry_id, table_id, seat), "
+            f"finished AS (UPDATE {entry_table} SET status = %s, place = %s, prize = %s, "
+            "busted_at = %s, bust_sequence = %s, won_seat = %s WHERE id = %s) "
+            "SELECT entry_id, table_id, seat FROM freed",
+            [
+                e.pk,
+                e.status,
+                e.place,
+                e.prize,
+                e.busted_at,
+                e.bust_sequence,
+                e.won_seat,
+                e.pk,
+            ],
+        )
+        return {entry_id: [table_id, seat] for entry_id, table_id, seat in cursor.fetchall()}
 
 
 def _release_seats(entries: list[Entry]) -> dict[int, list[int]]:

@@ -10,8 +10,8 @@ deletes (services, imports, the admin, bulk writes in tests) keeps them right, i
 transaction as the change.
 
 On PostgreSQL the seat and entry triggers run once per statement over its transition tables
-(a 30,000-seat draw is one grouped update); on SQLite they run per row. A seat that changes
-tables by UPDATE is counted by a row trigger on both.
+(a 30,000-seat draw is one grouped update, a break one update per table whose count changed);
+on SQLite they run per row.
 
 `recount` rebuilds the counts from the rows (after an import, or to check them).
 
@@ -57,10 +57,18 @@ POSTGRES_SEATS = [
     END $$
     """,
     """
-    CREATE OR REPLACE FUNCTION floor_seat_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE OR REPLACE FUNCTION floor_seats_moved() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-        UPDATE tables_table SET players = players - 1 WHERE id = OLD.table_id;
-        UPDATE tables_table SET players = players + 1 WHERE id = NEW.table_id;
+        -- One update per table whose count changed: a break that sends eight players away
+        -- updates the broken table once, not eight times.
+        UPDATE tables_table t SET players = t.players + d.n
+        FROM (
+            SELECT table_id, sum(n) AS n FROM (
+                SELECT table_id, 1 AS n FROM after_rows
+                UNION ALL SELECT table_id, -1 AS n FROM before_rows
+            ) x GROUP BY table_id HAVING sum(n) <> 0
+        ) d
+        WHERE t.id = d.table_id;
         RETURN NULL;
     END $$
     """,
@@ -68,18 +76,20 @@ POSTGRES_SEATS = [
     "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor_seats_added()",
     "CREATE TRIGGER floor_seats_removed AFTER DELETE ON tables_seatassignment "
     "REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION floor_seats_removed()",
-    "CREATE TRIGGER floor_seat_moved AFTER UPDATE OF table_id ON tables_seatassignment "
-    "FOR EACH ROW WHEN (OLD.table_id IS DISTINCT FROM NEW.table_id) "
-    "EXECUTE FUNCTION floor_seat_moved()",
+    "CREATE TRIGGER floor_seats_moved AFTER UPDATE ON tables_seatassignment "
+    "REFERENCING OLD TABLE AS before_rows NEW TABLE AS after_rows "
+    "FOR EACH STATEMENT EXECUTE FUNCTION floor_seats_moved()",
 ]
 
 POSTGRES_SEATS_DROP = [
     "DROP TRIGGER IF EXISTS floor_seats_added ON tables_seatassignment",
     "DROP TRIGGER IF EXISTS floor_seats_removed ON tables_seatassignment",
     "DROP TRIGGER IF EXISTS floor_seat_moved ON tables_seatassignment",
+    "DROP TRIGGER IF EXISTS floor_seats_moved ON tables_seatassignment",
     "DROP FUNCTION IF EXISTS floor_seats_added()",
     "DROP FUNCTION IF EXISTS floor_seats_removed()",
     "DROP FUNCTION IF EXISTS floor_seat_moved()",
+    "DROP FUNCTION IF EXISTS floor_seats_moved()",
 ]
 
 _ENTRY_DELTA = """
@@ -206,6 +216,47 @@ def replace_seat_functions(apps: Any, schema_editor: Any) -> None:
         for sql in POSTGRES_SEATS:
             if "CREATE OR REPLACE FUNCTION" in sql:
                 schema_editor.execute(sql, params=None)
+
+
+# Before tables/migrations/0006: a row trigger per moved seat (two table updates each).
+_POSTGRES_SEAT_MOVED_PER_ROW = [
+    """
+    CREATE OR REPLACE FUNCTION floor_seat_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE tables_table SET players = players - 1 WHERE id = OLD.table_id;
+        UPDATE tables_table SET players = players + 1 WHERE id = NEW.table_id;
+        RETURN NULL;
+    END $$
+    """,
+    "CREATE TRIGGER floor_seat_moved AFTER UPDATE OF table_id ON tables_seatassignment "
+    "FOR EACH ROW WHEN (OLD.table_id IS DISTINCT FROM NEW.table_id) "
+    "EXECUTE FUNCTION floor_seat_moved()",
+]
+
+
+def move_counts_per_statement(apps: Any, schema_editor: Any) -> None:
+    """PostgreSQL: the seat-move count becomes a statement trigger (`floor_seats_moved`)."""
+    if schema_editor.connection.vendor != "postgresql":
+        return
+    for sql in [
+        "DROP TRIGGER IF EXISTS floor_seat_moved ON tables_seatassignment",
+        "DROP FUNCTION IF EXISTS floor_seat_moved()",
+        # A database migrated from scratch has it already (0002 installs the current triggers).
+        "DROP TRIGGER IF EXISTS floor_seats_moved ON tables_seatassignment",
+        *[q for q in POSTGRES_SEATS if "floor_seats_moved" in q],
+    ]:
+        schema_editor.execute(sql, params=None)
+
+
+def move_counts_per_row(apps: Any, schema_editor: Any) -> None:
+    if schema_editor.connection.vendor != "postgresql":
+        return
+    for sql in [
+        "DROP TRIGGER IF EXISTS floor_seats_moved ON tables_seatassignment",
+        "DROP FUNCTION IF EXISTS floor_seats_moved()",
+        *_POSTGRES_SEAT_MOVED_PER_ROW,
+    ]:
+        schema_editor.execute(sql, params=None)
 
 
 def install_seat_counts(apps: Any, schema_editor: Any) -> None:

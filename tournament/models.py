@@ -246,7 +246,6 @@ class Tournament(DatabaseCounted):
         "players_left",
         "entries_counted",
         "alternates_waiting",
-        "tables_open",
         "paid_in",
         "fees_in",
         "chips_in",
@@ -254,6 +253,7 @@ class Tournament(DatabaseCounted):
         "bought_reentries",
         "bought_rebuys",
         "bought_addons",
+        "tables_open",
     )
 
     class Meta:

@@ -39,18 +39,8 @@ def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
         reentries,
         rebuys,
         addons,
-    ) = Tournament.objects.values_list(
-        "players_left",
-        "entries_counted",
-        "alternates_waiting",
-        "paid_in",
-        "fees_in",
-        "chips_in",
-        "bought_buyins",
-        "bought_reentries",
-        "bought_rebuys",
-        "bought_addons",
-    ).get(pk=tournament.pk)
+        _tables_open,
+    ) = Tournament.objects.values_list(*Tournament.counters).get(pk=tournament.pk)
     bounty_pool = 0
     if tournament.bounty_kind != BountyKind.NONE:
         bounty_pool = tournament.bounty * (buyins + reentries)

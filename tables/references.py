@@ -80,22 +80,17 @@ POSTGRES = [
         RETURN NULL;
     END $$
     """,  # noqa: S608 (constants)
-    """
-    CREATE OR REPLACE FUNCTION floor_seated_entries_removed() RETURNS trigger
+    *(
+        f"""
+    CREATE OR REPLACE FUNCTION floor_seated_{kind}_removed() RETURNS trigger
     LANGUAGE plpgsql AS $$
     BEGIN
-        DELETE FROM tables_seatassignment s USING removed r WHERE s.entry_id = r.id;
+        DELETE FROM tables_seatassignment s USING removed r WHERE s.{column} = r.id;
         RETURN NULL;
     END $$
-    """,
-    """
-    CREATE OR REPLACE FUNCTION floor_seated_tables_removed() RETURNS trigger
-    LANGUAGE plpgsql AS $$
-    BEGIN
-        DELETE FROM tables_seatassignment s USING removed r WHERE s.table_id = r.id;
-        RETURN NULL;
-    END $$
-    """,
+    """  # noqa: S608 (constants)
+        for kind, column in (("entries", "entry_id"), ("tables", "table_id"))
+    ),
     "CREATE TRIGGER floor_seat_refs_added AFTER INSERT ON tables_seatassignment "
     "REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor_seat_refs_added()",
     "CREATE TRIGGER floor_seat_refs_changed AFTER UPDATE ON tables_seatassignment "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.urls import reverse
 
@@ -65,10 +67,13 @@ def test_tokens_are_long_and_distinct(seated, register):
     assert entry.public_token != other.public_token
 
 
-def test_lookups_are_rate_limited(client, seated, settings):
+def test_lookups_are_rate_limited(client, seated, settings, monkeypatch):
     t, _ = seated
-    from tournament import public_views
+    from tournament import public_views, ratelimit
 
+    # One fixed window: a run that crossed a minute boundary started a fresh count.
+    now = ratelimit.time.time()
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: now))
     for _ in range(public_views.LOOKUPS_PER_MINUTE):
         client.get(reverse("find-seat", args=[t.pk]), {"q": "rosa"})
     body = client.get(reverse("find-seat", args=[t.pk]), {"q": "rosa"}).content.decode()

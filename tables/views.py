@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -88,10 +88,11 @@ def _chart(tournament: Tournament) -> dict[str, Any]:
         "suggest_break": suggestion,
         "final_ready": bool(cards) and len(cards) > 1 and left <= tournament.final_table_size,
         "unseated": tournament.entries.filter(status=EntryStatus.ACTIVE, seat__isnull=True).count(),
+        # A reported bust whose player is out already (busted at the desk, say) is moot.
         "reports": list(
-            TableReport.objects.filter(
-                table__tournament=tournament, resolved_at__isnull=True
-            ).select_related("table", "entry__player")
+            TableReport.objects.filter(table__tournament=tournament, resolved_at__isnull=True)
+            .filter(Q(kind=ReportKind.FLOOR) | Q(entry__status=EntryStatus.ACTIVE))
+            .select_related("table", "entry__player")
         ),
         "h4h_pending": [c["table"].number for c in cards if not c["h4h_done"]]
         if tournament.hand_for_hand

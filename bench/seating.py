@@ -98,7 +98,10 @@ def main() -> None:
         seats_per_table=args.seats,
         final_table_size=args.final,
     )
-    Tournament.objects.filter(pk=tournament.pk).update(status="running")
+    Tournament.objects.filter(pk=tournament.pk).update(
+        status="running",
+        registration_closed_at=timezone.now(),  # the field is final
+    )
     tournament.refresh_from_db()
     players = Player.objects.bulk_create(
         Player(name=f"Player {i}", display_name=f"P{i}") for i in range(args.entries)

@@ -165,7 +165,10 @@ def main() -> None:
     Entry.objects.bulk_create(
         Entry(tournament=t, player=p, number=i + 1) for i, p in enumerate(players)
     )
-    Tournament.objects.filter(pk=t.pk).update(status="running")
+    Tournament.objects.filter(pk=t.pk).update(
+        status="running",
+        registration_closed_at=timezone.now(),  # the field is final
+    )
     t.refresh_from_db()
     svc.seats_draw(tournament=t, actor=actor)
     for table in Table.objects.filter(tournament=t):

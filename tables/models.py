@@ -37,6 +37,12 @@ class Table(DatabaseCounted):
     button_seat = models.PositiveSmallIntegerField(_("button seat"), null=True, blank=True)
     small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     big_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Positions of the hand played before the current one: the current hand's positions are
+    # worked out again from them when the players dealt into it turn out different (a reported
+    # bust dismissed after "hand done").
+    previous_button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    previous_small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    previous_big_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     hand_number = models.PositiveIntegerField(_("hands played"), default=0)
     # Clock level (0-based index) in force when the current hand was dealt (tda-de 23: a new
     # level starts with the next hand).
@@ -157,6 +163,10 @@ class TableReport(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     stack_at_hand_start = models.PositiveIntegerField(null=True, blank=True)
     hand_number = models.PositiveIntegerField(default=0)
+    # The button of the hand the report is about, and the hand-for-hand round (if any): the
+    # ranking of simultaneous busts reads them (bdpv 6.28).
+    button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    h4h_round = models.PositiveIntegerField(null=True, blank=True)
     note = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     resolved_at = models.DateTimeField(null=True, blank=True)

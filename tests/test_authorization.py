@@ -25,6 +25,7 @@ DIRECTOR_ONLY = {
     "tournament-status",
     "payouts-edit",
     "tournament-export",
+    "registration-reopen",
 }
 PUBLIC = {
     "home",
@@ -112,6 +113,8 @@ def test_floor_sees_the_console_but_not_the_directors_pages(client, floor_user, 
             "console-clock-command",
             "seating-action",
             "bust-undo",
+            "registration-close",
+            "registration-reopen",
             "entry-purchase",
             "entry-unregister",
             "payout-paid",
@@ -128,7 +131,7 @@ def test_floor_sees_the_console_but_not_the_directors_pages(client, floor_user, 
         else:
             assert response.status_code in (200, 404), (name, response.status_code)
     before = Event.objects.count()
-    for name in ("tournament-status", "payouts-edit"):
+    for name in ("tournament-status", "payouts-edit", "registration-reopen"):
         route = next(r for r, n in console_routes() if n == name)
         assert client.post(url_for(route, name, kwargs)).status_code == 403, name
     assert Event.objects.count() == before
@@ -137,7 +140,7 @@ def test_floor_sees_the_console_but_not_the_directors_pages(client, floor_user, 
 def test_director_sees_every_console_page(client, director, world):
     _t, _secret, _tables, kwargs = world
     client.force_login(director)
-    for name in DIRECTOR_ONLY - {"payouts-edit", "tournament-status"}:
+    for name in DIRECTOR_ONLY - {"payouts-edit", "tournament-status", "registration-reopen"}:
         route = next(r for r, n in console_routes() + all_routes() if n == name)
         assert client.get(url_for(route, name, kwargs)).status_code == 200, name
 

@@ -14,7 +14,7 @@ from tournament.domain.money import MoneyError, parse_money
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import RegisterForm, entry_numbers
-from tournament.models import Entry, EntryStatus, Player
+from tournament.models import Entry, EntryStatus, Player, Tournament
 from tournament.qr import qr_svg
 from tournament.roles import director_required, floor_required
 from tournament.selectors import entry_search, payout_amounts, satellite_seats, tournament_numbers
@@ -75,6 +75,7 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
         results=entry_search(tournament, query)[:25],
         query=query,
         last=created or last,
+        places_final=registration.field_is_final(tournament),
     )
     htmx = getattr(request, "htmx", None)
     if htmx and htmx.target == "desk-results":
@@ -160,17 +161,16 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
         .select_related("player", "seat__table")
         .order_by("number")
     )
+    needs_close = False
     if request.method == "POST":
-        ids = [int(i) for i in request.POST.getlist("entry") if i.isdigit()]
+        ids = [int(i) for i in request.POST.getlist("entry") if i.isdigit() and len(i) < 12]
         reports = []
         try:
             for entry in alive.filter(pk__in=ids):
-                stack = request.POST.get(f"stack_{entry.pk}", "").strip()
                 reports.append(
                     eliminations.BustReport(
                         entry=entry,
-                        stack_at_hand_start=int(stack) if stack else None,
-                        seats_from_button=_int_or_none(request.POST.get(f"pos_{entry.pk}")),
+                        stack_at_hand_start=_chips_or_none(request.POST.get(f"stack_{entry.pk}")),
                         eliminated_by=entry_numbers(request.POST.get(f"by_{entry.pk}", "")),
                     )
                 )
@@ -183,20 +183,65 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, _("Stacks are whole numbers of chips."))
         except FloorError as exc:
             messages.error(request, str(exc))
+            needs_close = exc.code == "registration_open"
         else:
             for e in out:
-                messages.success(
-                    request,
-                    _("#%(n)s %(name)s finishes %(place)s.")
-                    % {"n": e.number, "name": e.player.display_name, "place": e.place},
-                )
+                messages.success(request, _finish_message(tournament, e))
             return _back(request, pk)
-    return render(request, "tournament/bust.html", console_context(tournament, "desk", alive=alive))
+    return render(
+        request,
+        "tournament/bust.html",
+        console_context(
+            tournament,
+            "desk",
+            alive=alive,
+            needs_close=needs_close,
+            places_final=registration.field_is_final(tournament),
+        ),
+    )
 
 
-def _int_or_none(value: str | None) -> int | None:
+def _finish_message(tournament: Tournament, e: Entry) -> str:
+    values = {"n": e.number, "name": e.player.display_name, "place": e.place}
+    if registration.field_is_final(tournament):
+        return _("#%(n)s %(name)s finishes %(place)s.") % values
+    return _("#%(n)s %(name)s finishes %(place)s (provisional: registration is open).") % values
+
+
+def _chips_or_none(value: str | None) -> int | None:
+    """A stack typed at the desk: empty, or a whole number of chips (ValueError otherwise)."""
     value = (value or "").strip()
-    return int(value) if value.isdigit() else None
+    if not value:
+        return None
+    if not value.isascii() or not value.isdigit() or len(value) > 15:
+        raise ValueError(value)
+    return int(value)
+
+
+@require_POST
+@floor_required
+def registration_close(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    try:
+        registration.registration_close(tournament=tournament, actor=Actor.from_request(request))
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Registration closed: the field and its places are final."))
+    return _back(request, pk)
+
+
+@require_POST
+@director_required
+def registration_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    try:
+        registration.registration_reopen(tournament=tournament, actor=Actor.from_request(request))
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Registration is open again."))
+    return _back(request, pk)
 
 
 @require_POST
@@ -205,9 +250,17 @@ def bust_undo(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     try:
         restored = eliminations.bust_undo_last(
-            tournament=tournament, actor=Actor.from_request(request)
+            tournament=tournament,
+            actor=Actor.from_request(request),
+            correct_payments=request.POST.get("correct_payments") == "1",
         )
     except FloorError as exc:
+        if exc.code == "paid":
+            return render(
+                request,
+                "tournament/bust_undo_paid.html",
+                console_context(tournament, "desk", reason=str(exc)),
+            )
         messages.error(request, str(exc))
     else:
         numbers = ", ".join(f"#{e.number}" for e in restored)

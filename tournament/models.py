@@ -209,6 +209,14 @@ class Tournament(DatabaseCounted):
     chip_set = models.ForeignKey(
         ChipSet, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("chip set")
     )
+    # Set when the floor closes registration (late entries, re-entries and waiting alternates):
+    # from then the field is final, and so are the places. The clock closes it too, after the
+    # level set in `late_registration_until_level`.
+    registration_closed_at = models.DateTimeField(
+        _("registration closed at"), null=True, blank=True
+    )
+    # The version of the ruleset the tournament plays under (empty: the newest when created).
+    ruleset_version = models.CharField(_("ruleset version"), max_length=20, blank=True)
     hand_for_hand = models.BooleanField(_("hand-for-hand"), default=False)
     h4h_round = models.PositiveIntegerField(default=0)
     balance_tolerance = models.PositiveSmallIntegerField(
@@ -318,6 +326,20 @@ class Entry(models.Model):
     busted_at = models.DateTimeField(null=True, blank=True)
     bust_hand = models.PositiveIntegerField(null=True, blank=True)
     bust_sequence = models.PositiveIntegerField(null=True, blank=True)
+    # The finish as the ruleset ranks it, kept apart from the field size: 1 = the first player
+    # out. The place is entries + 1 - rank, so it stays right when the field grows (late
+    # registration, re-entries); `bust_group` is the sequence of the first bust of the same hand
+    # (players out in one hand are ranked together, whatever the order they were confirmed in).
+    elimination_rank = models.PositiveIntegerField(null=True, blank=True)
+    bust_group = models.PositiveIntegerField(null=True, blank=True)
+    # What the ranking of a hand needs: the stack at the start of the hand, the seat's distance
+    # clockwise from that hand's button, the table (number), the hand-for-hand round, and a lot
+    # drawn once for ties the ruleset does not let stand.
+    bust_stack = models.PositiveBigIntegerField(null=True, blank=True)
+    bust_seats_from_button = models.PositiveSmallIntegerField(null=True, blank=True)
+    bust_table = models.PositiveIntegerField(null=True, blank=True)
+    bust_h4h_round = models.PositiveIntegerField(null=True, blank=True)
+    bust_lot = models.PositiveIntegerField(null=True, blank=True)
     prize = models.PositiveIntegerField(_("prize (cents)"), default=0)
     paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
     paid_by = models.CharField(_("paid by"), max_length=120, blank=True)

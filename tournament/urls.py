@@ -51,6 +51,16 @@ urlpatterns = [
     ),
     path("console/t/<int:pk>/bust/", desk_views.bust, name="bust"),
     path("console/t/<int:pk>/bust/undo", desk_views.bust_undo, name="bust-undo"),
+    path(
+        "console/t/<int:pk>/registration/close",
+        desk_views.registration_close,
+        name="registration-close",
+    ),
+    path(
+        "console/t/<int:pk>/registration/reopen",
+        desk_views.registration_reopen,
+        name="registration-reopen",
+    ),
     path("console/t/<int:pk>/players/", desk_views.players, name="players"),
     path("console/t/<int:pk>/payouts/", desk_views.payouts_page, name="payouts"),
     path("console/t/<int:pk>/payouts/edit", desk_views.payouts_edit, name="payouts-edit"),

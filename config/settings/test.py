@@ -48,7 +48,8 @@ else:
 
 if TEST_ON_POSTGRES:
     DATABASES = {"default": dj_database_url.parse(TEST_DATABASE_URL)}
-    DATABASES["default"]["TEST"] = {"NAME": "floor_test"}
+    # FLOOR_TEST_DB_NAME lets two test runs share one server without clashing.
+    DATABASES["default"]["TEST"] = {"NAME": env_str("FLOOR_TEST_DB_NAME", "floor_test")}
 else:
     DATABASES = {
         "default": {

@@ -67,8 +67,16 @@ class TournamentSerializer(serializers.ModelSerializer):
             "places_paid",
             "status",
             "hand_for_hand",
+            "registration_closed_at",
+            "ruleset_version",
         ]
-        read_only_fields = ["id", "status", "hand_for_hand"]
+        read_only_fields = [
+            "id",
+            "status",
+            "hand_for_hand",
+            "registration_closed_at",
+            "ruleset_version",
+        ]
 
 
 class TournamentCreateSerializer(TournamentSerializer):
@@ -153,9 +161,13 @@ class PurchaseSerializer(serializers.Serializer):
 
 class BustItemSerializer(serializers.Serializer):
     entry = serializers.IntegerField()
-    stack_at_hand_start = serializers.IntegerField(min_value=0, required=False, allow_null=True)
-    seats_from_button = serializers.IntegerField(
-        min_value=0, max_value=9, required=False, allow_null=True
+    stack_at_hand_start = serializers.IntegerField(
+        min_value=0,
+        max_value=10**15,
+        required=False,
+        allow_null=True,
+        help_text="Chips at the start of the hand; needed when several are out in one hand. "
+        "Where the player sat relative to the button is taken from the seat and the table.",
     )
     eliminated_by = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
@@ -167,6 +179,15 @@ class BustItemSerializer(serializers.Serializer):
 
 class BustSerializer(serializers.Serializer):
     busts = BustItemSerializer(many=True, allow_empty=False)
+
+
+class BustUndoSerializer(serializers.Serializer):
+    correct_payments = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Undo even though money was paid for the bust: the payment stays on the "
+        "books and the payout desk shows a correction to collect.",
+    )
 
 
 class PayoutsSerializer(serializers.Serializer):

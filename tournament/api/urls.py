@@ -21,6 +21,11 @@ urlpatterns = [
     ),
     path("tournaments/<int:pk>/busts/", views.Busts.as_view(), name="api-busts"),
     path("tournaments/<int:pk>/busts/undo/", views.BustUndo.as_view(), name="api-bust-undo"),
+    path(
+        "tournaments/<int:pk>/registration/close/",
+        views.RegistrationClose.as_view(),
+        name="api-registration-close",
+    ),
     path("tournaments/<int:pk>/payouts/", views.Payouts.as_view(), name="api-payouts"),
     path("tournaments/<int:pk>/events/", views.Events.as_view(), name="api-events"),
     path("players/", views.Players.as_view(), name="api-players"),

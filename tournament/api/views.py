@@ -202,7 +202,6 @@ class Busts(APIView):
                 eliminations.BustReport(
                     entry=entry,
                     stack_at_hand_start=item.get("stack_at_hand_start"),
-                    seats_from_button=item.get("seats_from_button"),
                     eliminated_by=tuple(item.get("eliminated_by") or ()),
                 )
             )
@@ -213,10 +212,27 @@ class Busts(APIView):
 class BustUndo(APIView):
     permission_classes = [IsFloor]
 
-    @extend_schema(request=None, responses=s.EntrySerializer(many=True))
+    @extend_schema(request=s.BustUndoSerializer, responses=s.EntrySerializer(many=True))
     def post(self, request: Request, pk: int) -> Response:
-        out = eliminations.bust_undo_last(tournament=_tournament(pk), actor=_actor(request))
+        ser = s.BustUndoSerializer(data=request.data or {})
+        ser.is_valid(raise_exception=True)
+        out = eliminations.bust_undo_last(
+            tournament=_tournament(pk),
+            actor=_actor(request),
+            correct_payments=ser.validated_data.get("correct_payments", False),
+        )
         return Response(s.EntrySerializer(out, many=True).data)
+
+
+class RegistrationClose(APIView):
+    """Close registration: the field, and with it every finishing place, becomes final."""
+
+    permission_classes = [IsFloor]
+
+    @extend_schema(request=None, responses=s.TournamentSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        t = registration.registration_close(tournament=_tournament(pk), actor=_actor(request))
+        return Response(s.TournamentSerializer(t).data)
 
 
 class Payouts(APIView):

@@ -49,6 +49,8 @@ class EntryRules:
     addons_max: int = 0
     addon_until_level: int | None = None
     late_registration_until_level: int | None = None
+    # The floor closed registration (late entries and re-entries) by hand.
+    registration_closed: bool = False
 
 
 class RegistrationError(ValueError):
@@ -92,6 +94,8 @@ def check_purchase(
     if kind in ("buyin", "reentry"):
         if state not in OPEN_FOR_ENTRY:
             raise RegistrationError("status")
+        if rules.registration_closed:
+            raise RegistrationError("registration_closed")
         if player_has_active_entry:
             raise RegistrationError("active_entry")
         if _after(current_level, rules.late_registration_until_level):
@@ -122,3 +126,13 @@ def check_purchase(
             raise RegistrationError(f"{kind}_limit", limit=limit)
         return
     raise RegistrationError("not_offered", kind=kind)
+
+
+def field_may_grow(*, rules: EntryRules, status: str, current_level: int | None) -> bool:
+    """True while new entries or re-entries can still join, so that finishing places given so
+    far are provisional (they move down by one with every new entry). `current_level` is the
+    1-based playing level, None before the clock starts."""
+    state = Status(status)
+    if rules.registration_closed or state in (Status.FINAL_TABLE, Status.FINISHED):
+        return False
+    return not _after(current_level, rules.late_registration_until_level)

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import secrets
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.domain.bounties import BountyError, award
 from tournament.domain.eliminations import (
     Bust,
+    BustGroup,
     EliminationError,
-    rank_simultaneous_busts,
+    elimination_ranks,
+    group_offsets,
+    place_of,
     split_shared_prize,
 )
 from tournament.domain.payouts import default_places_paid
@@ -25,7 +29,7 @@ from tournament.models import BountyKind, Entry, EntryStatus, Status, Tournament
 from tournament.realtime import broadcast_on_commit, entry_group, tournament_group
 from tournament.selectors import payout_amounts, satellite_seats, tournament_numbers
 from tournament.services.deals import deal_prizes
-from tournament.services.registration import alternate_promote_next
+from tournament.services.registration import alternate_promote_next, field_is_final
 
 _LOCK_FOR_BUST = (
     "SELECT t.*, "
@@ -56,20 +60,47 @@ def _lock_for_bust(pk: int) -> Tournament:
 
 @dataclass(frozen=True)
 class BustReport:
-    """One player out in a hand. Stack and position only matter when several bust at once."""
+    """One player out in a hand.
+
+    The stack at the start of the hand ranks players out in the same hand; where the player sat
+    relative to the button is worked out from the seat and the table's button, never typed.
+    A dealer's report says which hand it is about: the table's hand number, the button of that
+    hand and the hand-for-hand round. A bust at the desk leaves them empty (the player's table,
+    its current button and the tournament's hand-for-hand round are taken)."""
 
     entry: Entry
     stack_at_hand_start: int | None = None
-    seats_from_button: int | None = None
     eliminated_by: tuple[int, ...] = ()  # entry numbers of who knocked the player out
+    hand_number: int | None = None
+    button_seat: int | None = None
+    h4h_round: int | None = None
+
+
+@dataclass
+class _Out:
+    """A bust being recorded, with where it happened."""
+
+    entry: Entry
+    bust: Bust
+    seat: list[int] | None  # [table id, seat]
+    table_number: int | None
+    hand: int | None
+    h4h_round: int | None
+    button_known: bool
 
 
 @transaction.atomic
 def entries_bust(
     *, tournament: Tournament, busts: Sequence[BustReport], actor: Actor
 ) -> list[Entry]:
-    """Bust one entry, or several in the same hand (ranked by the ruleset: bdpv 6.28, tda-de
-    hand-for-hand shares the place). The last player left is the winner."""
+    """Bust one entry, or several in the same hand. All paths (desk, bust page, API, dealer
+    reports) come here, so one ranking decides (bdpv 6.28; tda-de: TDA practice, see
+    `group_offsets`). Players out in a hand that already has a recorded bust (the same table and
+    hand from a dealer report, or the same hand-for-hand round) are ranked together with it.
+
+    While the field may still grow (registration open, alternates waiting) places are
+    provisional and no prize is given: a bust that would reach the money is refused until the
+    floor closes registration. The last player left is the winner."""
     if not busts:
         raise FloorError(_("Choose who is out."))
     tournament = _lock_for_bust(tournament.pk)
@@ -88,33 +119,35 @@ def entries_bust(
         entry = entries.get(b.entry.pk)
         if entry is None or entry.status != EntryStatus.ACTIVE:
             raise FloorError(_("#%(n)s is not in the tournament any more.") % {"n": b.entry.number})
+        if b.stack_at_hand_start is not None and not 0 <= b.stack_at_hand_start <= max(
+            tournament.chips_in, 0
+        ):
+            raise FloorError(
+                _("#%(n)s: a stack of %(stack)s is more than the chips in play (%(chips)s).")
+                % {"n": entry.number, "stack": b.stack_at_hand_start, "chips": tournament.chips_in}
+            )
     # The locked row holds the head counts (kept by the database: tournament/counters.py).
     alive_before = tournament.players_left
     if len(busts) >= alive_before:
         raise FloorError(_("At least one player must remain: the winner."))
-    if len(busts) > 1:
-        missing = [b.entry.number for b in busts if b.stack_at_hand_start is None]
-        shares = tournament.ruleset == "tda-de" and tournament.hand_for_hand
-        if missing and not shares:
-            raise FloorError(
-                _(
-                    "Several players are out in one hand: enter each one's stack at the start of the hand."
-                )
-            )
+    outs = _where_they_sat(tournament, busts, entries)
+    known = {b.entry.pk for b in busts if b.stack_at_hand_start is not None}
+    group = _hand_already_recorded(tournament, outs)
+    sequence = (getattr(tournament, "last_sequence", None) or 0) + 1
+    group_id = group or sequence
+    field = tournament.entries_counted
     try:
-        places = rank_simultaneous_busts(
-            [
-                Bust(
-                    entry_id=b.entry.pk,
-                    stack_at_hand_start=b.stack_at_hand_start or 0,
-                    seats_from_button=b.seats_from_button or 0,
-                )
-                for b in busts
-            ],
-            ruleset=tournament.ruleset,
-            hand_for_hand=tournament.hand_for_hand,
-            players_remaining_before=alive_before,
-        )
+        if group is None:
+            _require_stacks(tournament.ruleset, [o.bust for o in outs], _h4h(outs), known)
+            offsets = group_offsets(
+                [o.bust for o in outs], ruleset=tournament.ruleset, hand_for_hand=_h4h(outs)
+            )
+            below = field - alive_before  # entries out before this hand
+            ranks = {entry_id: below + len(outs) - offset for entry_id, offset in offsets.items()}
+            moved: dict[int, int] = {}
+        else:
+            ranks, moved = _ranks_with_joined(tournament, outs, group, known)
+        places = {entry_id: place_of(rank, field) for entry_id, rank in ranks.items()}
     except EliminationError as exc:
         raise FloorError(str(exc)) from exc
 
@@ -124,41 +157,48 @@ def entries_bust(
     # A satellite ends when no more players are left than it has seats (they all win one).
     satellite_done = 0 < alive_after <= seats_to_win
     winner_now = alive_after == 1 or satellite_done
-    if (
-        winner_now
-        or seats_to_win
-        or min(places.values()) <= _most_places_paid(tournament, tournament.entries_counted)
-    ):
-        payouts = payout_amounts(tournament, numbers)
-    else:
-        payouts = []  # nobody in this hand reaches the money: skip the prize arithmetic
-    prizes = _prizes_for(places, payouts, tournament.payout_unit)
-    deal = deal_prizes(tournament) if getattr(tournament, "has_deal", True) else None
-    if deal is not None:  # the agreed shares replace the places' prizes
-        for entry_id in places:
-            if entry_id in deal[0]:
-                prizes[entry_id] = deal[0][entry_id]
+    changed = {**{k: place_of(r, field) for k, r in moved.items()}, **places}
+    paid_places = max(_most_places_paid(tournament, field), seats_to_win)
+    in_money = winner_now or min(changed.values()) <= paid_places
+    final = field_is_final(tournament)
+    if in_money and not final:
+        raise FloorError(
+            _(
+                "This bust reaches the money, but registration is still open (or alternates are "
+                "waiting): the places are not final yet. Close registration first."
+            ),
+            code="registration_open",
+        )
+    payouts = payout_amounts(tournament, numbers) if in_money else []
+    prizes = _prizes_by_place(tournament, changed, payouts)
+    earlier = _check_moved_payments(tournament, moved, prizes)
     transfers = _bounties(tournament, busts, entries)
-    sequence = (getattr(tournament, "last_sequence", None) or 0) + 1
     now = timezone.now()
     busted: list[Entry] = []
-    for entry_id, place in places.items():
-        entry = entries[entry_id]
+    for out in outs:
+        entry = out.entry
         entry.status = EntryStatus.BUSTED
-        entry.place = place
-        entry.prize = prizes[entry_id]
+        entry.place = places[entry.pk]
+        entry.prize = prizes[entry.pk]
         entry.busted_at = now
         entry.bust_sequence = sequence
-        entry.won_seat = seats_to_win > 0 and place <= seats_to_win
+        entry.bust_group = group_id
+        entry.elimination_rank = ranks[entry.pk]
+        entry.bust_stack = out.bust.stack_at_hand_start if entry.pk in known else None
+        entry.bust_seats_from_button = out.bust.seats_from_button
+        entry.bust_table = out.table_number
+        entry.bust_hand = out.hand
+        entry.bust_h4h_round = out.h4h_round
+        entry.bust_lot = out.bust.lot
+        entry.won_seat = seats_to_win > 0 and entry.place <= seats_to_win
         busted.append(entry)
     if len(busted) == 1 and connection.vendor == "postgresql":
         # The usual case: the seat freed and the entry written in one statement.
         seats = _bust_one(busted[0])
     else:
         seats = _release_seats(busted)
-        Entry.objects.bulk_update(
-            busted, ["status", "place", "prize", "busted_at", "bust_sequence", "won_seat"]
-        )
+        Entry.objects.bulk_update(busted, _BUST_FIELDS)
+    reranked = _write_moved(earlier, moved, field, prizes)
 
     winner = None
     winner_bounty = 0
@@ -171,20 +211,27 @@ def entries_bust(
         )
         for e in seat_winners:
             e.place, e.prize, e.won_seat, e.bust_sequence = 1, payouts[0], True, sequence
-        Entry.objects.bulk_update(seat_winners, ["place", "prize", "won_seat", "bust_sequence"])
+            e.elimination_rank = field
+        Entry.objects.bulk_update(
+            seat_winners, ["place", "prize", "won_seat", "bust_sequence", "elimination_rank"]
+        )
         tournament.status = Status.FINISHED
         tournament.save(update_fields=["status"])
     elif alive_after == 1:
         winner = tournament.entries.select_for_update().get(status=EntryStatus.ACTIVE)
         winner.place = 1
+        winner.elimination_rank = field
         winner.prize = payouts[0] if payouts else 0
+        deal = deal_prizes(tournament) if getattr(tournament, "has_deal", True) else None
         if deal is not None and winner.pk in deal[0]:
             winner.prize = deal[0][winner.pk] + deal[1]
         winner.bust_sequence = sequence
         if tournament.bounty_kind != BountyKind.NONE:  # the winner collects their own bounty
             winner_bounty = winner.bounty
             winner.bounties_won += winner_bounty
-        winner.save(update_fields=["place", "prize", "bust_sequence", "bounties_won"])
+        winner.save(
+            update_fields=["place", "prize", "bust_sequence", "bounties_won", "elimination_rank"]
+        )
         tournament.status = Status.FINISHED
         tournament.save(update_fields=["status"])
 
@@ -194,6 +241,7 @@ def entries_bust(
         actor=actor,
         payload={
             "sequence": sequence,
+            "group": group_id,
             "busts": [
                 {
                     "entry": e.pk,
@@ -201,9 +249,15 @@ def entries_bust(
                     "place": e.place,
                     "prize": e.prize,
                     "seat": seats.get(e.pk),
+                    "stack": e.bust_stack,
+                    "seats_from_button": e.bust_seats_from_button,
+                    "table": e.bust_table,
+                    "hand": e.bust_hand,
                 }
                 for e in sorted(busted, key=lambda x: x.place or 0)
             ],
+            "reranked": reranked,
+            "provisional": not final,
             "winner": winner.pk if winner else None,
             "seat_winners": [e.pk for e in seat_winners],
             "winner_bounty": winner_bounty,
@@ -214,11 +268,266 @@ def entries_bust(
     )
     if winner is None and not seat_winners and tournament.alternates_waiting:
         alternate_promote_next(tournament=tournament, actor=actor)
-    group = tournament_group(tournament.pk)
-    broadcast_on_commit(group, "bust", {"entries": [e.pk for e in busted]})
+    group_name = tournament_group(tournament.pk)
+    broadcast_on_commit(group_name, "bust", {"entries": [e.pk for e in busted]})
     for e in busted:
         broadcast_on_commit(entry_group(e.pk), "bust", {"place": e.place, "prize": e.prize})
     return sorted(busted, key=lambda x: x.place or 0)
+
+
+_BUST_FIELDS = [
+    "status",
+    "place",
+    "prize",
+    "busted_at",
+    "bust_sequence",
+    "bust_group",
+    "elimination_rank",
+    "bust_stack",
+    "bust_seats_from_button",
+    "bust_table",
+    "bust_hand",
+    "bust_h4h_round",
+    "bust_lot",
+    "won_seat",
+]
+
+
+def _h4h(outs: Sequence[_Out]) -> bool:
+    return any(o.h4h_round is not None for o in outs)
+
+
+def _where_they_sat(
+    tournament: Tournament, busts: Sequence[BustReport], entries: dict[int, Entry]
+) -> list[_Out]:
+    """Each bust with its table, hand and seat distance from that hand's button (one query)."""
+    from tables.models import SeatAssignment
+
+    rows = {
+        entry_id: (table_id, number, size, seat, button, hand)
+        for entry_id, table_id, number, size, seat, button, hand in SeatAssignment.objects.filter(
+            entry_id__in=list(entries)
+        ).values_list(
+            "entry_id",
+            "table_id",
+            "table__number",
+            "table__seats",
+            "seat",
+            "table__button_seat",
+            "table__hand_number",
+        )
+    }
+    outs = []
+    for b in busts:
+        entry = entries[b.entry.pk]
+        found = rows.get(entry.pk)
+        table_number = hand = distance = None
+        seat = None
+        if found is not None:
+            table_id, table_number, size, seat_no, button, current_hand = found
+            seat = [table_id, seat_no]
+            button = b.button_seat if b.button_seat is not None else button
+            if button is not None and 1 <= button <= size:
+                distance = (seat_no - button) % size
+            # A dealer's report names its hand; a desk bust is in the hand being played.
+            hand = b.hand_number if b.hand_number is not None else current_hand
+        h4h_round = b.h4h_round
+        if h4h_round is None and tournament.hand_for_hand:
+            h4h_round = tournament.h4h_round
+        outs.append(
+            _Out(
+                entry=entry,
+                bust=Bust(
+                    entry_id=entry.pk,
+                    stack_at_hand_start=b.stack_at_hand_start or 0,
+                    seats_from_button=distance,
+                    table=table_number or 0,
+                    lot=secrets.randbelow(2**31),
+                ),
+                seat=seat,
+                table_number=table_number,
+                hand=hand if b.hand_number is not None or h4h_round is not None else None,
+                h4h_round=h4h_round,
+                button_known=distance is not None,
+            )
+        )
+    return outs
+
+
+def _hand_already_recorded(tournament: Tournament, outs: Sequence[_Out]) -> int | None:
+    """The group of busts already recorded for the same hand, if any: the same hand-for-hand
+    round anywhere, or the same table and hand number from a dealer report."""
+    rounds = {o.h4h_round for o in outs if o.h4h_round is not None}
+    busted = tournament.entries.filter(status=EntryStatus.BUSTED)
+    if rounds:
+        found = busted.filter(bust_h4h_round__in=rounds).values_list("bust_group", flat=True)
+    else:
+        hands = {(o.table_number, o.hand) for o in outs if o.hand is not None}
+        if not hands:
+            return None
+        cond = Q()
+        for number, hand in hands:
+            cond |= Q(bust_table=number, bust_hand=hand)
+        found = busted.filter(cond, bust_h4h_round__isnull=True).values_list(
+            "bust_group", flat=True
+        )
+    groups = {g for g in found if g is not None}
+    return max(groups) if groups else None
+
+
+def _require_stacks(
+    ruleset: str, busts: Sequence[Bust], hand_for_hand: bool, known: set[int]
+) -> None:
+    """Several players out in one hand are ranked by their stacks at the start of it (`known`:
+    the entries whose stack was given); under tda-de hand-for-hand only players at the same
+    table need one, as tables tie."""
+    if len(busts) < 2:
+        return
+    missing = [b for b in busts if b.entry_id not in known]
+    if not missing:
+        return
+    if ruleset == "tda-de" and hand_for_hand:
+        tables = [b.table for b in busts]
+        if all(b.table and tables.count(b.table) == 1 for b in missing):
+            return
+    raise FloorError(
+        _("Several players are out in one hand: enter each one's stack at the start of the hand.")
+    )
+
+
+def _ranks_with_joined(
+    tournament: Tournament, outs: Sequence[_Out], group: int, known: set[int]
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Rank the new busts together with the hand's busts recorded before, and move every later
+    finish up accordingly. Returns the new busts' ranks and the changed ranks of entries
+    already out."""
+    groups, old_rank, known_before = _recorded_groups(tournament)
+    for o in outs:
+        groups[group].append((o.bust, o.h4h_round is not None))
+    joined = groups[group]
+    _require_stacks(
+        tournament.ruleset,
+        [b for b, _h in joined],
+        any(h for _b, h in joined),
+        known | known_before,
+    )
+    ranks = _ranks_of(groups, tournament.ruleset)
+    new_ids = {o.entry.pk for o in outs}
+    # Everyone of the joined hand gets their prize again (a shared place may now be shared by
+    # more), and every finish that moved.
+    moved = {
+        pk: r
+        for pk, r in ranks.items()
+        if pk not in new_ids and (old_rank.get(pk) != r or pk in {b.entry_id for b, _h in joined})
+    }
+    return {pk: ranks[pk] for pk in new_ids}, moved
+
+
+_Groups = dict[int, list[tuple[Bust, bool]]]
+
+
+def _recorded_groups(tournament: Tournament) -> tuple[_Groups, dict[int, int | None], set[int]]:
+    """The busts recorded so far, by hand (group id = the sequence of the hand's first bust),
+    with each entry's current rank and the entries whose stack is known."""
+    groups: _Groups = defaultdict(list)
+    old_rank: dict[int, int | None] = {}
+    known: set[int] = set()
+    for pk, gid, stack, distance, table, h4h, lot, rank in tournament.entries.filter(
+        status=EntryStatus.BUSTED
+    ).values_list(
+        "pk",
+        "bust_group",
+        "bust_stack",
+        "bust_seats_from_button",
+        "bust_table",
+        "bust_h4h_round",
+        "bust_lot",
+        "elimination_rank",
+    ):
+        bust = Bust(
+            entry_id=pk,
+            stack_at_hand_start=stack or 0,
+            seats_from_button=distance,
+            table=table or 0,
+            lot=lot or 0,
+        )
+        groups[gid or 0].append((bust, h4h is not None))
+        old_rank[pk] = rank
+        if stack is not None:
+            known.add(pk)
+    return groups, old_rank, known
+
+
+def _ranks_of(groups: _Groups, ruleset: str) -> dict[int, int]:
+    return elimination_ranks(
+        [
+            BustGroup(
+                busts=tuple(b for b, _h in groups[g]), hand_for_hand=any(h for _b, h in groups[g])
+            )
+            for g in sorted(groups)
+            if groups[g]
+        ],
+        ruleset=ruleset,
+    )
+
+
+def _prizes_by_place(
+    tournament: Tournament, places: dict[int, int], payouts: list[int]
+) -> dict[int, int]:
+    """Prizes of the given finishes (shared places split); an agreed deal's shares replace
+    them."""
+    prizes = _prizes_for(places, payouts, tournament.payout_unit)
+    deal = deal_prizes(tournament) if getattr(tournament, "has_deal", True) else None
+    if deal is not None:
+        for entry_id in places:
+            if entry_id in deal[0]:
+                prizes[entry_id] = deal[0][entry_id]
+    return prizes
+
+
+def _check_moved_payments(
+    tournament: Tournament, moved: dict[int, int], prizes: dict[int, int]
+) -> dict[int, Entry]:
+    """Entries already out whose finish moves; refuse when that would change a prize that has
+    been paid (the payout desk settles it first)."""
+    if not moved:
+        return {}
+    earlier = {e.pk: e for e in tournament.entries.select_for_update().filter(pk__in=moved)}
+    for pk, e in earlier.items():
+        if e.paid_amount > 0 and prizes.get(pk, e.prize) != e.prize:
+            raise FloorError(
+                _(
+                    "Ranking this hand together changes the prize of #%(n)s, which has been "
+                    "paid already. Settle that payment at the payout desk first."
+                )
+                % {"n": e.number}
+            )
+    return earlier
+
+
+def _write_moved(
+    earlier: dict[int, Entry], moved: dict[int, int], field: int, prizes: dict[int, int]
+) -> list[dict[str, int]]:
+    """Write the new finishes of entries already out; returns them for the event log."""
+    changed = []
+    for pk, rank in moved.items():
+        e = earlier[pk]
+        before = {"place": e.place or 0, "prize": e.prize, "rank": e.elimination_rank or 0}
+        e.elimination_rank = rank
+        e.place = place_of(rank, field)
+        e.prize = prizes.get(pk, e.prize)
+        changed.append(
+            {
+                "entry": pk,
+                "number": e.number,
+                **{f"{k}_before": v for k, v in before.items()},
+                "place": e.place,
+                "prize": e.prize,
+            }
+        )
+    if earlier:
+        Entry.objects.bulk_update(list(earlier.values()), ["elimination_rank", "place", "prize"])
+    return changed
 
 
 def _bounties(
@@ -327,23 +636,15 @@ def _bust_one(e: Entry) -> dict[int, list[int]]:
 
     seat_table = connection.ops.quote_name(SeatAssignment._meta.db_table)
     entry_table = connection.ops.quote_name(Entry._meta.db_table)
+    column = {f.name: f.column for f in Entry._meta.concrete_fields}
+    columns = ", ".join(f"{connection.ops.quote_name(column[name])} = %s" for name in _BUST_FIELDS)
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH freed AS (DELETE FROM {seat_table} WHERE entry_id = %s "  # noqa: S608
             "RETURNING entry_id, table_id, seat), "
-            f"finished AS (UPDATE {entry_table} SET status = %s, place = %s, prize = %s, "
-            "busted_at = %s, bust_sequence = %s, won_seat = %s WHERE id = %s) "
+            f"finished AS (UPDATE {entry_table} SET {columns} WHERE id = %s) "
             "SELECT entry_id, table_id, seat FROM freed",
-            [
-                e.pk,
-                e.status,
-                e.place,
-                e.prize,
-                e.busted_at,
-                e.bust_sequence,
-                e.won_seat,
-                e.pk,
-            ],
+            [e.pk, *(getattr(e, name) for name in _BUST_FIELDS), e.pk],
         )
         return {entry_id: [table_id, seat] for entry_id, table_id, seat in cursor.fetchall()}
 
@@ -364,8 +665,16 @@ def _release_seats(entries: list[Entry]) -> dict[int, list[int]]:
 
 
 @transaction.atomic
-def bust_undo_last(*, tournament: Tournament, actor: Actor) -> list[Entry]:
-    """Undo the most recent bust (all players of that hand). Seats come back if still free."""
+def bust_undo_last(
+    *, tournament: Tournament, actor: Actor, correct_payments: bool = False
+) -> list[Entry]:
+    """Undo the most recent bust (all players of that hand). Seats come back if still free;
+    finishes that moved when the hand was ranked together move back.
+
+    Money already paid is never lost: when the undone bust's prize (or a bounty it paid) has
+    been paid out, the undo is refused unless `correct_payments` is set; then each payment stays
+    on the books as paid, the amount owed drops, and the payout desk shows the difference as a
+    correction to collect (a `payout.correction` event records it)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     last = tournament.entries.aggregate(m=Max("bust_sequence"))["m"]
     if last is None:
@@ -376,6 +685,19 @@ def bust_undo_last(*, tournament: Tournament, actor: Actor) -> list[Entry]:
         .first()
     )
     affected = list(tournament.entries.select_for_update().filter(bust_sequence=last))
+    payload = event.payload if event is not None else {}
+    hunters = {t["to"] for t in payload.get("bounties", [])}
+    paid = [e for e in [*affected, *tournament.entries.filter(pk__in=hunters)] if e.paid_amount > 0]
+    if paid and not correct_payments:
+        raise FloorError(
+            _(
+                "Money has been paid for this bust (%(who)s). Undoing it turns that payment into "
+                "a correction at the payout desk: confirm to go on."
+            )
+            % {"who": ", ".join(f"#{e.number}" for e in paid)},
+            code="paid",
+        )
+    joined_earlier = any(e.bust_group not in (None, last) for e in affected)
     restored: list[Entry] = []
     for entry in affected:
         if entry.status == EntryStatus.BUSTED:
@@ -385,25 +707,79 @@ def bust_undo_last(*, tournament: Tournament, actor: Actor) -> list[Entry]:
         entry.busted_at = None
         entry.bust_sequence = None
         entry.won_seat = False
+        for name in _BUST_FIELDS:
+            if name.startswith("bust_") or name == "elimination_rank":
+                setattr(entry, name, None)
         restored.append(entry)
-    Entry.objects.bulk_update(
-        restored, ["status", "place", "prize", "busted_at", "bust_sequence", "won_seat"]
-    )
+    Entry.objects.bulk_update(restored, _BUST_FIELDS)
+    reranked: list[dict[str, int]] = []
+    if joined_earlier:
+        reranked = _rerank_all(tournament)
     if event is not None:
-        _restore_seats(event.payload.get("busts", []))
-        _undo_bounties(event.payload)
-        previous = event.payload.get("previous_status")
+        _restore_seats(payload.get("busts", []))
+        _undo_bounties(payload)
+        previous = payload.get("previous_status")
         if tournament.status == Status.FINISHED and previous:
             tournament.status = previous
             tournament.save(update_fields=["status"])
+    corrections = [
+        {"entry": e.pk, "number": e.number, "paid": e.paid_amount}
+        for e in Entry.objects.filter(pk__in=[e.pk for e in paid])
+    ]
     event_record(
         tournament=tournament,
         action="entry.bust_undo",
         actor=actor,
-        payload={"sequence": last, "entries": [e.pk for e in restored]},
+        payload={"sequence": last, "entries": [e.pk for e in restored], "reranked": reranked},
     )
+    if corrections:
+        event_record(
+            tournament=tournament,
+            action="payout.correction",
+            actor=actor,
+            payload={"sequence": last, "entries": corrections},
+        )
     broadcast_on_commit(tournament_group(tournament.pk), "bust_undo", {"sequence": last})
     return restored
+
+
+def _rerank_all(tournament: Tournament) -> list[dict[str, int]]:
+    """Rank every recorded bust again from the hands they were out in (after an undo took a
+    player out of a hand recorded earlier) and write the finishes that changed."""
+    groups, old_rank, _known = _recorded_groups(tournament)
+    field = Tournament.objects.values_list("entries_counted", flat=True).get(pk=tournament.pk)
+    ranks = _ranks_of(groups, tournament.ruleset)
+    moved = {pk: r for pk, r in ranks.items() if old_rank.get(pk) != r}
+    if not moved:
+        return []
+    places = {pk: place_of(r, field) for pk, r in moved.items()}
+    final = field_is_final(tournament)
+    payouts = payout_amounts(tournament) if final else []
+    prizes = _prizes_by_place(tournament, places, payouts)
+    earlier = {e.pk: e for e in tournament.entries.select_for_update().filter(pk__in=moved)}
+    return _write_moved(earlier, moved, field, prizes)
+
+
+def prizes_refresh(*, tournament: Tournament) -> int:
+    """Give every finish recorded so far the prize of its place, now that the field is final
+    (registration closed). Returns how many prizes changed. Call inside the transaction that
+    closed registration."""
+    field = Tournament.objects.values_list("entries_counted", flat=True).get(pk=tournament.pk)
+    rows = {
+        e.pk: e
+        for e in tournament.entries.select_for_update().filter(
+            status=EntryStatus.BUSTED, place__isnull=False
+        )
+    }
+    if not rows:
+        return 0
+    payouts = payout_amounts(tournament)
+    prizes = _prizes_by_place(tournament, {pk: e.place or field for pk, e in rows.items()}, payouts)
+    changed = [e for pk, e in rows.items() if e.prize != prizes[pk]]
+    for e in changed:
+        e.prize = prizes[e.pk]
+    Entry.objects.bulk_update(changed, ["prize"])
+    return len(changed)
 
 
 def _restore_seats(busts: list[dict]) -> None:

@@ -9,10 +9,16 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F, Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.domain.lifecycle import EntryRules, RegistrationError, check_purchase
+from tournament.domain.lifecycle import (
+    EntryRules,
+    RegistrationError,
+    check_purchase,
+    field_may_grow,
+)
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import (
@@ -37,6 +43,37 @@ def entry_rules(tournament: Tournament) -> EntryRules:
         addons_max=tournament.addons_max,
         addon_until_level=tournament.addon_until_level,
         late_registration_until_level=tournament.late_registration_until_level,
+        registration_closed=tournament.registration_closed_at is not None,
+    )
+
+
+def field_is_final(tournament: Tournament, now: datetime | None = None) -> bool:
+    """True once no entry can join any more (registration closed by the floor or by the clock,
+    and no alternate waiting for a seat): from then the finishing places are final and prizes
+    can be given. `tournament` must be a fresh copy (the locked row in a bust)."""
+    if tournament.alternates_waiting:
+        return False
+    if tournament.registration_closed_at is not None or tournament.status in (
+        Status.FINAL_TABLE,
+        Status.FINISHED,
+    ):
+        return True
+    return not field_may_grow(
+        rules=entry_rules(tournament),
+        status=tournament.status,
+        current_level=_current_level(tournament, now),
+    )
+
+
+def places_renumber(tournament: Tournament) -> None:
+    """The field changed size: every finishing place given so far moves with it (place =
+    entries + 1 - elimination rank). One statement; call inside the transaction that changed
+    the field, after the change."""
+    entries = Tournament.objects.values_list("entries_counted", flat=True).get(pk=tournament.pk)
+    Entry.objects.filter(
+        tournament_id=tournament.pk, status=EntryStatus.BUSTED, elimination_rank__isnull=False
+    ).exclude(place=entries + 1 - F("elimination_rank")).update(
+        place=entries + 1 - F("elimination_rank")
     )
 
 
@@ -57,6 +94,7 @@ def registration_message(exc: RegistrationError) -> str:
     messages = {
         "status": _("Registration is not open for this tournament."),
         "late_registration_closed": _("Late registration closed after level %(level)s."),
+        "registration_closed": _("Registration is closed for this tournament."),
         "reentry_closed": _("Re-entry closed after level %(level)s."),
         "entry_limit": _("This player has used all %(limit)s entries."),
         "active_entry": _("This player already has a live entry."),
@@ -186,6 +224,8 @@ def entry_register(
     broadcast_on_commit(
         tournament_group(tournament.pk), "entries", {"entries": number, "entry": entry.pk}
     )
+    if not is_alternate and tournament.entries_counted > tournament.players_left:
+        places_renumber(tournament)  # the field grew: every place given so far moves down one
     _seat_if_drawn(tournament, entry, actor)
     return entry
 
@@ -295,5 +335,61 @@ def alternate_promote_next(*, tournament: Tournament, actor: Actor) -> Entry | N
         actor=actor,
         payload={"entry": nxt.pk, "number": nxt.number},
     )
+    places_renumber(tournament)
     _seat_if_drawn(tournament, nxt, actor)
     return nxt
+
+
+@transaction.atomic
+def registration_close(*, tournament: Tournament, actor: Actor) -> Tournament:
+    """Close registration: no more late entries or re-entries, alternates still waiting for a
+    seat are refunded. From now the field is final, and with it every finishing place; busts
+    already recorded get the prizes of their final places."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status not in (Status.REGISTERING, Status.RUNNING, Status.FINAL_TABLE):
+        raise FloorError(_("Registration can only be closed while the tournament is on."))
+    if tournament.registration_closed_at is not None:
+        raise FloorError(_("Registration is closed already."))
+    waiting = list(tournament.entries.select_for_update().filter(status=EntryStatus.ALTERNATE))
+    refunds = []
+    for entry in waiting:
+        refund = sum(p.price + p.fee for p in entry.purchases.filter(refunded=False))
+        entry.purchases.update(refunded=True)
+        entry.status = EntryStatus.UNREGISTERED
+        entry.alternate_position = None
+        refunds.append({"entry": entry.pk, "number": entry.number, "refund": refund})
+    if waiting:
+        Entry.objects.bulk_update(waiting, ["status", "alternate_position"])
+    tournament.registration_closed_at = timezone.now()
+    tournament.save(update_fields=["registration_closed_at"])
+    places_renumber(tournament)
+    from tournament.services.eliminations import prizes_refresh
+
+    prizes_refresh(tournament=tournament)
+    event_record(
+        tournament=tournament,
+        action="registration.close",
+        actor=actor,
+        payload={"alternates_refunded": refunds},
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"closed": True})
+    return tournament
+
+
+@transaction.atomic
+def registration_reopen(*, tournament: Tournament, actor: Actor) -> Tournament:
+    """Undo a close of registration made by mistake, while no prize has been given yet."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.registration_closed_at is None:
+        raise FloorError(_("Registration is not closed."))
+    if tournament.status not in (Status.REGISTERING, Status.RUNNING):
+        raise FloorError(_("Registration can only be reopened while the tournament is on."))
+    if tournament.entries.filter(status=EntryStatus.BUSTED, prize__gt=0).exists():
+        raise FloorError(
+            _("Players have finished in the money: registration cannot be opened again.")
+        )
+    tournament.registration_closed_at = None
+    tournament.save(update_fields=["registration_closed_at"])
+    event_record(tournament=tournament, action="registration.reopen", actor=actor, payload={})
+    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"closed": False})
+    return tournament

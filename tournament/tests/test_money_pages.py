@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tournament.models import Deal, Status, Tournament
 from tournament.selectors import tournament_numbers
@@ -23,7 +24,10 @@ def floor_client(client, floor_user):
 def heads_up(make_tournament, register, actor):
     t = make_tournament(status="registering")
     entries = [register(t) for _ in range(10)]
-    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    Tournament.objects.filter(pk=t.pk).update(
+        status=Status.RUNNING,
+        registration_closed_at=timezone.now(),  # the field is final
+    )
     t.refresh_from_db()
     for e in entries[:-2]:
         entries_bust(tournament=t, busts=[BustReport(entry=e)], actor=actor)
@@ -118,7 +122,10 @@ def test_money_pages_need_the_floor_role(client, heads_up):
 def test_bust_page_pays_the_bounty_to_who_is_typed(floor_client, make_tournament, register):
     t = make_tournament(status="registering", bounty_kind="fixed", bounty=2000)
     a, b, _c = (register(t) for _ in range(3))
-    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    Tournament.objects.filter(pk=t.pk).update(
+        status=Status.RUNNING,
+        registration_closed_at=timezone.now(),  # the field is final
+    )
     url = reverse("bust", args=[t.pk])
     page = floor_client.post(url, {"entry": [a.pk], f"by_{a.pk}": "x"}, follow=True)
     assert "entry numbers" in page.content.decode()

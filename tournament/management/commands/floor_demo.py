@@ -146,6 +146,8 @@ class Command(BaseCommand):
             )
         cls._seat(tournament, actor, rng)
         tournaments.tournament_status_set(tournament=tournament, status="running", actor=actor)
+        # The field is final before anyone reaches the money (27 entries pay 4 places).
+        registration.registration_close(tournament=tournament, actor=actor)
         tournament.refresh_from_db()
         rng.shuffle(entries)
         alive = list(entries)

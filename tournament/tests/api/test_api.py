@@ -53,6 +53,15 @@ def test_register_and_bust_through_the_api(api, make_tournament, register):
     response = api.post(
         f"/api/tournaments/{t.pk}/busts/", {"busts": [{"entry": entry_id}]}, format="json"
     )
+    # Second place is in the money: refused while registration is open.
+    assert response.status_code == 400
+    assert response.json()["code"] == "registration_open"
+    closed = api.post(f"/api/tournaments/{t.pk}/registration/close/")
+    assert closed.status_code == 200, closed.content
+    assert closed.json()["registration_closed_at"]
+    response = api.post(
+        f"/api/tournaments/{t.pk}/busts/", {"busts": [{"entry": entry_id}]}, format="json"
+    )
     assert response.status_code == 200, response.content
     assert response.json()[0]["place"] == 2
     again = api.post(

@@ -36,9 +36,9 @@ def test_bdpv_equal_stacks_closer_to_button_ranks_higher():
     assert places == {2: 8, 1: 9}
 
 
-def test_tda_hand_for_hand_shares_the_place():
+def test_tda_hand_for_hand_shares_the_place_across_tables():
     places = rank_simultaneous_busts(
-        [Bust(1, 800), Bust(2, 5000)],
+        [Bust(1, 800, table=3), Bust(2, 5000, table=7)],
         ruleset="tda-de",
         hand_for_hand=True,
         players_remaining_before=19,

@@ -8,6 +8,7 @@ import random
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.utils import timezone
 
 from tables import services as seating
 from tournament.errors import FloorError
@@ -27,7 +28,10 @@ def finished_event(make_tournament, register, actor, n):
     entries = [register(t) for _ in range(n)]
     seating.tables_create(tournament=t, count=-(-n // 9), actor=actor, area="Hall")
     seating.seats_draw(tournament=t, actor=actor)
-    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    Tournament.objects.filter(pk=t.pk).update(
+        status=Status.RUNNING,
+        registration_closed_at=timezone.now(),  # the field is final
+    )
     t.refresh_from_db()
     rng = random.Random(3)
     alive = list(entries)

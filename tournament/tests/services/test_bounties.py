@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from tournament.errors import FloorError
 from tournament.models import Entry, Event, Status, Tournament
@@ -18,7 +19,10 @@ def pko(make_tournament, register):
     def make(n=6, kind="progressive"):
         t = make_tournament(status="registering", buy_in=10000, bounty_kind=kind, bounty=5000)
         entries = [register(t) for _ in range(n)]
-        Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+        Tournament.objects.filter(pk=t.pk).update(
+            status=Status.RUNNING,
+            registration_closed_at=timezone.now(),  # the field is final
+        )
         t.refresh_from_db()
         return t, entries
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from tournament.errors import FloorError
 from tournament.models import Deal, Event, Status, Tournament
@@ -18,7 +19,10 @@ def final_three(make_tournament, register, actor):
     """A 20-entry event down to its last three players (all three in the money)."""
     t = make_tournament(status="registering")
     entries = [register(t) for _ in range(20)]
-    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    Tournament.objects.filter(pk=t.pk).update(
+        status=Status.RUNNING,
+        registration_closed_at=timezone.now(),  # the field is final
+    )
     t.refresh_from_db()
     for e in entries[:-3]:
         entries_bust(tournament=t, busts=[BustReport(entry=e)], actor=actor)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from tournament.errors import FloorError
 from tournament.models import EntryStatus, Status
@@ -19,7 +20,10 @@ def running(make_tournament, register):
         entries = [register(t) for _ in range(n)]
         from tournament.models import Tournament
 
-        Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+        Tournament.objects.filter(pk=t.pk).update(
+            status=Status.RUNNING,
+            registration_closed_at=timezone.now(),  # the field is final
+        )
         t.refresh_from_db()
         return t, entries
 
@@ -40,8 +44,8 @@ def test_bdpv_larger_stack_finishes_higher(running, actor):
     out = entries_bust(
         tournament=t,
         busts=[
-            BustReport(entry=entries[0], stack_at_hand_start=5000, seats_from_button=2),
-            BustReport(entry=entries[1], stack_at_hand_start=9000, seats_from_button=3),
+            BustReport(entry=entries[0], stack_at_hand_start=5000),
+            BustReport(entry=entries[1], stack_at_hand_start=9000),
         ],
         actor=actor,
     )

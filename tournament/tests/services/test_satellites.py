@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from tournament.models import Entry, Status, Tournament
 from tournament.selectors import payout_amounts, satellite_seats, tournament_numbers
@@ -18,7 +19,10 @@ def satellite(make_tournament, register):
         status="registering", buy_in=10000, satellite_seat_value=55000, satellite_target="Main"
     )
     entries = [register(t) for _ in range(20)]
-    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    Tournament.objects.filter(pk=t.pk).update(
+        status=Status.RUNNING,
+        registration_closed_at=timezone.now(),  # the field is final
+    )
     t.refresh_from_db()
     return t, entries
 

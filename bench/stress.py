@@ -165,10 +165,9 @@ def main() -> None:
     Entry.objects.bulk_create(
         Entry(tournament=t, player=p, number=i + 1) for i, p in enumerate(players)
     )
-    Tournament.objects.filter(pk=t.pk).update(
-        status="running",
-        registration_closed_at=timezone.now(),  # the field is final
-    )
+    # Registration stays open: late entries race the busts (a bust into the money is refused
+    # until registration closes, and counted as refused).
+    Tournament.objects.filter(pk=t.pk).update(status="running")
     t.refresh_from_db()
     svc.seats_draw(tournament=t, actor=actor)
     for table in Table.objects.filter(tournament=t):

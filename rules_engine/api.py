@@ -50,6 +50,9 @@ def _has_nul(value: Any) -> bool:
 
 class CitedSerializer(serializers.Serializer):
     id = serializers.CharField()
+    citation = serializers.CharField(
+        help_text="The rule with the ruleset's version in force, e.g. “tda-de 1.0 · 49”."
+    )
     title = serializers.CharField()
     summary = serializers.CharField()
 
@@ -57,6 +60,9 @@ class CitedSerializer(serializers.Serializer):
 class SuggestionSerializer(serializers.Serializer):
     situation = serializers.CharField()
     ruleset = serializers.CharField()
+    ruleset_version = serializers.CharField(
+        help_text="The version of the ruleset the tournament plays under."
+    )
     text = serializers.CharField()
     steps = serializers.ListField(child=serializers.CharField())
     rules = CitedSerializer(many=True)
@@ -73,6 +79,12 @@ class RecordSerializer(SituationSerializer):
 
 
 class RulingSerializer(serializers.ModelSerializer):
+    citations = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="The rules cited with the version ruled under, e.g. “tda-de 1.0 · 49”.",
+    )
+
     class Meta:
         model = Ruling
         fields = [
@@ -84,6 +96,9 @@ class RulingSerializer(serializers.ModelSerializer):
             "facts",
             "suggested",
             "rules",
+            "ruleset",
+            "ruleset_version",
+            "citations",
             "decision",
             "follows_suggestion",
             "reason",
@@ -93,12 +108,14 @@ class RulingSerializer(serializers.ModelSerializer):
 
 
 def _suggest(t: Tournament, data: dict[str, Any]) -> dict[str, Any]:
-    out = svc.suggestion(data["situation"], dict(data["facts"]), t.ruleset)
+    version = svc.tournament_version(t)
+    out = svc.suggestion(data["situation"], dict(data["facts"]), t.ruleset, version)
     return {
         "situation": data["situation"],
         "ruleset": t.ruleset,
+        "ruleset_version": version,
         **out,
-        "rules": svc.cited(out["rules"]),
+        "rules": svc.cited(out["rules"], version),
     }
 
 
@@ -176,6 +193,106 @@ class Rulings(APIView):
         return Response(RulingSerializer(ruling).data, status=201)
 
 
+def _seat(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=10, **kwargs)
+
+
+class ShowOrderInSerializer(serializers.Serializer):
+    seats = serializers.ListField(
+        child=_seat(),
+        min_length=2,
+        max_length=10,
+        help_text="Seats still holding cards when the betting is over.",
+    )
+    button = _seat(help_text="The button seat (it may be empty).")
+    table_seats = serializers.IntegerField(
+        min_value=2,
+        max_value=10,
+        required=False,
+        help_text="Seats at the table; the tournament's seats per table when left out.",
+    )
+    aggressor = _seat(
+        required=False,
+        allow_null=True,
+        help_text="The seat that made the last bet or raise on the last betting round; "
+        "null when nobody bet on it.",
+    )
+    all_in = serializers.ListField(
+        child=_seat(),
+        required=False,
+        max_length=10,
+        help_text="The seats in the hand that are all-in.",
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        seats = data["seats"]
+        if len(set(seats)) != len(seats):
+            raise serializers.ValidationError({"seats": _("A seat is listed twice.")})
+        aggressor = data.get("aggressor")
+        if aggressor is not None and aggressor not in seats:
+            raise serializers.ValidationError(
+                {"aggressor": _("The last bet or raise must come from a seat in the hand.")}
+            )
+        if set(data.get("all_in") or ()) - set(seats):
+            raise serializers.ValidationError(
+                {"all_in": _("An all-in seat must be a seat in the hand.")}
+            )
+        return data
+
+
+class ShowOrderResultSerializer(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Every seat, in the order they show."
+    )
+    first = serializers.IntegerField()
+    first_because = serializers.ChoiceField(choices=["last_aggressor", "first_left_of_button"])
+    face_up = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Hands turned face up at once, whatever the order (all-in).",
+    )
+    all_face_up = serializers.BooleanField()
+    all_in = serializers.ListField(child=serializers.IntegerField())
+    floor_sets_order = serializers.BooleanField(
+        help_text="The ruleset names no order here; the order is a suggestion."
+    )
+    rules = serializers.ListField(child=serializers.CharField())
+
+
+class ShowOrderSerializer(SuggestionSerializer):
+    result = ShowOrderResultSerializer()  # type: ignore[assignment]
+
+
+class RulingShowOrder(APIView):
+    """Who shows first at the showdown, under the tournament's ruleset (tda-de 16-17,
+    bdpv 2.5.5, 6.27). The same ruling as `rulings/suggest/` with the situation `show_order`,
+    with typed facts. Nothing is stored."""
+
+    permission_classes = [IsFloor]
+
+    @extend_schema(
+        request=ShowOrderInSerializer,
+        responses=ShowOrderSerializer,
+        examples=[
+            OpenApiExample(
+                "Bet on the river",
+                value={"seats": [2, 6, 8], "button": 4, "table_seats": 9, "aggressor": 8},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Checked down, one player all-in",
+                value={"seats": [2, 6, 8], "button": 4, "aggressor": None, "all_in": [6]},
+                request_only=True,
+            ),
+        ],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        t = _tournament(pk)
+        ser = ShowOrderInSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        facts = {"table_seats": t.seats_per_table, "all_in": [], **ser.validated_data}
+        return Response(_suggest(t, {"situation": svc.SITUATION_SHOW_ORDER, "facts": facts}))
+
+
 class PenaltyInSerializer(serializers.Serializer):
     entry_number = serializers.IntegerField(min_value=1)
     kind = serializers.ChoiceField(choices=PenaltyKind.choices)
@@ -185,6 +302,9 @@ class PenaltyInSerializer(serializers.Serializer):
 
 class PenaltySerializer(serializers.ModelSerializer):
     entry_number = serializers.IntegerField(source="entry.number", read_only=True)
+    citation = serializers.CharField(
+        read_only=True, help_text="The rule with the version in force, e.g. “tda-de 1.0 · 69”."
+    )
 
     class Meta:
         model = Penalty
@@ -198,6 +318,8 @@ class PenaltySerializer(serializers.ModelSerializer):
             "table",
             "reason",
             "rule",
+            "ruleset_version",
+            "citation",
             "given_by",
             "given_at",
         ]

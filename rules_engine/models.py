@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from rules_engine.domain.rulesets import citation
 from tournament.models import Entry, Tournament
 
 
@@ -17,6 +18,9 @@ class Ruling(models.Model):
     facts = models.JSONField(_("facts"), default=dict)
     suggested = models.JSONField(_("suggested ruling"), default=dict)
     rules = models.JSONField(_("rules cited"), default=list)
+    # The ruleset and its version in force when the ruling was made: the rules cited are theirs.
+    ruleset = models.CharField(_("ruleset"), max_length=10, blank=True)
+    ruleset_version = models.CharField(_("ruleset version"), max_length=20, blank=True)
     decision = models.CharField(_("decision"), max_length=300)
     follows_suggestion = models.BooleanField(_("follows the suggestion"), default=True)
     reason = models.CharField(_("reason for a different decision"), max_length=300, blank=True)
@@ -27,6 +31,11 @@ class Ruling(models.Model):
         ordering = ["-decided_at", "-id"]
         verbose_name = _("ruling")
         verbose_name_plural = _("rulings")
+
+    @property
+    def citations(self) -> list[str]:
+        """The rules cited, with the version they were ruled under ("tda-de 1.0 · 49")."""
+        return [citation(r, self.ruleset_version) for r in self.rules]
 
 
 class PenaltyKind(models.TextChoices):
@@ -49,6 +58,7 @@ class Penalty(models.Model):
     table = models.PositiveIntegerField(_("table"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=200)
     rule = models.CharField(_("rule"), max_length=20)
+    ruleset_version = models.CharField(_("ruleset version"), max_length=20, blank=True)
     given_by = models.CharField(_("given by"), max_length=120, blank=True)
     given_at = models.DateTimeField(_("given at"), auto_now_add=True)
 
@@ -57,6 +67,11 @@ class Penalty(models.Model):
         verbose_name = _("penalty")
         verbose_name_plural = _("penalties")
         indexes = [models.Index(fields=["tournament", "hands_left"])]
+
+    @property
+    def citation(self) -> str:
+        """The rule with the version in force when the penalty was given ("tda-de 1.0 · 69")."""
+        return citation(self.rule, self.ruleset_version)
 
 
 class ColourUp(models.Model):

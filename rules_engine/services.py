@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from rules_engine.domain.chiprace import ChipRaceError, Holding, colour_up
@@ -34,7 +34,15 @@ from rules_engine.domain.irregularities import (
 from rules_engine.domain.irregularities import Street as IrregularStreet
 from rules_engine.domain.penalties import Given, PenaltyError, hands_to_sit_out, suggest
 from rules_engine.domain.pots import PotError, pots_from
-from rules_engine.domain.rulesets import RULES, PenaltyStep, ruleset
+from rules_engine.domain.rulesets import (
+    RULES,
+    PenaltyStep,
+    Ruleset,
+    citation,
+    ruleset,
+    version_in_force,
+)
+from rules_engine.domain.show_order import FirstBecause, ShowOrderError, show_order
 from rules_engine.domain.showdown import ShowdownError, cards, showdown
 from rules_engine.models import ColourUp, Penalty, PenaltyKind, Ruling
 from tournament.errors import FloorError
@@ -50,6 +58,7 @@ SITUATION_WRONG_CARDS = "wrong_card_count"
 SITUATION_BURN = "burn_error"
 SITUATION_SHOWDOWN = "showdown"
 SITUATION_SKIPPED = "skipped_player"
+SITUATION_SHOW_ORDER = "show_order"
 SITUATION_KEYS = (
     SITUATION_SKIPPED,
     SITUATION_BET,
@@ -60,6 +69,7 @@ SITUATION_KEYS = (
     SITUATION_WRONG_CARDS,
     SITUATION_BURN,
     SITUATION_SHOWDOWN,
+    SITUATION_SHOW_ORDER,
 )
 
 # What happened before the error was noticed (tda-de 36, bdpv 2.1), as the form offers it.
@@ -72,7 +82,25 @@ SO_FAR: dict[str, tuple[Act, ...]] = {
 }
 
 
-def bet_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> Interpretation:
+def tournament_version(tournament: Tournament) -> str:
+    """The version of its ruleset the tournament plays under: the one it recorded, or the newest
+    when it recorded none (tournaments made before versions were kept)."""
+    try:
+        return version_in_force(tournament.ruleset, tournament.ruleset_version)
+    except KeyError as exc:
+        raise FloorError(
+            _("The tournament's ruleset is not available: %(reason)s") % {"reason": exc}
+        ) from exc
+
+
+def tournament_ruleset(tournament: Tournament) -> Ruleset:
+    """The ruleset in force for the tournament, in the tournament's version."""
+    return ruleset(tournament.ruleset, tournament_version(tournament))
+
+
+def bet_ruling(
+    facts: dict[str, Any], ruleset_id: str = "tda-de", version: str | None = None
+) -> Interpretation:
     """The binding action for the facts of a bet (tda-de 40-54)."""
     try:
         situation = Situation(
@@ -83,6 +111,8 @@ def bet_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> Interpretat
             big_blind=facts["big_blind"],
             pot=facts.get("pot") or 0,
             facing_all_in=bool(facts.get("facing_all_in")),
+            missed_raise=bool(facts.get("missed_raise")),
+            acted_since=bool(facts.get("acted_since")),
         )
         declared = Declared(
             verbal=Verbal(facts["verbal"]),
@@ -91,16 +121,24 @@ def bet_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> Interpretat
             verbal_first=facts.get("verbal_first", True),
             first_motion=tuple(facts.get("first_motion") or ()),
             unclear_amount=bool(facts.get("unclear_amount")),
+            expects_change=bool(facts.get("expects_change")),
         )
-        return interpret(situation, declared, ruleset_id)
+        return interpret(situation, declared, ruleset_id, version=version)
     except (InterpretError, ValueError, KeyError) as exc:
         raise FloorError(_("These facts do not make a bet: %(reason)s") % {"reason": exc}) from exc
 
 
-def cited(rule_ids: list[str] | tuple[str, ...]) -> list[dict[str, str]]:
+def cited(rule_ids: list[str] | tuple[str, ...], version: str = "") -> list[dict[str, str]]:
+    """The rules as every page and the API show them: the rule id, the citation with the
+    version in force ("tda-de 1.0 · 49"), and the title and summary in the reader's language."""
     language = get_language() or "en"
     return [
-        {"id": r, "title": RULES[r].title(language), "summary": RULES[r].summary(language)}
+        {
+            "id": r,
+            "citation": citation(r, version),
+            "title": RULES[r].title(language),
+            "summary": RULES[r].summary(language),
+        }
         for r in rule_ids
         if r in RULES
     ]
@@ -138,8 +176,8 @@ def irregularity_ruling(
 
 
 def rulings_search(tournament: Tournament, q: str) -> Any:
-    """The ruling log, newest first; `q` matches the decision, reason, players, situation or a
-    rule id (e.g. "tda-de 49" or just "49")."""
+    """The ruling log, newest first; `q` matches the decision, reason, players, situation, a
+    rule id (e.g. "tda-de 49" or just "49") or the ruleset version ruled under ("1.0")."""
     from django.db.models import Q
 
     qs = Ruling.objects.filter(tournament=tournament)
@@ -151,6 +189,7 @@ def rulings_search(tournament: Tournament, q: str) -> Any:
             | Q(players__icontains=q)
             | Q(situation__icontains=q)
             | Q(rules__icontains=q)
+            | Q(ruleset_version=q)
         )
         if q.isdigit():
             match |= Q(table=int(q))
@@ -174,14 +213,18 @@ def ruling_record(
     hand: int | None = None,
     players: str = "",
 ) -> Ruling:
-    """Record the floor's decision (tda-de 1: the floor may decide otherwise, with a reason)."""
+    """Record the floor's decision (tda-de 1: the floor may decide otherwise, with a reason),
+    with the ruleset and the version in force that the rules cited belong to."""
     decision = decision.strip()
     if not decision:
         raise FloorError(_("Write down the decision."))
     if not follows and not reason.strip():
         raise FloorError(_("A decision that differs from the suggestion needs a reason."))
+    version = tournament_version(tournament)
     ruling = Ruling.objects.create(
         tournament=tournament,
+        ruleset=tournament.ruleset,
+        ruleset_version=version,
         situation=situation,
         table=table,
         hand=hand,
@@ -202,6 +245,7 @@ def ruling_record(
             "ruling": ruling.pk,
             "situation": situation,
             "rules": rules,
+            "ruleset_version": version,
             "follows": follows,
             "table": table,
         },
@@ -218,6 +262,9 @@ OUTCOME_TEXT = {
         "Undercall: the player completes the call or folds; the chips put in stay in the pot."
     ),
     "floor": gettext_lazy("Not standard: the floor decides whether it binds (and may penalise)."),
+    "take_back": gettext_lazy(
+        "The player takes the chips back and decides again: fold, call or raise."
+    ),
 }
 
 
@@ -225,12 +272,15 @@ def outcome_text(r: Interpretation) -> str:
     return str(OUTCOME_TEXT[r.outcome.value]) % {"to": f"{r.to:,}"}
 
 
-def suggestion(situation: str, facts: dict[str, Any], ruleset_id: str) -> dict[str, Any]:
-    """The engine's ruling for any situation, in the reader's language: outcome text, steps,
-    the rules with their summaries, and the machine-readable result."""
+def suggestion(
+    situation: str, facts: dict[str, Any], ruleset_id: str, version: str | None = None
+) -> dict[str, Any]:
+    """The engine's ruling for any situation under `ruleset_id` in `version` (the newest when
+    None), in the reader's language: outcome text, steps, the rules with their summaries, and
+    the machine-readable result."""
     language = get_language() or "en"
     if situation == SITUATION_BET:
-        r = bet_ruling(facts, ruleset_id)
+        r = bet_ruling(facts, ruleset_id, version)
         return {
             "text": outcome_text(r),
             "steps": [],
@@ -238,8 +288,12 @@ def suggestion(situation: str, facts: dict[str, Any], ruleset_id: str) -> dict[s
             "result": {"outcome": r.outcome.value, "to": r.to, "note": r.note},
         }
     if situation == SITUATION_SHOWDOWN:
-        shown = showdown_ruling(facts, ruleset_id)
+        shown = showdown_ruling(facts, ruleset_id, version)
         return {"text": showdown_text(shown), "steps": [], "rules": shown["rules"], "result": shown}
+    if situation == SITUATION_SHOW_ORDER:
+        order = show_order_ruling(facts, ruleset_id, version)
+        text, steps = show_order_text(order)
+        return {"text": text, "steps": steps, "rules": order["rules"], "result": order}
     if situation not in SITUATION_KEYS:
         raise FloorError(_("Unknown situation %(s)s.") % {"s": situation})
     procedure = irregularity_ruling(situation, facts, ruleset_id)
@@ -286,7 +340,9 @@ def _seat_lines(text: str, what: str) -> dict[int, str]:
     return out
 
 
-def showdown_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> dict[str, Any]:
+def showdown_ruling(
+    facts: dict[str, Any], ruleset_id: str = "tda-de", version: str | None = None
+) -> dict[str, Any]:
     """Winners of each pot from the board, the shown hands and what each seat put in."""
     try:
         board = cards(facts["board"])
@@ -303,7 +359,7 @@ def showdown_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> dict[s
             )
         folded = set(paid) - set(hands)
         result = pots_from(paid, folded)
-        rs = ruleset(ruleset_id)
+        rs = ruleset(ruleset_id, version)
         sd = showdown(
             board,
             hands,
@@ -313,6 +369,7 @@ def showdown_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> dict[s
             smallest_chip=facts.get("smallest_chip") or 1,
             odd_chips="first" if rs.odd_chips == "first" else "one_each",
             ruleset_id=ruleset_id,
+            version=version,
         )
     except (ShowdownError, PotError, KeyError) as exc:
         raise FloorError(
@@ -338,6 +395,131 @@ def showdown_ruling(facts: dict[str, Any], ruleset_id: str = "tda-de") -> dict[s
     }
 
 
+def _seat_list(value: Any, what: str) -> list[int]:
+    """Seats given as a list of numbers or as text ("2, 6, 8")."""
+    parts: list[Any] = [None]
+    if isinstance(value, str):
+        parts = value.replace(",", " ").replace(";", " ").split()
+    elif isinstance(value, list):
+        parts = value
+    for part in parts:
+        if _as_int(part) is None:
+            raise FloorError(_("%(what)s: enter seat numbers, such as 2, 6, 8.") % {"what": what})
+    return [int(part) for part in parts]
+
+
+def _as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None
+
+
+def _number(value: Any, what: str) -> int | None:
+    """A number given as a number or as text; None when left empty."""
+    if value is None or value == "":
+        return None
+    number = _as_int(value)
+    if number is None:
+        raise FloorError(_("%(what)s: enter a number.") % {"what": what})
+    return number
+
+
+def show_order_ruling(
+    facts: dict[str, Any], ruleset_id: str = "tda-de", version: str | None = None
+) -> dict[str, Any]:
+    """Who shows first at the showdown and which hands go face up at once (tda-de 16-17,
+    bdpv 2.5.5, 6.27). Facts: `seats` in the hand, `button`, `table_seats`, `aggressor` (the
+    last bet or raise on the last betting round; empty when nobody bet) and `all_in`."""
+    seats = _seat_list(facts.get("seats"), _("Seats still in the hand"))
+    all_in = _seat_list(facts.get("all_in") or [], _("All-in seats"))
+    aggressor = _number(
+        facts.get("aggressor"), _("Last bet or raise on the last betting round: seat")
+    )
+    button = _number(facts.get("button"), _("Button seat"))
+    table_seats = _number(facts.get("table_seats"), _("Seats at the table"))
+    if button is None or table_seats is None:
+        raise FloorError(_("Enter the button seat and the number of seats at the table."))
+    try:
+        o = show_order(
+            seats,
+            button=button,
+            table_seats=table_seats,
+            aggressor=aggressor,
+            all_in=all_in,
+            ruleset_id=ruleset_id,
+            version=version,
+        )
+    except ShowOrderError as exc:
+        raise FloorError(
+            _("These facts do not make a showdown: %(reason)s") % {"reason": exc}
+        ) from exc
+    return {
+        "order": list(o.order),
+        "first": o.first,
+        "first_because": o.first_because.value,
+        "face_up": list(o.face_up),
+        "all_face_up": o.all_face_up,
+        "all_in": sorted(set(all_in)),
+        "floor_sets_order": o.floor_sets_order,
+        "rules": list(o.rules),
+    }
+
+
+def _seats_text(seats: list[int]) -> str:
+    return ", ".join(str(s) for s in seats)
+
+
+def show_order_text(result: dict[str, Any]) -> tuple[str, list[str]]:
+    """The showing order in the reader's language: the headline and the steps."""
+    if result["all_face_up"]:
+        return (
+            _("All hands are turned face up now: seats %(seats)s.")
+            % {"seats": _seats_text(sorted(result["face_up"]))},
+            [_("Nobody may muck: every hand is shown and stays live for its pots.")],
+        )
+    first = result["first"]
+    if result["first_because"] == FirstBecause.LAST_AGGRESSOR.value:
+        text = _("Seat %(seat)s shows first: the last bet or raise of the last betting round.")
+    else:
+        text = _(
+            "Seat %(seat)s shows first: nobody bet on the last betting round, so the first "
+            "player left of the button starts."
+        )
+    steps = []
+    rest = result["order"][1:]
+    if rest:
+        steps.append(
+            ngettext(
+                "Then clockwise: seat %(seats)s.", "Then clockwise: seats %(seats)s.", len(rest)
+            )
+            % {"seats": _seats_text(rest)}
+        )
+    steps.append(_("Each player in turn shows or mucks; only a hand shown in full can win."))
+    if result["all_in"]:
+        steps.append(
+            ngettext(
+                "Seat %(seats)s is all-in, but two or more players still had chips: the "
+                "all-in hand shows in this order too.",
+                "Seats %(seats)s are all-in, but two or more players still had chips: the "
+                "all-in hands show in this order too.",
+                len(result["all_in"]),
+            )
+            % {"seats": _seats_text(result["all_in"])}
+        )
+    if result["floor_sets_order"]:
+        steps.append(
+            _(
+                "The rulebook sets no order when nobody bet on the last round: the floor "
+                "decides. This is the usual order, as in a betting round."
+            )
+        )
+    return text % {"seat": first}, steps
+
+
 # --- penalties -------------------------------------------------------------------------
 
 
@@ -353,7 +535,7 @@ def playing_entry(tournament: Tournament, number: int) -> Entry:
 def penalty_suggestion(tournament: Tournament, entry: Entry) -> PenaltyStep:
     """The next rung of the ruleset's ladder for this player (repeats escalate)."""
     previous = [Given(p.kind, p.count) for p in entry.penalties.all()]
-    return suggest(ruleset(tournament.ruleset).penalty_ladder, previous)
+    return suggest(tournament_ruleset(tournament).penalty_ladder, previous)
 
 
 @transaction.atomic
@@ -389,7 +571,8 @@ def penalty_give(
         hands = hands_to_sit_out(kind, count, at_table)
     except PenaltyError as exc:
         raise FloorError(_("This penalty cannot be given: %(reason)s") % {"reason": exc}) from exc
-    rule = ruleset(tournament.ruleset).cite["penalties"]
+    rs = tournament_ruleset(tournament)
+    rule = rs.cite["penalties"]
     penalty = Penalty.objects.create(
         tournament=tournament,
         entry=entry,
@@ -400,6 +583,7 @@ def penalty_give(
         table=seat.table.number if seat else None,
         reason=reason[:200],
         rule=rule,
+        ruleset_version=rs.version,
         given_by=actor.label[:120],
     )
     event_record(
@@ -414,6 +598,7 @@ def penalty_give(
             "hands": hands,
             "table": penalty.table,
             "rule": rule,
+            "ruleset_version": rs.version,
         },
     )
     if kind == PenaltyKind.DISQUALIFICATION:
@@ -483,7 +668,8 @@ def colour_up_run(
         raise FloorError(
             _("Nobody sits in seat %(n)s at this table.") % {"n": ", ".join(map(str, unknown))}
         )
-    method = "race" if ruleset(tournament.ruleset).chip_colour_up == "race" else "round_up"
+    rs = tournament_ruleset(tournament)
+    method = "race" if rs.chip_colour_up == "race" else "round_up"
     try:
         result = colour_up(
             [Holding(seat, chips, other) for seat, (chips, other) in counts.items()],
@@ -499,6 +685,7 @@ def colour_up_run(
     data = {
         "winner": result.winner,
         "rules": list(result.rules),
+        "ruleset_version": rs.version,
         "value_before": result.value_before,
         "value_after": result.value_after,
         "seats": [

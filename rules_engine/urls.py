@@ -12,6 +12,11 @@ urlpatterns = [
         api.RulingSuggest.as_view(),
         name="api-ruling-suggest",
     ),
+    path(
+        "api/tournaments/<int:pk>/rulings/show-order/",
+        api.RulingShowOrder.as_view(),
+        name="api-show-order",
+    ),
     path("api/tournaments/<int:pk>/rulings/", api.Rulings.as_view(), name="api-rulings"),
     path("api/tournaments/<int:pk>/penalties/", api.Penalties.as_view(), name="api-penalties"),
 ]

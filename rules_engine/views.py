@@ -67,6 +67,15 @@ class BetFactsForm(forms.Form):
     facing_all_in = forms.BooleanField(
         label=gettext_lazy("The bet to face is an all-in"), required=False
     )
+    expects_change = forms.BooleanField(
+        label=gettext_lazy("The player put in more, expecting change"), required=False
+    )
+    missed_raise = forms.BooleanField(
+        label=gettext_lazy("The player had not noticed a raise"), required=False
+    )
+    acted_since = forms.BooleanField(
+        label=gettext_lazy("A player after them has acted since"), required=False
+    )
     verbal_first = forms.ChoiceField(
         label=gettext_lazy("What came first"),
         choices=[("1", gettext_lazy("the words")), ("0", gettext_lazy("the chips"))],
@@ -96,6 +105,9 @@ class BetFactsForm(forms.Form):
             "unclear_amount": bool(d.get("unclear_amount")),
             "pot": d.get("pot") or 0,
             "facing_all_in": bool(d.get("facing_all_in")),
+            "expects_change": bool(d.get("expects_change")),
+            "missed_raise": bool(d.get("missed_raise")),
+            "acted_since": bool(d.get("acted_since")),
         }
 
 
@@ -213,6 +225,33 @@ class ShowdownForm(forms.Form):
     players = forms.CharField(label=gettext_lazy("Players (#)"), required=False, max_length=120)
 
 
+class ShowOrderForm(forms.Form):
+    seats = forms.CharField(
+        label=gettext_lazy("Seats still in the hand"),
+        max_length=40,
+        help_text=gettext_lazy("For example 2, 6, 8"),
+    )
+    button = forms.IntegerField(label=gettext_lazy("Button seat"), min_value=1, max_value=10)
+    table_seats = forms.IntegerField(
+        label=gettext_lazy("Seats at the table"), min_value=2, max_value=10, initial=9
+    )
+    aggressor = forms.IntegerField(
+        label=gettext_lazy("Last bet or raise on the last betting round: seat"),
+        min_value=1,
+        max_value=10,
+        required=False,
+        help_text=gettext_lazy("Leave empty when nobody bet on the last round"),
+    )
+    all_in = forms.CharField(
+        label=gettext_lazy("All-in seats"),
+        max_length=40,
+        required=False,
+        help_text=gettext_lazy("For example 6"),
+    )
+    table = forms.IntegerField(label=gettext_lazy("Table"), min_value=1, required=False)
+    players = forms.CharField(label=gettext_lazy("Players (#)"), required=False, max_length=120)
+
+
 SITUATIONS = [
     (svc.SITUATION_BET, gettext_lazy("What did the player bet?")),
     (svc.SITUATION_OUT_OF_TURN, gettext_lazy("Action out of turn")),
@@ -222,6 +261,7 @@ SITUATIONS = [
     (svc.SITUATION_FOUR_CARD_FLOP, gettext_lazy("Four cards on the flop")),
     (svc.SITUATION_PREMATURE, gettext_lazy("Board card dealt too early")),
     (svc.SITUATION_BURN, gettext_lazy("Burn card missed or doubled")),
+    (svc.SITUATION_SHOW_ORDER, gettext_lazy("Who shows first?")),
     (svc.SITUATION_SHOWDOWN, gettext_lazy("Who wins the pot?")),
 ]
 
@@ -251,6 +291,8 @@ def _form(situation: str, request: HttpRequest, tournament: Any) -> forms.Form:
                 "smallest_chip": smallest.value if smallest else 1,
             },
         )
+    if situation == svc.SITUATION_SHOW_ORDER:
+        return ShowOrderForm(data, initial={"table_seats": tournament.seats_per_table})
     return IrregularityForm(data)
 
 
@@ -262,6 +304,14 @@ def _facts(form: forms.Form) -> dict[str, Any]:
     if isinstance(form, ShowdownForm):
         keys = ("board", "hands", "contributions", "button", "table_seats", "smallest_chip")
         return {k: d[k] for k in keys}
+    if isinstance(form, ShowOrderForm):
+        return {
+            "seats": d["seats"],
+            "button": d["button"],
+            "table_seats": d["table_seats"],
+            "aggressor": d.get("aggressor"),
+            "all_in": d.get("all_in") or "",
+        }
     return {
         "street": d.get("street") or "",
         "action": d.get("oot_action") or "",
@@ -281,7 +331,7 @@ def _suggest(situation: str, form: forms.Form, tournament: Any) -> dict[str, Any
     if not form.is_bound or not form.is_valid():
         return None
     facts = _facts(form)
-    out = svc.suggestion(situation, facts, tournament.ruleset)
+    out = svc.suggestion(situation, facts, tournament.ruleset, svc.tournament_version(tournament))
     result = {**out, "facts": facts, "suggested": out["result"]}
     if situation == svc.SITUATION_SHOWDOWN:
         shown = out["result"]  # stored as the suggestion: the display gets its own copy
@@ -326,8 +376,9 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(f"{reverse('rulings', args=[pk])}?situation={situation}")
     except FloorError as exc:
         messages.error(request, str(exc))
+    version = svc.tournament_version(tournament)
     if result is not None:
-        result["cited"] = svc.cited(result["rules"])
+        result["cited"] = svc.cited(result["rules"], version)
     log = svc.rulings_search(tournament, request.GET.get("q", ""))[:50]
     return render(
         request,
@@ -340,6 +391,7 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
             log=log,
             situation=situation,
             situations=SITUATIONS,
+            ruleset_in_force=f"{tournament.get_ruleset_display()} {version}",
             q=request.GET.get("q", "").strip(),
         ),
     )
@@ -354,6 +406,7 @@ def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
         "players",
         "situation",
         "rules",
+        "ruleset_version",
         "decision",
         "follows_suggestion",
         "reason",
@@ -366,6 +419,7 @@ def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
             r.players,
             r.situation,
             " ".join(r.rules),
+            r.ruleset_version,
             r.decision,
             r.follows_suggestion,
             r.reason,
@@ -452,6 +506,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
         p.text = penalty_text(p.kind, p.count)  # type: ignore[attr-defined]
     for p in history:
         p.text = penalty_text(p.kind, p.count)  # type: ignore[attr-defined]
+    rules = svc.tournament_ruleset(tournament)
     return render(
         request,
         "rules_engine/penalties.html",
@@ -463,7 +518,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
             history=history,
             suggestion=suggestion,
             rows=rows,
-            cited=svc.cited([svc.ruleset(tournament.ruleset).cite["penalties"]]),
+            cited=svc.cited([rules.cite["penalties"]], rules.version),
         ),
     )
 
@@ -533,7 +588,7 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for s in done.result["seats"]:
             s["name"] = names.get(s["seat"], "")
-    rs = svc.ruleset(tournament.ruleset)
+    rs = svc.tournament_ruleset(tournament)
     return render(
         request,
         "rules_engine/colour_up.html",
@@ -549,7 +604,7 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
             done=done,
             race=rs.chip_colour_up == "race",
             history=ColourUp.objects.filter(tournament=tournament)[:20],
-            cited=svc.cited([rs.cite["colour_up"]]),
+            cited=svc.cited([rs.cite["colour_up"]], rs.version),
         ),
     )
 

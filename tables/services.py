@@ -4,22 +4,28 @@ player per seat, one seat per player) are the last line of defence."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any, TypeVar
 
 from django.db import connection, transaction
-from django.db.models import Max, Min, Sum
+from django.db.models import F, Max, Min, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from rules_engine.domain.rulesets import RULESETS, ruleset
-from rules_engine.services import penalties_count_hand
-from tables.domain.button import Blinds, ButtonError, first_hand, next_hand, waiting_seats
+from rules_engine.services import penalties_count_hand, tournament_ruleset
+from tables.domain.button import (
+    Blinds,
+    ButtonError,
+    deal_next_hand,
+    first_hand,
+)
 from tables.domain.seating import (
     BalancePlan,
+    BustPending,
     HeadCounts,
     Move,
     NeedMoreCounts,
@@ -27,16 +33,21 @@ from tables.domain.seating import (
     SeatingError,
     TableCount,
     TableState,
+    apply_moves,
     break_due,
     draw,
     emptiest_first,
     fewest_open_tables,
     fullest_first,
+    hold_threshold,
     late_seat,
+    newcomer,
+    pairs_together,
     plan_balance_lazy,
     plan_break_lazy,
     plan_final_table,
     secure_random,
+    tables_apart,
     tables_needed,
 )
 from tables.models import (
@@ -66,13 +77,22 @@ SEATED_STATUSES = (Status.REGISTERING, Status.RUNNING, Status.FINAL_TABLE)
 
 
 def balance_rules(tournament: Tournament) -> Rules:
-    """Balancing parameters of the tournament's ruleset: tolerance 1 at full ring (tda-de 10),
-    play holds three short; bdpv keeps the mover's position to the button (bdpv 6.12)."""
-    short_handed = tournament.seats_per_table <= 6
+    """Balancing parameters of the tournament's ruleset: the tournament's tolerance (tda-de 10,
+    default 1); the hold threshold of the ruleset for the tournament's table size (tda-de 10:
+    three short at full tables; short-handed the ruleset's own); bdpv keeps the mover's position
+    to the button and never moves a player who posts a blind next (bdpv 3.7, 6.12)."""
+    rules = tournament_ruleset(tournament)
+    tolerance = tournament.balance_tolerance or 1
     return Rules(
-        tolerance=tournament.balance_tolerance or 1,
-        hold_short_by=2 if short_handed else 3,
-        keep_position=ruleset(tournament.ruleset).keep_position_on_move,
+        tolerance=tolerance,
+        hold_short_by=hold_threshold(
+            tournament.seats_per_table,
+            full_ring=rules.hold_short_by,
+            short_handed=rules.hold_short_by_short_handed,
+            tolerance=tolerance,
+        ),
+        keep_position=rules.keep_position_on_move,
+        never_move_blind_posters=rules.never_move_blind_posters,
     )
 
 
@@ -81,15 +101,23 @@ def _lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
 
 
-def table_state(table: Table, rows: Iterable[SeatAssignment] | None = None) -> TableState:
+def table_state(
+    table: Table,
+    rows: Iterable[SeatAssignment] | None = None,
+    leaving: Collection[int] | None = None,
+) -> TableState:
+    """The table during the hand being played. `leaving`: the entries out in that hand (see
+    `_leaving_entries`); read for this table when not given."""
     if rows is None:
         rows = table.assignments.all()
+    if leaving is None:
+        leaving = _leaving_entries([table])
     return _state(
         table.number,
         table.seats,
         table.blinds(),
         table.opening_order,
-        ((row.seat, row.entry_id, row.must_wait) for row in rows),
+        ((row.seat, row.entry_id, row.must_wait, row.entry_id in leaving) for row in rows),
     )
 
 
@@ -98,15 +126,19 @@ def _state(
     size: int,
     blinds: Blinds | None,
     opening_order: int,
-    seats: Iterable[tuple[int, int, bool]],
+    seats: Iterable[tuple[int, int, bool, bool]],
 ) -> TableState:
-    """A table as the seating plans see it, from its (seat, entry id, sits out) rows."""
+    """A table as the seating plans see it, from its (seat, entry id, sits out, is out in the
+    hand being played) rows."""
     seated: dict[int, int] = {}
     waiting: set[int] = set()
-    for seat, entry, wait in seats:
+    leaving: set[int] = set()
+    for seat, entry, wait, out in seats:
         seated[seat] = entry
         if wait:
             waiting.add(seat)
+        if out:
+            leaving.add(seat)
     return TableState(
         number=number,
         size=size,
@@ -114,6 +146,21 @@ def _state(
         blinds=blinds,
         waiting=frozenset(waiting),
         opening_order=opening_order,
+        leaving=frozenset(leaving),
+    )
+
+
+def _leaving_entries(tables: Sequence[Table]) -> set[int]:
+    """Entries a dealer reported out at their table, in the hand it is playing or an earlier
+    one, not yet confirmed or dismissed (their seats are not free yet), at any of `tables`, in
+    one query."""
+    return set(
+        TableReport.objects.filter(
+            table__in=[t.pk for t in tables],
+            kind=ReportKind.BUST,
+            resolved_at__isnull=True,
+            hand_number__lte=F("table__hand_number"),
+        ).values_list("entry_id", flat=True)
     )
 
 
@@ -341,7 +388,9 @@ def _accessible_pins(
 
 @transaction.atomic
 def entry_seat(*, tournament: Tournament, entry: Entry, actor: Actor) -> SeatAssignment:
-    """Seat a late entry or a promoted alternate at a random open seat (tda-de 7)."""
+    """Seat a late entry or a promoted alternate at a random open seat (tda-de 7), away from
+    his keep-apart partners when a table with the fewest players allows it (bdpv seating
+    rule 4; the event names the partners he could not be kept from)."""
     tournament = _lock(tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
     if entry.status != EntryStatus.ACTIVE:
@@ -349,30 +398,52 @@ def entry_seat(*, tournament: Tournament, entry: Entry, actor: Actor) -> SeatAss
     if SeatAssignment.objects.filter(entry=entry).exists():
         raise FloorError(_("This player has a seat already."))
     numbers = _with_head_counts(tournament, fewest_open_tables)
+    partners = _partner_tables(tournament, entry.pk)
     if numbers:
         # A random table among those with the fewest players (the room stays balanced), then a
         # random open seat there; only that table is read.
-        table = tournament.tables.get(number=secure_random().choice(numbers))
+        choice = tables_apart(numbers, set(partners.values()))
+        table = tournament.tables.get(number=secure_random().choice(choice))
     else:
         table = tables_create(tournament=tournament, count=1, actor=actor)[0]
     seat = late_seat([table_state(table, table.assignments.all())])
     row = SeatAssignment.objects.create(
         entry=entry, table=table, seat=seat.seat, must_wait=seat.must_wait
     )
-    event_record(
-        tournament=tournament,
-        action="seat.assign",
-        actor=actor,
-        payload={
-            "entry": entry.pk,
-            "table": table.number,
-            "seat": seat.seat,
-            "must_wait": seat.must_wait,
-        },
+    together = sorted(p for p, number in partners.items() if number == table.number)
+    payload: dict[str, Any] = {
+        "entry": entry.pk,
+        "table": table.number,
+        "seat": seat.seat,
+        "must_wait": seat.must_wait,
+    }
+    if together:
+        payload["together"] = [[entry.pk, p] for p in together]
+    event_record(tournament=tournament, action="seat.assign", actor=actor, payload=payload)
+    _notify_tables(
+        tournament,
+        [table.pk],
+        {"seated": entry.pk, **({"together": payload["together"]} if together else {})},
     )
-    _notify_tables(tournament, [table.pk], {"seated": entry.pk})
     broadcast_on_commit(entry_group(entry.pk), "seat", {"table": table.number, "seat": seat.seat})
     return row
+
+
+def _partner_tables(tournament: Tournament, entry_id: int) -> dict[int, int]:
+    """The keep-apart partners of `entry_id` who sit at an open table -> that table's number."""
+    pairs = (
+        KeepApart.objects.filter(tournament=tournament)
+        .filter(Q(first_id=entry_id) | Q(second_id=entry_id))
+        .values_list("first_id", "second_id")
+    )
+    partners = {b if a == entry_id else a for a, b in pairs}
+    if not partners:
+        return {}
+    return dict(
+        SeatAssignment.objects.filter(entry_id__in=partners, table__is_open=True).values_list(
+            "entry_id", "table__number"
+        )
+    )
 
 
 def seating_is_drawn(tournament: Tournament) -> bool:
@@ -413,9 +484,13 @@ def button_set(*, table: Table, seat: int, actor: Actor) -> Table:
 
 @transaction.atomic
 def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> Table:
-    """The dealer finished a hand: move the button by the dead-button rules (tda-de 32-34)
-    and deal in players who were waiting for the button to pass. Idempotent per hand:
-    a repeated tap with the same `hand_number` does nothing."""
+    """The dealer finished a hand: the next hand's positions by the dead-button rules (tda-de
+    32-34, bdpv 3.2) and players who waited for the button dealt in. Idempotent per hand: a
+    repeated tap with the same `hand_number` does nothing.
+
+    Players reported out in the hand just finished are not dealt into the next one, whether
+    the floor has confirmed their bust yet or not: the big blind moves on past them, so the
+    next hand is the same whatever the order of "hand done" and the confirmation."""
     # The same lock order as every seat change: the tournament, then the table, then seats.
     _lock(Tournament(pk=table.tournament_id))
     table = (
@@ -424,25 +499,12 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
     if hand_number is not None and hand_number != table.hand_number:
         return table
     rows = list(table.assignments.select_for_update())
-    playing = {r.seat for r in rows if not r.must_wait}
+    leaving = _reported_out(table)
     previous = table.blinds()
-    if len(playing) >= 2:
-        if previous is None:
-            blinds = first_hand(table.seats, playing, min(playing))
-        else:
-            blinds = next_hand(table.seats, playing, previous)
-        table.set_blinds(blinds)
-        zone = waiting_seats(table.seats, blinds)
-        released = [r for r in rows if r.must_wait and r.seat not in zone]
-        for r in released:
-            r.must_wait = False
-        if released:
-            SeatAssignment.objects.bulk_update(released, ["must_wait"])
-            # Players now dealt in may change who posts: recompute from the table as it is.
-            if previous is not None:
-                all_playing = {r.seat for r in rows if not r.must_wait}
-                blinds = next_hand(table.seats, all_playing, previous)
-                table.set_blinds(blinds)
+    table.previous_button_seat = table.button_seat
+    table.previous_small_blind_seat = table.small_blind_seat
+    table.previous_big_blind_seat = table.big_blind_seat
+    _deal_next_hand(table, rows, previous, leaving)
     table.hand_number += 1
     penalties_count_hand(table)
     tournament = table.tournament
@@ -454,6 +516,9 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
             "button_seat",
             "small_blind_seat",
             "big_blind_seat",
+            "previous_button_seat",
+            "previous_small_blind_seat",
+            "previous_big_blind_seat",
             "hand_number",
             "hand_level",
             "h4h_done_round",
@@ -468,6 +533,7 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
             "hand": table.hand_number,
             "button": table.button_seat,
             "big_blind": table.big_blind_seat,
+            "not_dealt_in": sorted(leaving),
         },
     )
     if tournament.hand_for_hand:
@@ -475,6 +541,46 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
     broadcast_on_commit(table_group(table.pk), "table", {"hand": table.hand_number})
     broadcast_on_commit(console_group(tournament.pk), "seating", {"table": table.number})
     return table
+
+
+def _reported_out(table: Table) -> set[int]:
+    """Seats whose players a dealer reported out, in the hand being played or an earlier one
+    (several "hand done" taps before the floor came), not yet confirmed or dismissed."""
+    seats = TableReport.objects.filter(
+        table=table,
+        kind=ReportKind.BUST,
+        resolved_at__isnull=True,
+        hand_number__lte=table.hand_number,
+        # Only while the reported player still sits there (not moved, not busted at the desk).
+        entry__seat__table=table,
+        entry__seat__seat=F("seat"),
+    ).values_list("seat", flat=True)
+    return {seat for seat in seats if seat is not None}
+
+
+def _deal_next_hand(
+    table: Table, rows: list[SeatAssignment], previous: Blinds | None, leaving: set[int]
+) -> None:
+    """Set the positions of the table's next hand from the hand before it (`previous`) by the
+    one rule for "the next hand" (`tables.domain.button.deal_next_hand`): players reported out
+    are not dealt in; players waiting for the button (tda-de 7, 9) are dealt in once it has
+    passed them, or at once when fewer than two players would be dealt in without them."""
+    playing = {r.seat for r in rows if not r.must_wait and r.seat not in leaving}
+    waiting = {r.seat for r in rows if r.must_wait and r.seat not in leaving}
+    if len(playing) < 2:
+        playing |= waiting  # no hand without them: everyone at the table is dealt in
+    if len(playing) < 2:
+        return
+    if previous is None:
+        blinds, dealt = first_hand(table.seats, playing, min(playing)), frozenset(playing)
+    else:
+        blinds, dealt = deal_next_hand(table.seats, previous, playing, waiting)
+    table.set_blinds(blinds)
+    released = [r for r in rows if r.must_wait and r.seat in dealt]
+    for r in released:
+        r.must_wait = False
+    if released:
+        SeatAssignment.objects.bulk_update(released, ["must_wait"])
 
 
 def _level_index(tournament: Tournament) -> int:
@@ -569,12 +675,19 @@ def _with_head_counts(tournament: Tournament, plan: Callable[[HeadCounts], T]) -
                 limits[more.end] = max(limits[more.end], at_most) + 1
 
 
-def _loader(tournament: Tournament) -> Callable[[Iterable[int]], dict[int, TableState]]:
-    """Load open tables with their seats, in one query per call; a table read once is not read
-    again by the same loader (one plan, inside one transaction)."""
+def _loader(
+    tournament: Tournament, pairs: set[tuple[int, int]] | None = None
+) -> Callable[[Iterable[int]], dict[int, TableState]]:
+    """Load open tables with their seats and who is out in the hand being played (an open bust
+    report of the table's current hand), in one query per call; a table read once is not read
+    again by the same loader (one plan, inside one transaction). The same query adds to `pairs`
+    the keep-apart pairs (bdpv seating rule 4) of every player it loads: all a plan needs to
+    know about them, as only the players of the tables it loads can move or be joined."""
     memo: dict[int, TableState] = {}
     table_table = connection.ops.quote_name(Table._meta.db_table)
     seat_table = connection.ops.quote_name(SeatAssignment._meta.db_table)
+    report_table = connection.ops.quote_name(TableReport._meta.db_table)
+    pair_table = connection.ops.quote_name(KeepApart._meta.db_table)
 
     def load(numbers: Iterable[int]) -> dict[int, TableState]:
         wanted = set(numbers)
@@ -583,24 +696,32 @@ def _loader(tournament: Tournament) -> Callable[[Iterable[int]], dict[int, Table
         if not missing:
             return found
         tables: dict[int, tuple[Any, ...]] = {}
-        seats: dict[int, list[tuple[int, int, bool]]] = {}
+        seats: dict[int, dict[int, tuple[int, int, bool, bool]]] = {}
         with connection.cursor() as cursor:
             # Written out: through the ORM this read cost 2 ms, most of it building the query.
+            # A player with keep-apart pairs comes once per pair.
             cursor.execute(
                 f"SELECT t.number, t.seats, t.button_seat, t.small_blind_seat, "  # noqa: S608
-                "t.big_blind_seat, t.opening_order, s.seat, s.entry_id, s.must_wait "
+                "t.big_blind_seat, t.opening_order, s.seat, s.entry_id, s.must_wait, "
+                f"EXISTS (SELECT 1 FROM {report_table} r WHERE r.table_id = t.id "
+                "AND r.entry_id = s.entry_id AND r.kind = %s AND r.resolved_at IS NULL "
+                "AND r.hand_number <= t.hand_number), k.first_id, k.second_id "
                 f"FROM {table_table} t LEFT JOIN {seat_table} s ON s.table_id = t.id "
+                f"LEFT JOIN {pair_table} k ON k.tournament_id = t.tournament_id "
+                "AND (k.first_id = s.entry_id OR k.second_id = s.entry_id) "
                 f"WHERE t.tournament_id = %s AND t.is_open "
                 f"AND t.number IN ({', '.join(['%s'] * len(missing))})",
-                [tournament.pk, *missing],
+                [ReportKind.BUST.value, tournament.pk, *missing],
             )
             rows = cursor.fetchall()
-        for number, size, button, sb, bb, order, seat, entry, wait in rows:
+        for number, size, button, sb, bb, order, seat, entry, wait, out, first, second in rows:
             tables[number] = (size, blinds_of(button, sb, bb), order)
             if seat is not None:
-                seats.setdefault(number, []).append((seat, entry, wait))
+                seats.setdefault(number, {})[seat] = (seat, entry, wait, bool(out))
+            if first is not None and pairs is not None:
+                pairs.add((first, second))
         for n, (size, blinds, order) in tables.items():
-            memo[n] = found[n] = _state(n, size, blinds, order, seats.get(n, ()))
+            memo[n] = found[n] = _state(n, size, blinds, order, seats.get(n, {}).values())
         return found
 
     return load
@@ -650,10 +771,12 @@ def break_suggestion(tournament: Tournament) -> int | None:
 
 
 def balance_plan(tournament: Tournament) -> BalancePlan:
-    """The moves that balance the room now (recomputed every time: never stale)."""
+    """The moves that balance the room now (recomputed every time: never stale). Keep-apart
+    pairs a move could not keep apart are in the plan's `together` (bdpv seating rule 4)."""
     rules = balance_rules(tournament)
-    load = _loader(tournament)
-    return _with_head_counts(tournament, lambda head: plan_balance_lazy(head, load, rules))
+    pairs: set[tuple[int, int]] = set()  # filled by the loader with the tables it reads
+    load = _loader(tournament, pairs)
+    return _with_head_counts(tournament, lambda head: plan_balance_lazy(head, load, rules, pairs))
 
 
 @transaction.atomic
@@ -669,7 +792,8 @@ def balance_apply(*, tournament: Tournament, signature: str, actor: Actor) -> li
         )
     if not plan.moves:
         raise FloorError(_("The tables are balanced; there is nothing to move."))
-    _apply(tournament, plan.moves, actor, action="seats.balance")
+    together = {"together": [list(p) for p in plan.together]} if plan.together else None
+    _apply(tournament, plan.moves, actor, action="seats.balance", payload=together)
     return list(plan.moves)
 
 
@@ -829,16 +953,31 @@ def table_break(*, tournament: Tournament, number: int, actor: Actor) -> list[Mo
     """Break table `number` (tda-de 9): its players are redrawn at random into open seats."""
     # The same lock as every seat change; a break needs nothing else from the row.
     tournament = Tournament.objects.select_for_update(no_key=True).only("id").get(pk=tournament.pk)
-    load = _loader(tournament)
+    pairs: set[tuple[int, int]] = set()  # filled by the loader with the tables it reads
+    load = _loader(tournament, pairs)
     try:
-        moves = _with_head_counts(tournament, lambda head: plan_break_lazy(head, load, number))
+        moves = _with_head_counts(
+            tournament, lambda head: plan_break_lazy(head, load, number, keep_apart=pairs)
+        )
+    except BustPending as exc:
+        raise FloorError(
+            _("A bust reported at table %(n)s is not settled yet: confirm or dismiss it first.")
+            % {"n": number}
+        ) from exc
     except SeatingError as exc:
         raise FloorError(_("This table cannot be broken: %(reason)s") % {"reason": exc}) from exc
     # One statement moves the players and closes the table; one event names both.
     if moves:
-        _apply(
-            tournament, moves, actor, action="seats.break", payload={"table": number}, close=number
-        )
+        payload: dict[str, Any] = {"table": number}
+        if pairs:
+            # The loader read these tables for the plan already: no further query.
+            reached = load({number} | {m.to_table for m in moves}).values()
+            together = pairs_together(
+                apply_moves(list(reached), moves), pairs, {m.entry for m in moves}
+            )
+            if together:
+                payload["together"] = [list(p) for p in together]
+        _apply(tournament, moves, actor, action="seats.break", payload=payload, close=number)
     else:
         _close_table(tournament, number)
         event_record(
@@ -857,10 +996,23 @@ def final_table_draw(
     if not tables:
         raise FloorError(_("No tables are open."))
     rows = _rows_by_table(tables)
-    states = [table_state(t, rows.get(t.pk, [])) for t in tables]
+    leaving = _leaving_entries(tables)
+    states = [table_state(t, rows.get(t.pk, []), leaving) for t in tables]
     left = sum(s.count for s in states)
-    size = tournament.final_table_size
+    # tda-de 11: a full table of the event's size, never more than ten.
+    size = min(tournament.final_table_size or tournament.seats_per_table, 10)
     if left > size:
+        if left - len(leaving) <= size:
+            raise FloorError(
+                ngettext(
+                    "A reported bust is not settled yet; confirm or dismiss it, then draw the "
+                    "final table.",
+                    "%(n)s reported busts are not settled yet; confirm or dismiss them, then "
+                    "draw the final table.",
+                    len(leaving),
+                )
+                % {"n": len(leaving)}
+            )
         raise FloorError(
             _("%(left)s players are left; the final table seats %(size)s.")
             % {"left": left, "size": size}
@@ -949,10 +1101,8 @@ def seat_move(
         raise FloorError(_("Table %(n)s has no seat %(s)s.") % {"n": table_number, "s": seat})
     if SeatAssignment.objects.filter(table=target, seat=seat).exclude(pk=row.pk).exists():
         raise FloorError(_("Table %(n)s seat %(s)s is taken.") % {"n": table_number, "s": seat})
-    wait = False
-    blinds = target.blinds()
-    if blinds is not None:
-        wait = seat in waiting_seats(target.seats, blinds)
+    # Waiting for the button is judged against the next hand there (tda-de 7, 9).
+    wait = newcomer(table_state(target), seat).must_wait
     move = Move(entry.pk, row.table.number, row.seat, table_number, seat, wait, "floor")
     _apply(tournament, [move], actor, action="seats.move")
 
@@ -964,15 +1114,30 @@ def seat_move(
 def report_bust(
     *, table: Table, seat: int, stack_at_hand_start: int | None, actor: Actor
 ) -> TableReport:
-    """A dealer reports a bust; the floor confirms it (then it counts)."""
-    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
+    """A dealer reports a bust in the hand being played; the floor confirms it (then it
+    counts). The report keeps the hand: its number, its button and the hand-for-hand round, so
+    that players out in the same hand are ranked together (bdpv 6.28) whenever the floor
+    confirms them, and the next hand is dealt without the player."""
+    _lock(Tournament(pk=table.tournament_id))
+    table = (
+        Table.objects.select_for_update(no_key=True).select_related("tournament").get(pk=table.pk)
+    )
     row = table.assignments.filter(seat=seat).first()
     if row is None:
         raise FloorError(_("Nobody sits in seat %(s)s.") % {"s": seat})
+    tournament = table.tournament
+    if stack_at_hand_start is not None and stack_at_hand_start > tournament.chips_in:
+        raise FloorError(
+            _("A stack of %(stack)s is more than the chips in play (%(chips)s).")
+            % {"stack": stack_at_hand_start, "chips": tournament.chips_in}
+        )
     if TableReport.objects.filter(
         entry_id=row.entry_id, kind=ReportKind.BUST, resolved_at__isnull=True
     ).exists():
         raise FloorError(_("This bust has been reported already."))
+    playing = table.assignments.exclude(seat__in=_reported_out(table)).count()
+    if playing <= 1:
+        raise FloorError(_("The last player at the table cannot be out in this hand."))
     report = TableReport.objects.create(
         table=table,
         kind=ReportKind.BUST,
@@ -980,12 +1145,20 @@ def report_bust(
         seat=seat,
         stack_at_hand_start=stack_at_hand_start,
         hand_number=table.hand_number,
+        button_seat=table.button_seat,
+        h4h_round=tournament.h4h_round if tournament.hand_for_hand else None,
     )
     event_record(
-        tournament=table.tournament,
+        tournament=tournament,
         action="table.report_bust",
         actor=actor,
-        payload={"table": table.number, "seat": seat, "entry": row.entry_id},
+        payload={
+            "table": table.number,
+            "seat": seat,
+            "entry": row.entry_id,
+            "hand": table.hand_number,
+            "stack": stack_at_hand_start,
+        },
     )
     broadcast_on_commit(console_group(table.tournament_id), "report", {"table": table.number})
     broadcast_on_commit(table_group(table.pk), "table", {"reported": seat})
@@ -1012,51 +1185,122 @@ def call_floor(*, table: Table, note: str, actor: Actor) -> TableReport:
 
 @transaction.atomic
 def report_resolve(
-    *, report: TableReport, confirm: bool, actor: Actor, eliminated_by: tuple[int, ...] = ()
+    *,
+    report: TableReport,
+    confirm: bool,
+    actor: Actor,
+    eliminated_by: tuple[int, ...] | Mapping[int, tuple[int, ...]] = (),
+    stacks: Mapping[int, int | None] | None = None,
 ) -> TableReport:
     """The floor confirms a reported bust (the elimination is made; in a bounty tournament
-    with who knocked the player out) or dismisses a report."""
+    with who knocked the player out) or dismisses a report. `eliminated_by` and `stacks` may
+    be given per report id (the floor confirming a hand's reports together types each one's
+    eliminators and, where the dealer left it out, the stack at the start of the hand).
+
+    Confirming one bust of a hand confirms every bust still waiting from the same hand (the
+    same table and hand number, or the same hand-for-hand round), so they are ranked together
+    as the ruleset says, whichever the floor clicked first; a bust confirmed later for a hand
+    already recorded joins that hand's ranking (tournament/services/eliminations.py)."""
     report = (
-        TableReport.objects.select_for_update()
-        .select_related("table__tournament")
+        TableReport.objects.select_for_update(of=("self",))
+        .select_related("table__tournament", "entry")
         .get(pk=report.pk)
     )
     if report.resolved_at is not None:
         raise FloorError(_("This report has been handled already."))
     tournament = report.table.tournament
+    resolved = [report]
     if report.kind == ReportKind.BUST and confirm:
         from tournament.services.eliminations import BustReport, entries_bust
 
-        assert report.entry is not None
+        resolved = _same_hand_reports(report)
+        by = eliminated_by if isinstance(eliminated_by, Mapping) else {report.pk: eliminated_by}
+        for r in resolved:
+            typed = (stacks or {}).get(r.pk)
+            if typed is not None:
+                r.stack_at_hand_start = typed
         entries_bust(
             tournament=tournament,
             busts=[
                 BustReport(
-                    entry=report.entry,
-                    stack_at_hand_start=report.stack_at_hand_start,
-                    eliminated_by=eliminated_by,
+                    entry=r.entry,
+                    stack_at_hand_start=r.stack_at_hand_start,
+                    eliminated_by=by.get(r.pk, ()),
+                    hand_number=r.hand_number,
+                    button_seat=r.button_seat,
+                    h4h_round=r.h4h_round,
                 )
+                for r in resolved
+                if r.entry is not None
             ],
             actor=actor,
         )
-        report.resolution = "confirmed"
+        resolution = "confirmed"
     else:
-        report.resolution = "done" if report.kind == ReportKind.FLOOR else "dismissed"
-    report.resolved_at = timezone.now()
-    report.save(update_fields=["resolution", "resolved_at"])
+        resolution = "done" if report.kind == ReportKind.FLOOR else "dismissed"
+    now = timezone.now()
+    for r in resolved:
+        r.resolution = resolution
+        r.resolved_at = now
+    TableReport.objects.bulk_update(resolved, ["resolution", "resolved_at", "stack_at_hand_start"])
+    if resolution == "dismissed" and report.hand_number < report.table.hand_number:
+        _redeal_after_dismissal(report)
     event_record(
         tournament=tournament,
         action="table.report_resolve",
         actor=actor,
-        payload={"report": report.pk, "resolution": report.resolution},
+        payload={
+            "report": report.pk,
+            "reports": [r.pk for r in resolved],
+            "resolution": resolution,
+        },
     )
     broadcast_on_commit(console_group(tournament.pk), "report", {"resolved": report.pk})
     broadcast_on_commit(table_group(report.table_id), "table", {"resolved": report.pk})
     return report
 
 
-# Seconds to act after a time call, then the countdown (tda-de 29, bdpv 5.12).
-TIME_CALL = {rs.id: rs.time_call for rs in RULESETS.values()}
+def _same_hand_reports(report: TableReport) -> list[TableReport]:
+    """The waiting bust reports of the report's hand, the report first (locked)."""
+    same = TableReport.objects.select_for_update(of=("self",)).select_related("entry", "table")
+    same = same.filter(kind=ReportKind.BUST, resolved_at__isnull=True).exclude(pk=report.pk)
+    if report.h4h_round is not None:
+        same = same.filter(
+            table__tournament_id=report.table.tournament_id, h4h_round=report.h4h_round
+        )
+    else:
+        same = same.filter(table_id=report.table_id, hand_number=report.hand_number, h4h_round=None)
+    return [report, *same.order_by("id")]
+
+
+def _redeal_after_dismissal(report: TableReport) -> None:
+    """A bust reported in the hand before the current one turned out wrong: the player is still
+    in, so the current hand's positions are worked out again from the hand before it with the
+    player dealt in (only while that hand is still the table's latest)."""
+    table = Table.objects.select_for_update(no_key=True).get(pk=report.table_id)
+    if report.hand_number != table.hand_number - 1 or table.previous_big_blind_seat is None:
+        return
+    previous = blinds_of(
+        table.previous_button_seat, table.previous_small_blind_seat, table.previous_big_blind_seat
+    )
+    rows = list(table.assignments.select_for_update())
+    still_out = {
+        seat
+        for seat in TableReport.objects.filter(
+            table=table, kind=ReportKind.BUST, hand_number=report.hand_number
+        )
+        .exclude(resolution="dismissed")
+        .values_list("seat", flat=True)
+        if seat is not None
+    }
+    _deal_next_hand(table, rows, previous, still_out)
+    table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
+
+
+def time_call_of(tournament: Tournament) -> tuple[int, int]:
+    """Seconds to act after a time call, then the countdown, in the tournament's ruleset
+    version (tda-de 29, bdpv 5.12)."""
+    return tournament_ruleset(tournament).time_call
 
 
 @transaction.atomic
@@ -1067,7 +1311,7 @@ def time_call_start(
     (one minute with a ten-second warning)."""
     table = Table.objects.select_for_update().select_related("tournament").get(pk=table.pk)
     now = now or timezone.now()
-    seconds, countdown = TIME_CALL.get(table.tournament.ruleset, (60, 10))
+    seconds, countdown = time_call_of(table.tournament)
     TimeCall.objects.filter(table=table, cancelled_at__isnull=True).update(cancelled_at=now)
     call = TimeCall.objects.create(
         table=table, seat=seat, started_at=now, seconds=seconds, countdown=countdown

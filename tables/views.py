@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
@@ -19,6 +20,7 @@ from tables import services as svc
 from tables.domain.button import waiting_seats
 from tables.domain.seating import suggest_break
 from tables.models import ReportKind, SeatAssignment, Table, TableReport, TimeCall
+from tournament.desk_views import finish_message
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import entry_numbers
@@ -26,6 +28,7 @@ from tournament.models import EntryStatus, Event, Tournament
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
 from tournament.roles import floor_required
+from tournament.services.registration import field_is_final
 from tournament.views import console_context, get_tournament
 
 # --- Console: seating chart -----------------------------------------------------------------
@@ -89,7 +92,7 @@ def _chart(tournament: Tournament) -> dict[str, Any]:
         "final_ready": bool(cards) and len(cards) > 1 and left <= tournament.final_table_size,
         "unseated": tournament.entries.filter(status=EntryStatus.ACTIVE, seat__isnull=True).count(),
         # A reported bust whose player is out already (busted at the desk, say) is moot.
-        "reports": list(
+        "reports": _reports_by_hand(
             TableReport.objects.filter(table__tournament=tournament, resolved_at__isnull=True)
             .filter(Q(kind=ReportKind.FLOOR) | Q(entry__status=EntryStatus.ACTIVE))
             .select_related("table", "entry__player")
@@ -104,6 +107,21 @@ def _chart(tournament: Tournament) -> dict[str, Any]:
         .first(),
         "spread": (max(counts) - min(counts)) if counts else 0,
     }
+
+
+def _reports_by_hand(reports: Iterable[TableReport]) -> list[list[TableReport]]:
+    """Waiting reports, busts of the same hand together (one form confirms them all, so they
+    are ranked together); floor calls one by one."""
+    groups: dict[tuple[object, ...], list[TableReport]] = {}
+    for r in reports:
+        if r.kind != ReportKind.BUST:
+            key: tuple[object, ...] = ("call", r.pk)
+        elif r.h4h_round is not None:
+            key = ("round", r.h4h_round)
+        else:
+            key = ("hand", r.table_id, r.hand_number)
+        groups.setdefault(key, []).append(r)
+    return list(groups.values())
 
 
 @floor_required
@@ -184,15 +202,22 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             messages.success(request, _("Player moved."))
         elif action == "report":
             report = get_object_or_404(
-                TableReport, pk=post.get("report"), table__tournament=tournament
+                TableReport,
+                pk=_int(post.get("report"), _("Choose a report.")),
+                table__tournament=tournament,
             )
+            ids = [int(i) for i in post.getlist("reports") if i.isascii() and i.isdigit()][:20]
             svc.report_resolve(
                 report=report,
                 confirm=post.get("confirm") == "1",
                 actor=actor,
-                eliminated_by=entry_numbers(post.get("by", "")),
+                eliminated_by={
+                    i: entry_numbers(post.get(f"by_{i}", post.get("by", "")))
+                    for i in ids or [report.pk]
+                },
+                stacks={i: _stack(post.get(f"stack_{i}", "").strip()) for i in ids},
             )
-            messages.success(request, _("Report handled."))
+            messages.success(request, _reports_message(report))
         else:
             raise Http404
     except FloorError as exc:
@@ -300,8 +325,6 @@ def _seat_style(n: int, size: int) -> str:
 
 
 def _dealer_context(table: Table) -> dict[str, Any]:
-    from tables.services import TIME_CALL
-
     tournament = table.tournament
     levels = list(tournament.structure.levels.all())
     state = clock_state_for(tournament, levels=levels)
@@ -325,7 +348,7 @@ def _dealer_context(table: Table) -> dict[str, Any]:
         and level is not None
         and not level.is_break,
         "time_call": svc.time_call_payload(call),
-        "time_seconds": TIME_CALL.get(tournament.ruleset, (60, 10))[0],
+        "time_seconds": svc.time_call_of(tournament)[0],
         "h4h_waiting": tournament.hand_for_hand and table.h4h_done_round >= tournament.h4h_round,
         "players": len(occupied),
         "heads_up": blinds is not None and blinds.heads_up,
@@ -340,15 +363,70 @@ def _dealer_context(table: Table) -> dict[str, Any]:
     }
 
 
+def _show_order_hint(table: Table, seats: list[dict[str, Any]], query: Any) -> dict[str, Any]:
+    """The dealer's "who shows first?" sheet: the seats ticked as still in the hand (all
+    seated players at first), the last bet or raise and the all-ins, with this table's button
+    and size, ruled under the tournament's ruleset (tda-de 16-17, bdpv 2.5.5, 6.27)."""
+    from rules_engine.services import show_order_ruling, show_order_text, tournament_version
+
+    if not table.button_seat:
+        return {}
+    occupied = [s["n"] for s in seats if s["row"]]
+    asked = "show" in query
+    facts = {
+        "seats": query.getlist("in_hand") if asked else occupied,
+        "button": table.button_seat,
+        "table_seats": table.seats,
+        "aggressor": query.get("aggressor") if asked else None,
+        "all_in": query.getlist("all_in") if asked else [],
+    }
+    try:
+        result = show_order_ruling(
+            facts, table.tournament.ruleset, tournament_version(table.tournament)
+        )
+    except FloorError as exc:
+        return {"error": str(exc)}
+    text, steps = show_order_text(result)
+    return {"result": result, "text": text, "steps": steps}
+
+
 def dealer(request: HttpRequest, token: str) -> HttpResponse:
     if not allow(request, "dealer", 600):
         return HttpResponse(_("Too many requests. Wait a moment."), status=429)
     table = _table_by_token(token)
     template = "tables/_dealer.html" if getattr(request, "htmx", None) else "tables/dealer.html"
-    response = render(request, template, _dealer_context(table))
+    context = _dealer_context(table)
+    context["show_order"] = _show_order_hint(table, context["seats"], request.GET)
+    if getattr(request, "htmx", None) and "show" in request.GET:
+        template = "tables/_show_order.html"
+    response = render(request, template, context)
     response["Cache-Control"] = "no-store"
     response["X-Robots-Tag"] = "noindex"
     return response
+
+
+def _reports_message(report: TableReport) -> str:
+    """What confirming did: each player's place, best first."""
+    report.refresh_from_db()
+    if report.resolution != "confirmed":
+        return _("Report handled.")
+    done = TableReport.objects.filter(
+        table__tournament_id=report.table.tournament_id,
+        resolution="confirmed",
+        resolved_at=report.resolved_at,
+    ).select_related("entry__player")
+    out = sorted((r.entry for r in done if r.entry is not None), key=lambda e: e.place or 0)
+    final = field_is_final(report.table.tournament)
+    return " ".join(finish_message(e, final=final) for e in out)
+
+
+def _stack(value: str) -> int | None:
+    """A stack typed on the tablet: empty, or a whole number of chips."""
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit() and len(value) <= 15):
+        raise FloorError(_("Stacks are whole numbers of chips."))
+    return int(value)
 
 
 @require_POST
@@ -366,7 +444,7 @@ def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse
             svc.report_bust(
                 table=table,
                 seat=seat,
-                stack_at_hand_start=int(stack) if stack.isdigit() else None,
+                stack_at_hand_start=_stack(stack),
                 actor=actor,
             )
             messages.success(request, _("Bust reported; the floor is on the way."))

@@ -14,7 +14,7 @@ from tournament.domain.money import MoneyError, parse_money
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import RegisterForm, entry_numbers
-from tournament.models import Entry, EntryStatus, Player, Tournament
+from tournament.models import Entry, EntryStatus, Player
 from tournament.qr import qr_svg
 from tournament.roles import director_required, floor_required
 from tournament.selectors import entry_search, payout_amounts, satellite_seats, tournament_numbers
@@ -185,8 +185,9 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, str(exc))
             needs_close = exc.code == "registration_open"
         else:
+            final = registration.field_is_final(tournament)
             for e in out:
-                messages.success(request, _finish_message(tournament, e))
+                messages.success(request, finish_message(e, final=final))
             return _back(request, pk)
     return render(
         request,
@@ -201,11 +202,16 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _finish_message(tournament: Tournament, e: Entry) -> str:
+def finish_message(e: Entry, *, final: bool) -> str:
+    """What the floor reads after a bust: the place, shared or provisional as it is."""
     values = {"n": e.number, "name": e.player.display_name, "place": e.place}
-    if registration.field_is_final(tournament):
-        return _("#%(n)s %(name)s finishes %(place)s.") % values
-    return _("#%(n)s %(name)s finishes %(place)s (provisional: registration is open).") % values
+    if not final:
+        return _("#%(n)s %(name)s finishes %(place)s (provisional: registration is open).") % values
+    if e.bust_group is not None and (
+        e.tournament.entries.filter(bust_group=e.bust_group, place=e.place).count() > 1
+    ):
+        return _("#%(n)s %(name)s finishes %(place)s (shared).") % values
+    return _("#%(n)s %(name)s finishes %(place)s.") % values
 
 
 def _chips_or_none(value: str | None) -> int | None:
@@ -288,6 +294,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
             status=status,
             statuses=EntryStatus.choices,
             query=request.GET.get("q", ""),
+            places_final=registration.field_is_final(tournament),
         ),
     )
 

@@ -7,9 +7,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from rules_engine.domain.rulesets import version_in_force, versions
 from tournament.domain.money import MoneyError, parse_money
 from tournament.errors import FloorError
 from tournament.models import ChipSet, Game, Ruleset, Structure, Tournament
+from tournament.services.tournaments import default_final_table_size
 
 
 class MoneyField(forms.CharField):
@@ -52,6 +54,20 @@ TOURNAMENT_MONEY = (
     "bounty",
     "satellite_seat_value",
 )
+
+
+def ruleset_version_field(ruleset_id: str) -> forms.ChoiceField:
+    """The versions the registry holds for the ruleset, newest first."""
+    held = list(reversed(versions(ruleset_id)))
+    return forms.ChoiceField(
+        label=_("Ruleset version"),
+        choices=[
+            (v, _("%(version)s (newest)") % {"version": v} if i == 0 else v)
+            for i, v in enumerate(held)
+        ],
+        help_text=_("Kept when a newer version comes out. Another ruleset starts at its newest."),
+        required=False,
+    )
 
 
 class TournamentForm(forms.ModelForm):
@@ -116,9 +132,23 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name in ("balance_tolerance", "break_order", "bounty_kind"):
+        if self.instance.pk is not None:
+            # The settings pick a version; a new tournament takes the newest of its ruleset.
+            ruleset_id = self.instance.ruleset
+            self.fields["ruleset_version"] = ruleset_version_field(ruleset_id)
+            self.initial["ruleset_version"] = version_in_force(
+                ruleset_id, self.instance.ruleset_version
+            )
+        for name in ("balance_tolerance", "break_order", "bounty_kind", "final_table_size"):
             if name in self.fields:
                 self.fields[name].required = False
+        if "final_table_size" in self.fields:
+            self.fields["final_table_size"].help_text = _(
+                "Empty: one full table, as many seats as a table has (at most 10)."
+            )
+            if self.instance.pk is None and "final_table_size" not in (kwargs.get("initial") or {}):
+                # A new tournament's final table follows its seats per table (tda-de 11).
+                self.initial.pop("final_table_size", None)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -128,13 +158,19 @@ class TournamentForm(forms.ModelForm):
             data["break_order"] = "highest"
         if "bounty_kind" in self.fields and not data.get("bounty_kind"):
             data["bounty_kind"] = "none"
+        if "final_table_size" in self.fields and not data.get("final_table_size"):
+            data["final_table_size"] = default_final_table_size(data.get("seats_per_table"))
         for name in TOURNAMENT_MONEY:
             if data.get(name) is None and name in self.fields:
                 data[name] = 100 if name == "payout_unit" else 0
         return data
 
     def values(self) -> dict[str, Any]:
-        return {k: self.cleaned_data[k] for k in self.Meta.fields}
+        values = {k: self.cleaned_data[k] for k in self.Meta.fields}
+        # A version picked goes along; otherwise it is kept, or a new ruleset starts at its newest.
+        if "ruleset_version" in self.changed_data and self.cleaned_data.get("ruleset_version"):
+            values["ruleset_version"] = self.cleaned_data["ruleset_version"]
+        return values
 
 
 class NewTournamentForm(TournamentForm):

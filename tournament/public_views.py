@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from tournament.models import Status, Tournament
+from tournament.models import EntryStatus, Status, Tournament
 from tournament.public_selectors import (
     PublicSeat,
     entry_by_token,
@@ -20,6 +20,7 @@ from tournament.public_selectors import (
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
 from tournament.selectors import payout_amounts, tournament_numbers
+from tournament.services.registration import field_is_final
 from tournament.views import get_tournament
 
 LOOKUPS_PER_MINUTE = 30
@@ -100,6 +101,8 @@ def my_seat(request: HttpRequest, token: str) -> HttpResponse:
             "seat": public_seat(entry),
             "qr": qr_svg(url),
             "seat_url": url,
+            "place_provisional": entry.status == EntryStatus.BUSTED
+            and not field_is_final(entry.tournament),
         },
     )
 

@@ -323,3 +323,17 @@ class Hand:
 
     def folded(self) -> set[int]:
         return {p.seat for p in self.players if p.folded}
+
+    def last_aggressor(self) -> int | None:
+        """The seat that made the last bet or raise (an all-in raise included) on the last
+        betting round played, or None when nobody bet on it: who shows first (tda-de 17,
+        bdpv 2.5.5, see `show_order`). Posted blinds are no bet."""
+        if not self.history:
+            return None
+        last_round = self.history[-1][0]
+        for street, seat, action in reversed(self.history):
+            if street != last_round:
+                break
+            if action.kind == Kind.BET:
+                return seat
+        return None

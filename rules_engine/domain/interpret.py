@@ -25,20 +25,29 @@ Rules (`tda-de`, summarised in the engine's own words):
 - 54: "call" with nothing to call is a check; "raise" with nothing to face is at least a minimum
   bet; "check" facing a bet leaves call or fold (no raise).
 - 42 (undercall): chips or an amount short of the call, without "call" said, are not
-  necessarily a call: the player completes the call or folds, and the chips put in stay. Facing
-  an all-in, chips put in silently are a full call (44).
+  necessarily a call: the player completes the call or folds, and the chips put in stay. This
+  comes before 49 and 50: several chips that together do not reach the call are an undercall,
+  not a call. Facing an all-in, chips put in silently are a full call (45).
 - 46, 55: chips pushed in several motions without a declaration (a string bet) are judged by
   the first motion; a later motion does not make it a raise.
+- 60: chips put in silently in the hope of change count as put in (rule 50 decides); only a
+  declaration made first, or one oversized chip facing a bet (49), leaves room for change.
 - 56: an amount that can be read several ways ("five" at blinds 200/400) is the highest
   sensible reading that is not more than the pot.
 - 58: a conditional statement ("if you bet, I raise") is not standard: the floor decides whether
   it binds, and it may be penalised.
 
-With `ruleset="bdpv"` three things differ and the rules cited are the BDPV's:
+With `ruleset="bdpv"` these things differ and the rules cited are the BDPV's:
 
 - 5.6: when words and chips disagree, the words count, whatever came first;
 - 2.4.12: several chips pushed silently are a raise when they reach the call plus half of it
-  (made up to a full raise, 2.4.6); below that they are a call;
+  (made up to a full raise, 2.4.6); below that they are a call. Chips pushed in several motions
+  are judged by the first motion, as in tda-de 55;
+- 2.4.11, 5.10: one larger chip facing a bet (the big blind included) is a call; one chip with
+  no bet to face is a bet, and the dealer asks the amount meant before the next player acts;
+- 2.4.10: a player who had not noticed a raise and put in less than half of the call may take
+  the chips back and decide again, as long as nobody has acted since (the ruleset's
+  `missed_raise_take_back`; tda-de has no such rule: 42 applies);
 - 5.9 (with 5.8 and 2.4.13): chips short of the call are made up to the call when they reach
   80 % of it; below 80 % the call may be taken back if the player misunderstood the bet,
   otherwise it is made up.
@@ -49,6 +58,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from rules_engine.domain.rulesets import Ruleset
+from rules_engine.domain.rulesets import ruleset as ruleset_named
 
 
 class InterpretError(ValueError):
@@ -72,6 +84,7 @@ class Outcome(StrEnum):
     BET = "bet"  # a bet or raise to `to`
     CALL_OR_FOLD = "call_or_fold"  # "check" facing a bet: the player chooses, no raise
     COMPLETE_OR_FOLD = "complete_or_fold"  # an undercall: complete the call or fold (42)
+    TAKE_BACK = "take_back"  # a missed raise: the chips come back, the player decides again
     FLOOR = "floor"  # not standard: the floor decides (58)
 
 
@@ -83,7 +96,9 @@ class Situation:
     stack: int  # chips behind
     big_blind: int
     pot: int = 0  # the pot before this round's bets, for unclear amounts (56)
-    facing_all_in: bool = False  # the bet to face is a player's all-in (44)
+    facing_all_in: bool = False  # the bet to face is a player's all-in (45)
+    missed_raise: bool = False  # the player had not noticed a raise (bdpv 2.4.10)
+    acted_since: bool = False  # a player after them has acted since (bdpv 2.4.10)
 
     def __post_init__(self) -> None:
         if min(self.current_bet, self.in_front, self.last_raise, self.stack, self.pot) < 0:
@@ -102,6 +117,7 @@ class Declared:
     verbal_first: bool = True  # when both happened: did the words come first?
     first_motion: Sequence[int] = ()  # string bet: the chips of the first of several motions
     unclear_amount: bool = False  # the amount said can be read several ways (56)
+    expects_change: bool = False  # the chips were put in hoping for change (60)
 
 
 @dataclass(frozen=True)
@@ -123,27 +139,61 @@ BDPV_EQUIVALENT = {
     "tda-de 50": "bdpv 2.4.12",
     "tda-de 53": "bdpv 5.11",
     "tda-de 54": "bdpv 2.4.5",
+    "tda-de 55": "bdpv 2.4.12",
 }
 
 
-def interpret(s: Situation, d: Declared, ruleset: str = "tda-de") -> Interpretation:
-    if ruleset == "tda-de":
+def interpret(
+    s: Situation, d: Declared, ruleset: str = "tda-de", *, version: str | None = None
+) -> Interpretation:
+    """What the words and chips bind the player to, under `ruleset` in `version` (the newest
+    when None)."""
+    try:
+        rs = ruleset_named(ruleset, version)
+    except KeyError as exc:
+        if version:
+            raise InterpretError(str(exc)) from None
+        raise InterpretError(f"unknown ruleset {ruleset!r}") from None
+    if any(c <= 0 for c in (*d.chips, *d.first_motion)):
+        raise InterpretError("a chip must have a positive value")
+    taken_back = _missed_raise_taken_back(s, d, rs)
+    if taken_back is not None:
+        return taken_back
+    if rs.id == "tda-de":
         return _interpret(s, d)
-    if ruleset != "bdpv":
-        raise InterpretError(f"unknown ruleset {ruleset!r}")
     r = _interpret_bdpv(s, d)
     rules = tuple(dict.fromkeys(BDPV_EQUIVALENT.get(x, x) for x in r.rules))
     return Interpretation(r.outcome, r.to, rules, r.note)
 
 
+def _missed_raise_taken_back(s: Situation, d: Declared, rs: Ruleset) -> Interpretation | None:
+    """bdpv 2.4.10: chips put in by a player who had not noticed a raise come back when they
+    are less than the ruleset's share of the call and nobody has acted since. The player then
+    decides again (fold, call or raise). None when the rule does not apply (always for a
+    ruleset without it, such as tda-de: 42 makes it complete or fold)."""
+    limit = rs.missed_raise_take_back
+    if limit is None or not s.missed_raise or s.acted_since or not d.chips:
+        return None
+    chips_decide = d.verbal == Verbal.NONE or (not d.verbal_first and not rs.words_over_chips)
+    call = _call_amount(s)
+    pushed = sum(d.chips)
+    if not chips_decide or call <= 0 or 100 * pushed >= limit * call:
+        return None
+    return Interpretation(
+        Outcome.TAKE_BACK,
+        s.in_front,
+        (rs.cite["missed_raise"],),
+        f"the raise was missed and less than {limit} % of the call went in, with nobody acting "
+        "since: the chips come back and the player decides again",
+    )
+
+
 def _interpret_bdpv(s: Situation, d: Declared) -> Interpretation:
-    if any(c <= 0 for c in d.chips):
-        raise InterpretError("a chip must have a positive value")
     call = _call_amount(s)
     facing = s.current_bet > s.in_front
     pushed = sum(d.chips)
     if d.verbal == Verbal.CALL and d.chips and facing and pushed < min(call, s.stack):
-        return _undercall_bdpv(s, pushed, call)
+        return _undercall_bdpv(s, pushed, call, declared=True)
     if d.verbal != Verbal.NONE:
         # 5.6: the words decide, whatever came first.
         r = _interpret(s, Declared(d.verbal, d.amount, d.chips, verbal_first=True))
@@ -151,20 +201,72 @@ def _interpret_bdpv(s: Situation, d: Declared) -> Interpretation:
         return Interpretation(r.outcome, r.to, (*r.rules, *extra), r.note)
     if not d.chips:
         raise InterpretError("nothing was declared and no chips were pushed")
+    if d.first_motion:
+        return _string_bet_bdpv(s, d)
+    return _chips_bdpv(s, d.chips)
+
+
+def _string_bet_bdpv(s: Situation, d: Declared) -> Interpretation:
+    """bdpv 2.4.12: chips put in in several motions are judged by the first motion; a later
+    motion may complete a call but adds no raise (as tda-de 46, 55)."""
+    first = sum(d.first_motion)
+    if first > sum(d.chips):
+        raise InterpretError("the first motion cannot hold more chips than were pushed")
+    note = "a string bet: the first motion decides; a later motion adds no raise"
+    call = _call_amount(s)
+    if s.current_bet > s.in_front and first < call:
+        if sum(d.chips) >= call:
+            return _call(s, ("bdpv 2.4.12",), note)
+        r = _chips_bdpv(s, d.chips)  # short of the call even with the later motions
+    else:
+        r = _chips_bdpv(s, d.first_motion)
+    return Interpretation(r.outcome, r.to, tuple(dict.fromkeys(("bdpv 2.4.12", *r.rules))), note)
+
+
+def _chips_bdpv(s: Situation, chips: Sequence[int]) -> Interpretation:
+    """Chips pushed without a word (bdpv 2.4.11-2.4.12, 5.8-5.10)."""
+    call = _call_amount(s)
+    facing = s.current_bet > s.in_front
+    pushed = sum(chips)
     if facing and pushed < call and pushed < s.stack:
         return _undercall_bdpv(s, pushed, call)
-    if facing and len(d.chips) > 1:
+    if len(chips) == 1 and facing and pushed > call:
+        # 2.4.11, 5.10: one larger chip facing a bet, the big blind included, is a call.
+        return _call(s, ("bdpv 2.4.11", "bdpv 5.10"), "one larger chip without 'raise': a call")
+    if len(chips) == 1 and not facing:
+        # 5.10: one chip is a bet; the dealer asks what the player meant before anyone acts.
+        return _to(
+            s,
+            s.in_front + pushed,
+            ("bdpv 5.10",),
+            "one chip, no bet to face: a bet of its value, unless the player names a smaller "
+            "amount when the dealer asks, before the next player acts",
+        )
+    if facing and len(chips) > 1:
         if pushed >= s.stack:
             return _to(s, s.in_front + s.stack, ("bdpv 2.4.12",), "all-in")
         if 2 * pushed >= 3 * call:
             to = max(s.in_front + pushed, _min_to(s))
             return _to(s, to, ("bdpv 2.4.12", "bdpv 2.4.6"), "the call plus half: a raise")
         return _call(s, ("bdpv 2.4.12",), "less than the call plus half: a call")
-    return _interpret(s, d)
+    return _interpret(s, Declared(chips=tuple(chips)))
 
 
-def _undercall_bdpv(s: Situation, pushed: int, call: int) -> Interpretation:
-    """bdpv 5.8-5.9: chips short of the call."""
+def _undercall_bdpv(
+    s: Situation, pushed: int, call: int, *, declared: bool = False
+) -> Interpretation:
+    """bdpv 5.8-5.9 (and 2.4.10 for chips put in silently after a missed raise): chips short
+    of the call. A declared "call" is judged by 5.8-5.9 alone."""
+    if s.missed_raise and not declared:
+        # 2.4.10: taking back needs less than half the call and nobody acting since (see
+        # `_missed_raise_taken_back`); otherwise the chips bind and are made up.
+        rules = ("bdpv 2.4.10", "bdpv 5.9") if 100 * pushed >= 80 * call else ("bdpv 2.4.10",)
+        return _call(
+            s,
+            (*rules, "bdpv 2.4.13"),
+            "the raise was missed, but half the call or more went in or someone has acted "
+            "since: the chips bind and are made up to the call",
+        )
     if 100 * pushed >= 80 * call:
         return _call(s, ("bdpv 5.9",), "80 % or more of the call: made up to the call")
     return _call(
@@ -188,8 +290,6 @@ def sensible_amount(said: int, pot: int) -> int:
 
 
 def _interpret(s: Situation, d: Declared) -> Interpretation:
-    if any(c <= 0 for c in d.chips):
-        raise InterpretError("a chip must have a positive value")
     if d.amount is not None and d.amount <= 0:
         raise InterpretError("a declared amount must be positive")
     if d.verbal == Verbal.CONDITIONAL:
@@ -201,10 +301,15 @@ def _interpret(s: Situation, d: Declared) -> Interpretation:
         )
     if d.unclear_amount and d.amount is not None:
         amount = sensible_amount(d.amount, s.pot + s.current_bet)
-        r = _interpret(s, Declared(d.verbal, amount, d.chips, d.verbal_first, d.first_motion))
+        r = _interpret(
+            s,
+            Declared(
+                d.verbal, amount, d.chips, d.verbal_first, d.first_motion, False, d.expects_change
+            ),
+        )
         return Interpretation(r.outcome, r.to, ("tda-de 56", *r.rules), f"read as {amount}")
     if d.first_motion and d.verbal == Verbal.NONE:
-        if sum(d.first_motion) > sum(d.chips) or any(c <= 0 for c in d.first_motion):
+        if sum(d.first_motion) > sum(d.chips):
             raise InterpretError("the first motion cannot hold more chips than were pushed")
         r = _chips_only(s, d.first_motion, ())
         rules = ("tda-de 46", "tda-de 55", *r.rules)
@@ -221,7 +326,8 @@ def _interpret(s: Situation, d: Declared) -> Interpretation:
     if not verbal_counts:
         if not d.chips:
             raise InterpretError("nothing was declared and no chips were pushed")
-        return _chips_only(s, d.chips, ("tda-de 40",) if d.verbal != Verbal.NONE else ())
+        r = _chips_only(s, d.chips, ("tda-de 40",) if d.verbal != Verbal.NONE else ())
+        return _for_change(r) if d.expects_change else r
 
     if d.verbal == Verbal.CHECK:
         if facing:
@@ -290,7 +396,7 @@ def _amount(
                     )
                 if s.facing_all_in:
                     return _call(
-                        s, (*rules, "tda-de 44"), "facing an all-in, chips short of it are a call"
+                        s, (*rules, "tda-de 45"), "facing an all-in, chips short of it are a call"
                     )
                 return Interpretation(
                     Outcome.COMPLETE_OR_FOLD,
@@ -315,11 +421,27 @@ def _amount(
     return _call(s, (*rules, "tda-de 47"), "less than half a raise: a call")
 
 
+def _for_change(r: Interpretation) -> Interpretation:
+    """tda-de 60: chips put in silently for change count as put in. One oversized chip facing
+    a bet stays a call (49) and gets its change; an undercall is no question of change."""
+    if r.outcome == Outcome.COMPLETE_OR_FOLD or (
+        r.outcome == Outcome.CALL and "tda-de 49" in r.rules
+    ):
+        return r
+    note = "chips put in for change count as put in"
+    return Interpretation(
+        r.outcome, r.to, (*r.rules, "tda-de 60"), f"{r.note}; {note}" if r.note else note
+    )
+
+
 def _chips_only(s: Situation, chips: Sequence[int], rules: tuple[str, ...]) -> Interpretation:
     pushed = sum(chips)
     to = s.in_front + pushed
     facing = s.current_bet > s.in_front
-    if len(chips) == 1 and len(chips) and facing and pushed > _call_amount(s):
+    if facing and pushed < _call_amount(s):
+        # 42 comes before 49 and 50: short of the call is an undercall, however many chips.
+        return _amount(s, to, declared_raise=False, rules=rules)
+    if len(chips) == 1 and facing and pushed > _call_amount(s):
         return _call(s, (*rules, "tda-de 49"), "one oversized chip without 'raise': a call")
     if len(chips) == 1 and not facing:
         return _to(s, to, (*rules, "tda-de 49"), "one chip, no bet to face: a bet of its value")

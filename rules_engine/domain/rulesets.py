@@ -1,11 +1,18 @@
-"""The rules the engine cites, summarised in its own words in English and German.
+"""The rules the engine cites, summarised in its own words in English and German, and the
+rulesets with every version of each.
 
 Rule numbers are those of the ruleset's book (see ../shared/rulebooks). The texts below are
 short summaries written for Floor, not quotations.
+
+A ruleset is known by its id and its version, the edition of its book ("tda-de" 1.0, "bdpv"
+1.1). The registry holds several versions of one id: a tournament names the version it plays
+under, and a lookup without a version gives the newest.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 
@@ -104,9 +111,11 @@ RULES: dict[str, Rule] = {
             "Ways to call",
             "Arten zu callen",
             "A call is made by saying so, by pushing the amount, by one oversized chip or by "
-            "several chips that are all needed for the call.",
+            "several chips that are all needed for the call. Facing an all-in, one chip put in "
+            "without a word is a full call.",
             "Gecallt wird per Ansage, mit dem Betrag, mit einem zu großen Chip oder mit "
-            "mehreren Chips, die alle für den Call nötig sind.",
+            "mehreren Chips, die alle für den Call nötig sind. Gegen ein All-in ist ein "
+            "wortlos gesetzter Chip ein voller Call.",
         ),
         Rule(
             "tda-de 46",
@@ -208,6 +217,44 @@ RULES: dict[str, Rule] = {
             "“Check” facing a bet leaves call or fold.",
             "Ohne Einsatz ist „Call“ ein Check und „Raise“ mindestens ein Minimum-Bet. „Check“ "
             "gegen einen Einsatz lässt nur Call oder Fold.",
+        ),
+        Rule(
+            "tda-de 16",
+            "Showing hands when someone is all-in",
+            "Aufdecken beim All-in",
+            "Once a player is all-in and nobody else has any action left, every hand still in "
+            "is turned face up at once. Nobody who is all-in or has called every bet may throw "
+            "the hand away unseen; all hands in the main pot and the side pots stay live.",
+            "Ist ein Spieler all-in und hat sonst niemand mehr eine Aktion, werden alle Hände, "
+            "die noch drin sind, sofort aufgedeckt. Wer all-in ist oder jeden Einsatz bezahlt "
+            "hat, darf seine Hand nicht ungezeigt wegwerfen; alle Hände im Main Pot und in den "
+            "Side Pots bleiben im Spiel.",
+        ),
+        Rule(
+            "tda-de 17",
+            "Showdown order",
+            "Reihenfolge beim Showdown",
+            "Without an all-in, when nobody shows or mucks on their own, the floor can set the "
+            "order: the player who made the last bet or raise on the final betting round shows "
+            "first. With no bet on that round, the player who would act first in a betting "
+            "round (the first one left of the button) shows first. If all but one muck, the "
+            "last hand wins without being shown.",
+            "Ohne All-in, wenn niemand von sich aus zeigt oder wegwirft, kann der Floor die "
+            "Reihenfolge festlegen: Wer in der letzten Setzrunde zuletzt gesetzt oder erhöht "
+            "hat, zeigt zuerst. Gab es in dieser Runde keinen Einsatz, zeigt zuerst, wer in einer "
+            "Setzrunde als Erster dran wäre (der Erste links vom Button). Werfen alle bis auf "
+            "einen weg, gewinnt die letzte Hand, ohne gezeigt zu werden.",
+        ),
+        Rule(
+            "tda-de 60",
+            "Betting for change",
+            "Setzen für Wechselgeld",
+            "Bets are not a way to get change: chips put in without a word may all count as the "
+            "bet under rule 50 (325 to face, a 500 and a 25 put in: a raise to 650). Only the "
+            "dealer changes large chips.",
+            "Einsätze sind kein Weg, Wechselgeld zu bekommen: Wortlos gesetzte Chips können nach "
+            "Regel 50 ganz als Einsatz zählen (325 zu bezahlen, ein 500er und ein 25er gesetzt: "
+            "ein Raise auf 650). Große Chips wechselt nur der Dealer.",
         ),
         Rule(
             "tda-de 12",
@@ -376,10 +423,26 @@ RULES: dict[str, Rule] = {
             "bdpv 2.4.12",
             "String bets",
             "String Bets",
-            "To raise, say so or push the chips in one motion; chips of the full bet plus half "
-            "of it or more count as a raise that must be completed.",
-            "Zum Raisen ansagen oder die Chips in einer Bewegung setzen; Chips für den vollen "
-            "Einsatz plus mindestens die Hälfte davon gelten als Raise und werden aufgefüllt.",
+            "No string bets: to keep the right to raise, say so or push the chips in one "
+            "motion; what the first motion puts forward decides, later motions add no raise. "
+            "Chips of the full bet plus half of it or more count as a raise that must be "
+            "completed (one oversized chip excepted).",
+            "Keine String Bets: Wer erhöhen will, sagt es an oder setzt die Chips in einer "
+            "Bewegung; es zählt, was die erste Bewegung nach vorn bringt, spätere Bewegungen "
+            "erhöhen nicht. Chips für den vollen Einsatz plus mindestens die Hälfte davon gelten "
+            "als Raise und werden aufgefüllt (außer ein einzelner großer Chip).",
+        ),
+        Rule(
+            "bdpv 2.4.10",
+            "Chips put in bind; a missed raise",
+            "Gesetzte Chips binden; überhörter Raise",
+            "Chips put in to bet or call bind the player, and the amount is put right. A player "
+            "who had not noticed a raise may take the chips back and decide again, as long as "
+            "nobody after him has acted and he put in less than half of what the call needs.",
+            "Zum Setzen oder Callen gesetzte Chips binden, der Betrag wird richtiggestellt. Wer "
+            "einen Raise nicht bemerkt hat, darf seine Chips zurücknehmen und neu entscheiden, "
+            "solange nach ihm niemand gehandelt hat und er weniger als die Hälfte des Calls "
+            "gesetzt hat.",
         ),
         Rule(
             "bdpv 2.4.13",
@@ -396,6 +459,17 @@ RULES: dict[str, Rule] = {
             "Alle Karten zeigen",
             "To win any part of a pot, a player shows all cards face up.",
             "Um einen Teil des Pots zu gewinnen, zeigt der Spieler alle Karten offen.",
+        ),
+        Rule(
+            "bdpv 2.5.5",
+            "Who shows first",
+            "Wer zuerst zeigt",
+            "With a bet on the last betting round, the player who bet or raised last shows "
+            "first; to keep the game moving, a player with a likely winning hand is asked to "
+            "show it at once.",
+            "Gab es in der letzten Setzrunde einen Einsatz, zeigt zuerst, wer zuletzt gesetzt "
+            "oder erhöht hat; damit es weitergeht, wird ein Spieler mit einer wahrscheinlich "
+            "gewinnenden Hand gebeten, sie gleich zu zeigen.",
         ),
         Rule(
             "bdpv 2.6.2",
@@ -502,6 +576,18 @@ RULES: dict[str, Rule] = {
             "Spieler hat 80 % oder mehr gesetzt: Dann wird auf den Call aufgefüllt.",
         ),
         Rule(
+            "bdpv 5.10",
+            "A single chip",
+            "Ein einzelner Chip",
+            "One chip put in without a word is a bet; the dealer should ask the amount meant "
+            "before the next player acts. Facing a bet — the big blind included — one larger "
+            "chip is a call unless the player clearly says raise.",
+            "Ein wortlos gesetzter einzelner Chip ist ein Einsatz; der Dealer sollte nach dem "
+            "gemeinten Betrag fragen, bevor der nächste Spieler handelt. Gegen einen Einsatz — "
+            "auch gegen den Big Blind — ist ein größerer Chip ein Call, außer der Spieler sagt "
+            "klar Raise an.",
+        ),
+        Rule(
             "bdpv 5.11",
             "Below the minimum",
             "Unter dem Minimum",
@@ -533,6 +619,26 @@ RULES: dict[str, Rule] = {
             "alle Karten eines Spielers nacheinander. Die höchste Karte (dann Pik, Herz, Karo, "
             "Kreuz) gewinnt die ungeraden Chips im nächsten Wert, aufgerundet; niemand fliegt "
             "raus — wer nichts mehr hat, bekommt einen kleinsten Chip.",
+        ),
+        Rule(
+            "bdpv 6.27",
+            "All-in showdown",
+            "Showdown beim All-in",
+            "When all players, or all but one, are all-in and no more betting is possible, the "
+            "dealer calls the showdown and every hand is turned face up; cards shown before "
+            "the dealer asks can cost the hand.",
+            "Sind alle oder alle bis auf einen Spieler all-in und kann nicht mehr gesetzt "
+            "werden, sagt der Dealer den Showdown an und alle Hände werden aufgedeckt; wer "
+            "vorher ungefragt aufdeckt, riskiert seine Hand.",
+        ),
+        Rule(
+            "bdpv 1.1.1",
+            "Fairness first",
+            "Fairness zuerst",
+            "The tournament directors may rule in the interest of fairness, even where that "
+            "differs from a strict reading of the rules.",
+            "Die Turnierleitung darf im Sinne der Fairness entscheiden, auch abweichend vom "
+            "strengen Wortlaut der Regeln.",
         ),
         Rule(
             "bdpv 2.4.8",
@@ -586,6 +692,7 @@ class Ruleset:
 
     id: str
     name: str
+    version: str  # the book's edition as its header names it: "1.0" for "Poker Turnierregeln v1.0"
     time_call: tuple[int, int]  # seconds to act, then the countdown (tda-de 29, bdpv 5.12)
     raise_standard: int  # percent of a full raise that must be completed (tda-de 47, bdpv 2.4.6)
     undercall_complete: int | None  # percent of a call that is made up to it (bdpv 5.9)
@@ -597,13 +704,29 @@ class Ruleset:
     penalty_ladder: tuple[PenaltyStep, ...]  # tda-de 69, bdpv 6
     heads_up_button_small_blind: bool  # tda-de 34, bdpv 3.4
     keep_position_on_move: bool  # bdpv 3.7: same position relative to the button
+    never_move_blind_posters: bool  # bdpv 3.7: who posts a blind next is not moved to balance
+    # Players short of the fullest table at which a table holds play: at full tables (tda-de 10:
+    # three) and at six seats or fewer (tda-de 10 leaves it to the floor; practice: two).
+    hold_short_by: int
+    hold_short_by_short_handed: int
+    # Which hands go face up when someone is all-in: "any_all_in" — every hand once the betting
+    # is over (tda-de 16); "no_betting_left" — only when all or all but one are all-in
+    # (bdpv 6.27), otherwise the showing order applies to everyone.
+    all_in_show: str
+    # With no bet on the last round: "betting_order" — the first player left of the button
+    # shows first (tda-de 17); "floor" — the book is silent, the floor sets the order (bdpv).
+    show_order_without_bet: str
+    # A player who missed a raise and put in less than this percent of the call may take the
+    # chips back while nobody has acted since (bdpv 2.4.10); None: no taking back (tda-de 42).
+    missed_raise_take_back: int | None
     cite: dict[str, str]  # topic -> the rule id in this book
 
 
-RULESETS: dict[str, Ruleset] = {
+_FIRST_EDITIONS = {
     "tda-de": Ruleset(
         id="tda-de",
         name="Poker TDA (German edition)",
+        version="1.0",  # "Poker Turnierregeln v1.0"
         time_call=(60, 10),
         raise_standard=50,
         undercall_complete=None,
@@ -622,6 +745,12 @@ RULESETS: dict[str, Ruleset] = {
         ),
         heads_up_button_small_blind=True,
         keep_position_on_move=False,
+        never_move_blind_posters=False,
+        hold_short_by=3,
+        hold_short_by_short_handed=2,
+        all_in_show="any_all_in",
+        show_order_without_bet="betting_order",
+        missed_raise_take_back=None,
         cite={
             "show": "tda-de 13",
             "cards_speak": "tda-de 12",
@@ -634,11 +763,17 @@ RULESETS: dict[str, Ruleset] = {
             "premature": "tda-de 39",
             "out_of_turn": "tda-de 44",
             "penalties": "tda-de 69",
+            "show_order": "tda-de 17",
+            "show_order_without_bet": "tda-de 17",
+            "all_in_show": "tda-de 16",
+            "string_bet": "tda-de 55",
+            "missed_raise": "tda-de 42",
         },
     ),
     "bdpv": Ruleset(
         id="bdpv",
         name="BDPV",
+        version="1.1",  # "Die offiziellen Poker-Regeln des BDPV V1.1"
         time_call=(60, 10),
         raise_standard=50,
         undercall_complete=80,
@@ -655,6 +790,13 @@ RULESETS: dict[str, Ruleset] = {
         ),
         heads_up_button_small_blind=True,
         keep_position_on_move=True,
+        never_move_blind_posters=True,
+        # bdpv sets no threshold (6.14: tables are balanced sensibly); the TDA's is used.
+        hold_short_by=3,
+        hold_short_by_short_handed=2,
+        all_in_show="no_betting_left",
+        show_order_without_bet="floor",
+        missed_raise_take_back=50,
         cite={
             "show": "bdpv 2.5.1",
             "cards_speak": "bdpv 2.5.1",
@@ -667,13 +809,118 @@ RULESETS: dict[str, Ruleset] = {
             "premature": "bdpv 4.7",
             "out_of_turn": "bdpv 2.4.8",
             "penalties": "bdpv 6",
+            "show_order": "bdpv 2.5.5",
+            "show_order_without_bet": "bdpv 1.1.1",
+            "all_in_show": "bdpv 6.27",
+            "string_bet": "bdpv 2.4.12",
+            "missed_raise": "bdpv 2.4.10",
         },
     ),
 }
 
 
-def ruleset(ruleset_id: str) -> Ruleset:
-    try:
-        return RULESETS[ruleset_id]
-    except KeyError:
-        raise KeyError(f"unknown ruleset {ruleset_id!r}") from None
+class UnknownRuleset(KeyError):
+    """A ruleset id, or a version of it, that the registry does not hold."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+_VERSION = re.compile(r"^\d+(\.\d+)*$")
+
+
+def _order(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+class Registry:
+    """Every version of every ruleset. Versions are dotted numbers ("1.0", "1.1", "2.0"); the
+    highest is the newest, whatever the order they were registered in."""
+
+    def __init__(self, rulesets: Iterable[Ruleset] = ()) -> None:
+        self._held: dict[str, dict[str, Ruleset]] = {}
+        for rs in rulesets:
+            self.register(rs)
+
+    def register(self, rs: Ruleset) -> None:
+        """Add a version. An existing version is never replaced: rulings cite it."""
+        if not _VERSION.match(rs.version):
+            raise ValueError(f"{rs.id}: version {rs.version!r} is not a number such as 1.0")
+        held = self._held.setdefault(rs.id, {})
+        if rs.version in held:
+            raise ValueError(f"{rs.id} {rs.version} is registered already")
+        held[rs.version] = rs
+
+    def ids(self) -> tuple[str, ...]:
+        return tuple(self._held)
+
+    def versions(self, ruleset_id: str) -> tuple[str, ...]:
+        """The versions of `ruleset_id`, oldest first."""
+        return tuple(sorted(self._of(ruleset_id), key=_order))
+
+    def ruleset(self, ruleset_id: str, version: str | None = None) -> Ruleset:
+        """The named version; the newest when `version` is None or empty."""
+        held = self._of(ruleset_id)
+        if not version:
+            return held[self.versions(ruleset_id)[-1]]
+        try:
+            return held[version]
+        except KeyError:
+            raise UnknownRuleset(
+                f"ruleset {ruleset_id!r} has no version {version!r} "
+                f"(it has {', '.join(self.versions(ruleset_id))})"
+            ) from None
+
+    def all(self) -> tuple[Ruleset, ...]:
+        return tuple(self.ruleset(i, v) for i in self.ids() for v in self.versions(i))
+
+    def _of(self, ruleset_id: str) -> dict[str, Ruleset]:
+        try:
+            return self._held[ruleset_id]
+        except KeyError:
+            raise UnknownRuleset(f"unknown ruleset {ruleset_id!r}") from None
+
+
+REGISTRY = Registry(_FIRST_EDITIONS.values())
+
+
+def ruleset(ruleset_id: str, version: str | None = None) -> Ruleset:
+    """The ruleset `ruleset_id` in the named version, or the newest when `version` is None or
+    empty. UnknownRuleset (a KeyError) for an id or version the registry does not hold."""
+    return REGISTRY.ruleset(ruleset_id, version)
+
+
+def versions(ruleset_id: str) -> tuple[str, ...]:
+    """The versions the registry holds for `ruleset_id`, oldest first."""
+    return REGISTRY.versions(ruleset_id)
+
+
+def version_in_force(ruleset_id: str, recorded: str | None) -> str:
+    """The version a tournament plays under: the one it recorded, or the newest when it recorded
+    none (tournaments made before versions were kept)."""
+    return ruleset(ruleset_id, recorded).version
+
+
+def citation(rule_id: str, version: str) -> str:
+    """How a rule is cited: the ruleset, the version in force and the rule number
+    ("tda-de 47" under 1.0 is "tda-de 1.0 · 47"). Without a version the bare rule id."""
+    book, _sep, number = rule_id.partition(" ")
+    if not version or not number:
+        return rule_id
+    return f"{book} {version} · {number}"
+
+
+class _Newest(Mapping[str, Ruleset]):
+    """RULESETS: the newest version of each ruleset, by id (read live from the registry)."""
+
+    def __getitem__(self, ruleset_id: str) -> Ruleset:
+        return REGISTRY.ruleset(ruleset_id)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(REGISTRY.ids())
+
+    def __len__(self) -> int:
+        return len(REGISTRY.ids())
+
+
+RULESETS: Mapping[str, Ruleset] = _Newest()

@@ -150,10 +150,12 @@ def showdown(
     smallest_chip: int = 1,
     odd_chips: OddChips = "first",
     ruleset_id: str = "tda-de",
+    version: str | None = None,
 ) -> Showdown:
-    """Award every pot to the best shown hand(s) among its eligible players."""
+    """Award every pot to the best shown hand(s) among its eligible players, citing the rules of
+    `ruleset_id` in `version` (the newest when None)."""
     try:
-        cite = ruleset(ruleset_id).cite
+        cite = ruleset(ruleset_id, version).cite
     except KeyError as exc:
         raise ShowdownError(str(exc)) from None
     if not 2 <= table_seats <= 10:

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from rules_engine import services as svc
+from rules_engine.domain.rulesets import citation
 from rules_engine.models import ColourUp, Penalty
 from tables import services as tables
 from tables.models import SeatAssignment
@@ -176,7 +177,7 @@ def test_colour_up_round_up_and_bad_input(seated, actor, floor_client):
     assert record.method == "round_up"
     assert all(s["new_chips"] == 1 and s["cards"] == [] for s in record.result["seats"])
     page = floor_client.get(r.url).content.decode()
-    assert "tda-de 24" in page
+    assert "tda-de 1.0 · 24" in page
 
 
 SITUATION_CASES = [
@@ -204,7 +205,7 @@ def test_new_situations_in_the_console(floor_client, make_tournament, situation,
     page = floor_client.post(
         reverse("rulings", args=[t.pk]), {"situation": situation, "action": "suggest", **facts}
     ).content.decode()
-    assert text in page and rule in page
+    assert text in page and citation(rule, "1.0") in page
 
 
 def test_bdpv_tournament_gets_bdpv_rulings(floor_client, make_tournament):
@@ -218,7 +219,7 @@ def test_bdpv_tournament_gets_bdpv_rulings(floor_client, make_tournament):
             "action": "suggest",
         },
     ).content.decode()
-    assert "Too late for a misdeal" in page and "bdpv 2.1" in page
+    assert "Too late for a misdeal" in page and "bdpv 1.1 · 2.1" in page
 
 
 def test_showdown_in_the_console_and_bad_cards(floor_client, make_tournament):
@@ -250,4 +251,4 @@ def test_skipped_player_in_the_console(floor_client, make_tournament):
         reverse("rulings", args=[t.pk]),
         {"situation": "skipped_player", "skipped_so_far": "two_chips", "action": "suggest"},
     ).content.decode()
-    assert "Too late" in page and "tda-de 44" in page
+    assert "Too late" in page and "tda-de 1.0 · 44" in page

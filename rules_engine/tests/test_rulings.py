@@ -36,7 +36,7 @@ def test_oversized_chip_is_a_call_with_the_rule_cited(floor_client, make_tournam
     url = reverse("rulings", args=[t.pk])
     assert floor_client.get(url).status_code == 200
     page = floor_client.post(url, {**FACTS, "action": "suggest"}).content.decode()
-    assert "Call: 400 in front." in page and "tda-de 49" in page and "Oversized chip" in page
+    assert "Call: 400 in front." in page and "tda-de 1.0 · 49" in page and "Oversized chip" in page
     assert not Ruling.objects.exists()
 
 
@@ -102,10 +102,10 @@ def test_four_card_flop_and_out_of_turn_rulings(floor_client, make_tournament):
     page = floor_client.post(
         url, {"situation": "four_card_flop", "action": "suggest", "table": "4"}
     ).content.decode()
-    assert "next burn card" in page and "tda-de 39" in page
+    assert "next burn card" in page and "tda-de 1.0 · 39" in page
     oot = {"situation": "out_of_turn", "oot_action": "bet", "action_changed": "on", "table": "4"}
     page = floor_client.post(url, {**oot, "action": "suggest"}).content.decode()
-    assert "not binding" in page and "tda-de 44" in page
+    assert "not binding" in page and "tda-de 1.0 · 44" in page
     floor_client.post(url, {**oot, "action": "record", "follows": "1"})
     ruling = Ruling.objects.get(situation="out_of_turn")
     assert ruling.rules == ["tda-de 44"] and "not binding" in ruling.decision
@@ -121,11 +121,11 @@ def test_undercall_and_string_bet_in_the_console(floor_client, make_tournament):
     t = make_tournament()
     url = reverse("rulings", args=[t.pk])
     page = floor_client.post(url, {**FACTS, "chips": "100", "action": "suggest"}).content.decode()
-    assert "Undercall" in page and "tda-de 42" in page
+    assert "Undercall" in page and "tda-de 1.0 · 42" in page
     page = floor_client.post(
         url, {**FACTS, "chips": "400, 400", "first_motion": "400", "action": "suggest"}
     ).content.decode()
-    assert "Call: 400 in front." in page and "tda-de 55" in page
+    assert "Call: 400 in front." in page and "tda-de 1.0 · 55" in page
     page = floor_client.post(
         url,
         {
@@ -139,7 +139,7 @@ def test_undercall_and_string_bet_in_the_console(floor_client, make_tournament):
             "action": "suggest",
         },
     ).content.decode()
-    assert "Bet / raise to 500." in page and "tda-de 56" in page
+    assert "Bet / raise to 500." in page and "tda-de 1.0 · 56" in page
 
 
 def test_the_log_is_searchable(floor_client, make_tournament):

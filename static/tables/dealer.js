@@ -11,17 +11,16 @@ const sounds = new Sounds();
 let snapshot = null;
 let lastCountdownBeep = null;
 
-// A refresh never pulls the table from under the dealer's finger: while the seat sheet is open
-// it waits until the sheet closes.
+// A refresh never pulls the table from under the dealer's finger: while a sheet (seat, who
+// shows first) is open it waits until the sheet closes.
 let reloadWaiting = false;
 function reloadTable() {
-  const sheet = document.getElementById("seat-sheet");
-  if (sheet && sheet.open) { reloadWaiting = true; return; }
+  if (root.querySelector("dialog[open]")) { reloadWaiting = true; return; }
   reloadWaiting = false;
   if (window.htmx) window.htmx.ajax("GET", root.dataset.url, { target: "#dealer", swap: "innerHTML" });
 }
 document.addEventListener("close", (e) => {
-  if (e.target.id === "seat-sheet" && reloadWaiting) setTimeout(reloadTable, 0);
+  if (e.target.tagName === "DIALOG" && reloadWaiting) setTimeout(reloadTable, 0);
 }, true);
 
 const feed = new Feed({
@@ -83,8 +82,11 @@ function tick() {
 }
 requestAnimationFrame(tick);
 
-// Tap a seat: the sheet to report a bust or call the clock on that player.
+// Tap a seat: the sheet to report a bust or call the clock on that player. A button with
+// `data-sheet` opens the sheet it names ("who shows first?").
 document.addEventListener("click", (e) => {
+  const opener = e.target.closest("[data-sheet]");
+  if (opener) { document.getElementById(opener.dataset.sheet)?.showModal(); return; }
   const seat = e.target.closest("button.seat");
   if (!seat || seat.disabled) return;
   const sheet = document.getElementById("seat-sheet");

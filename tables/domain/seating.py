@@ -4,15 +4,23 @@ A `Layout` is the tournament's open tables with who sits where and where each bu
 functions here never change a layout in place: they return the moves to make, so the caller
 can show them, store them and apply them in one transaction.
 
+A `TableState` is a table during the hand being played. What the next hand looks like (who
+posts, who is dealt in, where a newcomer waits) comes from one function, `next_hand_blinds`
+(with `tables.domain.button.deal_next_hand` underneath): the mover, the landing seat, the
+waiting zone of late seats and broken tables all read it.
+
 Rules (cited by number, summarized in docs/seating.md):
 - tda-de 6: seats are drawn at random; 7: late entries and alternates get a random seat and sit
   out between the small blind and the button; 8: special needs are accommodated; 9: players of
   a broken table are redrawn at random and may land anywhere except between the small blind
   and the button; 10: balancing moves the player due the big blind next to the worst position
   (the seat due the big blind next, never the small blind) of a table chosen by a fixed
-  procedure, and play holds at a table three or more players short; 11: the final table.
-- bdpv section 6 rule 12: a moved player keeps the same position relative to the button;
-  bdpv seating rule 4: players who must not sit together (keep-apart pairs).
+  procedure, and play holds at a table three or more players short; 11: the final table;
+  32-34: the dead-button rules the next hand follows.
+- bdpv section 3 rule 2: the big blind always moves on, small blind and button may be dead;
+  rule 7 and section 6 rule 12: a moved player keeps the same position relative to the button,
+  and a player who must post a blind is not moved; bdpv seating rule 4: players who must not
+  sit together (keep-apart pairs).
 """
 
 from __future__ import annotations
@@ -23,18 +31,20 @@ import os
 import secrets
 from array import array
 from bisect import insort
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from random import Random
 from typing import NamedTuple, TypeVar
 
 from tables.domain.button import (
     Blinds,
     ButtonError,
+    Newcomer,
     clockwise,
-    due_big_blind_next,
-    position_from_button,
-    waiting_seats,
+    deal_next_hand,
+    hands_before,
+    newcomer_at,
     worst_empty_seat,
 )
 
@@ -43,6 +53,11 @@ T = TypeVar("T")
 
 class SeatingError(ValueError):
     """A seating request that cannot be met."""
+
+
+class BustPending(SeatingError):
+    """A table is not broken while a bust reported there waits for the floor: the player may
+    be out (confirmed) or not (dismissed), and only then is it known who moves."""
 
 
 def secure_random() -> Random:
@@ -66,6 +81,8 @@ def shuffle(items: list[T], rng: Random) -> None:
 
 @dataclass(frozen=True)
 class TableState:
+    """A table during the hand being played: `blinds` are that hand's positions."""
+
     number: int
     size: int
     # seat -> entry id
@@ -74,6 +91,9 @@ class TableState:
     # Seats whose players sit out until the button passes (tda-de 7).
     waiting: frozenset[int] = frozenset()
     opening_order: int = 0
+    # Seats whose players are out in the hand being played (a dealer reported them busted; the
+    # seat is not freed yet): they are dealt no further hand, never move, and nobody sits there.
+    leaving: frozenset[int] = frozenset()
 
     @property
     def count(self) -> int:
@@ -81,7 +101,8 @@ class TableState:
 
     @property
     def playing(self) -> frozenset[int]:
-        return frozenset(s for s in self.seated if s not in self.waiting)
+        """Seated players who are neither waiting for the button nor leaving."""
+        return frozenset(s for s in self.seated if s not in self.waiting and s not in self.leaving)
 
     def empty_seats(self) -> list[int]:
         return [s for s in range(1, self.size + 1) if s not in self.seated]
@@ -117,8 +138,25 @@ class Rules:
     """The balancing parameters of the ruleset (rules_engine provides them per ruleset)."""
 
     tolerance: int = 1  # tables may differ by this many players (tda-de 10)
-    hold_short_by: int = 3  # a table this many short of the fullest holds play (tda-de 10)
-    keep_position: bool = False  # bdpv 6.12: same position relative to the button
+    # A table this many short of the fullest holds play (tda-de 10); see `hold_threshold`.
+    hold_short_by: int = 3
+    keep_position: bool = False  # bdpv 3.7, 6.12: same position relative to the button
+    never_move_blind_posters: bool = False  # bdpv 3.7: who posts a blind next is not moved
+
+
+# tda-de 10 names the hold threshold for full tables only; at this many seats or fewer a table is
+# short-handed and the threshold is the floor's (the ruleset's) choice.
+SHORT_HANDED_SEATS = 6
+
+
+def hold_threshold(
+    seats_per_table: int, *, full_ring: int, short_handed: int, tolerance: int
+) -> int:
+    """How many players short of the fullest table a table holds play (tda-de 10): the
+    ruleset's `full_ring` threshold, or its `short_handed` one at six seats or fewer; never
+    within the balancing tolerance, where a table is not out of balance at all."""
+    threshold = short_handed if seats_per_table <= SHORT_HANDED_SEATS else full_ring
+    return max(threshold, tolerance + 1)
 
 
 @dataclass(frozen=True)
@@ -126,6 +164,9 @@ class BalancePlan:
     moves: tuple[Move, ...]
     holds: tuple[int, ...]  # tables that must hold play until the moves are made
     signature: str  # identifies the layout the plan was made for
+    # Keep-apart pairs (bdpv seating rule 4) a move seats together because no table at the
+    # fewest players was free of the partner: the floor is told.
+    together: tuple[tuple[int, int], ...] = ()
 
 
 # --- Draw -------------------------------------------------------------------------------
@@ -259,27 +300,119 @@ def _keep_apart(
     raise SeatingError("the keep-apart pairs cannot all be seated apart")
 
 
+# --- The next hand ---------------------------------------------------------------------------
+
+
+def next_hand_blinds(table: TableState) -> Blinds | None:
+    """The positions of the table's next hand by the dead-button rules (tda-de 32-34, bdpv 3.2):
+    the big blind moves on to the next player dealt in, never to an empty seat or a leaving
+    player; the small blind and the button may be dead. Dealt in are the seated players minus
+    the leaving ones, and the players waiting for the button once it has passed them (tda-de 7,
+    9). None while the table has no button or fewer than two players will be dealt in.
+
+    This is the one answer to "who posts next": the mover, the worst seat and the waiting zone
+    all read it (through `tables.domain.button.deal_next_hand`)."""
+    dealt = _deal_next(table)
+    return dealt[0] if dealt else None
+
+
+def _deal_next(table: TableState) -> tuple[Blinds, frozenset[int]] | None:
+    if table.blinds is None:
+        return None
+    try:
+        return deal_next_hand(
+            table.size, table.blinds, table.playing, table.waiting - table.leaving
+        )
+    except ButtonError:
+        return None
+
+
+def newcomer(table: TableState, seat: int) -> Newcomer:
+    """A player seated now at the empty `seat`: whether he waits for the button and how soon
+    he posts the big blind (a table without a button: at once, and nobody waits)."""
+    if table.blinds is None:
+        return Newcomer(seat, False, 0)
+    return newcomer_at(table.size, table.blinds, table.playing, table.waiting - table.leaving, seat)
+
+
+def waiting_zone(table: TableState) -> frozenset[int]:
+    """The empty seats where a player seated now sits out until the button has passed him
+    (tda-de 7, 9): between the next hand's button and small blind."""
+    return frozenset(s for s in table.empty_seats() if newcomer(table, s).must_wait)
+
+
+def worst_position(table: TableState) -> int:
+    """The empty seat where a player seated now posts the big blind soonest, never the small
+    blind (tda-de 10); a table without a button takes its lowest empty seat."""
+    return worst_empty_seat(
+        table.size,
+        frozenset(table.seated),
+        table.blinds,
+        waiting=table.waiting,
+        leaving=table.leaving,
+    )
+
+
+def _must_wait(table: TableState, seat: int) -> bool:
+    return newcomer(table, seat).must_wait
+
+
 # --- Late entries -------------------------------------------------------------------------
 
 
-def late_seat(tables: Sequence[TableState], *, rng: Random | None = None) -> Seat:
+def late_seat(
+    tables: Sequence[TableState], *, rng: Random | None = None, avoid: Collection[int] = ()
+) -> Seat:
     """A random open seat for a late entry or alternate (tda-de 7), at one of the tables with
-    the fewest players so the room stays balanced. Sits out if the seat is between the small
-    blind and the button."""
+    the fewest players so the room stays balanced; of those, one where nobody in `avoid` sits
+    (his keep-apart partners, bdpv seating rule 4) when there is one. Sits out if the seat is
+    between the next hand's button and small blind."""
     rng = rng or secure_random()
     candidates = [t for t in tables if t.empty_seats()]
     if not candidates:
         raise SeatingError("no open seat")
     fewest = min(t.count for t in candidates)
-    table = rng.choice([t for t in candidates if t.count == fewest])
+    at_fewest = [t for t in candidates if t.count == fewest]
+    avoided = frozenset(avoid)
+    apart = [t for t in at_fewest if avoided.isdisjoint(t.seated.values())]
+    table = rng.choice(apart or at_fewest)
     seat = rng.choice(table.empty_seats())
     return Seat(table.number, seat, must_wait=_must_wait(table, seat))
 
 
-def _must_wait(table: TableState, seat: int) -> bool:
-    if table.blinds is None:
-        return False
-    return seat in waiting_seats(table.size, table.blinds)
+def tables_apart(numbers: Sequence[int], avoid: Collection[int]) -> list[int]:
+    """The tables among `numbers` that are not in `avoid` (where a keep-apart partner sits,
+    bdpv seating rule 4), or all of `numbers` when every one is to be avoided."""
+    apart = [n for n in numbers if n not in avoid]
+    return apart or list(numbers)
+
+
+def partners_of(pairs: Iterable[tuple[int, int]]) -> dict[int, frozenset[int]]:
+    """Entry -> the entries it must not sit with (bdpv seating rule 4)."""
+    found: dict[int, set[int]] = {}
+    for a, b in pairs:
+        found.setdefault(a, set()).add(b)
+        found.setdefault(b, set()).add(a)
+    return {e: frozenset(p) for e, p in found.items()}
+
+
+def pairs_together(
+    tables: Iterable[TableState],
+    pairs: Iterable[tuple[int, int]],
+    among: Collection[int] | None = None,
+) -> tuple[tuple[int, int], ...]:
+    """The keep-apart pairs that share a table in `tables` (only pairs with an entry in `among`,
+    when given): what the floor must be told could not be kept apart."""
+    where = {e: t.number for t in tables for e in t.seated.values()}
+    found = {
+        (min(a, b), max(a, b))
+        for a, b in pairs
+        if (among is None or a in among or b in among)
+        and a in where
+        and b in where
+        and where[a] == where[b]
+    }
+    return tuple(sorted(found))
 
 
 # --- Balancing ----------------------------------------------------------------------------
@@ -289,7 +422,11 @@ def signature(tables: Iterable[TableState]) -> str:
     """A short fingerprint of a layout: a plan made for one layout is stale for another."""
     parts = []
     for t in sorted(tables, key=lambda x: x.number):
-        seats = ",".join(f"{s}:{e}" for s, e in sorted(t.seated.items()))
+        # A player who starts or stops waiting, or is reported out, changes the plan too.
+        seats = ",".join(
+            f"{s}:{e}{'w' if s in t.waiting else ''}{'x' if s in t.leaving else ''}"
+            for s, e in sorted(t.seated.items())
+        )
         b = t.blinds
         parts.append(f"{t.number}[{seats}]{b.big_blind if b else '-'}")
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
@@ -409,16 +546,26 @@ def _whole_loader(tables: Sequence[TableState]) -> LoadMany:
     return lambda numbers: {n: by_number[n] for n in numbers if n in by_number}
 
 
-def plan_balance(tables: Sequence[TableState], rules: Rules | None = None) -> BalancePlan:
+def plan_balance(
+    tables: Sequence[TableState],
+    rules: Rules | None = None,
+    keep_apart: Collection[tuple[int, int]] = (),
+) -> BalancePlan:
     """Balance a whole layout; see `plan_balance_lazy`."""
     return plan_balance_lazy(
         HeadCounts.whole({t.number: t.count for t in tables}, {t.number: t.size for t in tables}),
         _whole_loader(tables),
         rules,
+        keep_apart,
     )
 
 
-def plan_balance_lazy(head: HeadCounts, load: LoadMany, rules: Rules | None = None) -> BalancePlan:
+def plan_balance_lazy(
+    head: HeadCounts,
+    load: LoadMany,
+    rules: Rules | None = None,
+    keep_apart: Collection[tuple[int, int]] = (),
+) -> BalancePlan:
     """Moves that bring every table within the tolerance (tda-de 10).
 
     Works from the head counts at both ends of the room (`head`) and loads only the tables
@@ -427,10 +574,13 @@ def plan_balance_lazy(head: HeadCounts, load: LoadMany, rules: Rules | None = No
 
     Predetermined procedure (docs/seating.md): the giving table is the one with the most players
     (the lowest number on a tie); the receiving table is the one with the fewest players and an
-    empty seat (the lowest number on a tie). The mover is the player due the big blind next at
-    the giving table. The mover lands in the worst position of the receiving table (the empty
-    seat due the big blind next, never the small blind) or, with `keep_position`, in the empty
-    seat whose position relative to the button is closest to the old one (bdpv 6.12).
+    empty seat (the lowest number on a tie), passing over a table where a keep-apart partner of
+    the mover sits when another table has as few players (bdpv seating rule 4; the pairs that
+    stay together are in `together`). `keep_apart` is read again at every move, after the
+    tables it concerns are loaded: it need only hold the pairs of players at loaded tables, and
+    may grow as `load` reads more. The mover and his seat: see `movers` and `_balance_move`. A
+    leaving player never moves and a leaving seat takes nobody; when nobody at the giving table
+    may move, the plan stops there.
     """
     rules = rules or Rules()
     load_many = _loader(load)
@@ -451,7 +601,7 @@ def plan_balance_lazy(head: HeadCounts, load: LoadMany, rules: Rules | None = No
     def key_empty(n: int) -> tuple[int, int]:
         return (counts[n], n)
 
-    for _ in range(sum(counts.values()) + 1):
+    for _ in range(2 * sum(counts.values()) + 2):
         if len(counts) < 2:
             if full_edge is not None:
                 raise NeedMoreCounts("fullest")
@@ -475,7 +625,37 @@ def plan_balance_lazy(head: HeadCounts, load: LoadMany, rules: Rules | None = No
             # The head counts were read a moment before the tables: trust the tables.
             counts[long_n], counts[short_n] = long.count, short.count
             continue
-        move = _balance_move(long, short, rules)
+        partners = partners_of(keep_apart)
+        move = _balance_move(long, short, rules, partners)
+        if move is not None and _with_partner(move.entry, short, partners):
+            # Another table with as few players, in the same order, without the partner.
+            level = counts[short_n]
+            others = sorted(
+                (n for n in open_tables if counts[n] == level and n not in (short_n, long_n)),
+                key=key_empty,
+            )
+            stale = False
+            for n in others:
+                if empty_edge is not None and key_empty(n) > empty_edge:
+                    raise NeedMoreCounts("emptiest", level)
+                if n not in loaded:
+                    loaded.update(load_many([n]))
+                if loaded[n].count != counts[n]:
+                    counts[n] = loaded[n].count
+                    stale = True
+                    break
+                other = _balance_move(long, loaded[n], rules, partners)
+                if other is not None and not _with_partner(other.entry, loaded[n], partners):
+                    move, short_n = other, n
+                    break
+            else:
+                if empty_edge is not None and empty_edge[0] <= level:
+                    raise NeedMoreCounts("emptiest", level)
+            if stale:
+                continue
+            short = loaded[short_n]
+        if move is None:
+            break  # everyone left at the giving table is out in this hand or posts a blind
         moves.append(move)
         loaded[long_n] = _without(long, move.from_seat)
         loaded[short_n] = _with(short, move.to_seat, move.entry, move.must_wait)
@@ -483,54 +663,110 @@ def plan_balance_lazy(head: HeadCounts, load: LoadMany, rules: Rules | None = No
         counts[short_n] += 1
     sig = signature(loaded.values()) + ":" + head.fingerprint()
     return BalancePlan(
-        moves=tuple(moves), holds=hold, signature=hashlib.sha256(sig.encode()).hexdigest()[:16]
+        moves=tuple(moves),
+        holds=hold,
+        signature=hashlib.sha256(sig.encode()).hexdigest()[:16],
+        together=pairs_together(loaded.values(), keep_apart, {m.entry for m in moves}),
     )
 
 
-def _balance_move(long: TableState, short: TableState, rules: Rules) -> Move:
-    players = long.playing or frozenset(long.seated)
-    if long.blinds is not None and len(players) >= 2:
-        try:
-            from_seat = due_big_blind_next(long.size, players, long.blinds)
-        except ButtonError:
-            from_seat = min(long.seated)
+def _with_partner(entry: int, table: TableState, partners: Mapping[int, frozenset[int]]) -> bool:
+    mine = partners.get(entry)
+    return mine is not None and not mine.isdisjoint(table.seated.values())
+
+
+def movers(table: TableState, rules: Rules) -> list[tuple[int, int]]:
+    """Who may leave `table` when it gives up a player, best first, each with the hands dealt
+    before he would post the big blind there (0: in the next hand). Never a leaving player.
+
+    Clockwise from the next hand's big blind: with tda-de (10) the first, the player due the big
+    blind next, is the mover. With `never_move_blind_posters` (bdpv 3.7) the next hand's big and
+    small blind are left out, so the first is the player after the big blind. A table without a
+    button: the lowest seats first."""
+    return list(_movers(table, rules))
+
+
+def _movers(table: TableState, rules: Rules) -> Iterator[tuple[int, int]]:
+    dealt = _deal_next(table)
+    if dealt is None:
+        yield from ((s, 0) for s in sorted(table.seated) if s not in table.leaving)
+        return
+    blinds, players = dealt
+    bb = blinds.big_blind
+    posting = {bb, blinds.small_blind} if rules.never_move_blind_posters else set()
+    for seat in [bb, *clockwise(table.size, bb)][:-1]:  # from the big blind round to before it
+        if seat in table.seated and seat not in table.leaving and seat not in posting:
+            yield seat, hands_before(table.size, bb, {*players, seat}, seat)
+
+
+def _balance_move(
+    long: TableState, short: TableState, rules: Rules, partners: Mapping[int, frozenset[int]]
+) -> Move | None:
+    """The move from `long` to `short`, or None when nobody at `long` may move.
+
+    tda-de 10: the player due the big blind next goes to the worst position of `short` (the
+    empty seat where he posts the big blind soonest, never the small blind).
+
+    With `keep_position` (bdpv 3.7, 6.12) he keeps his position relative to the button: the hands
+    he would be dealt before his big blind at `short` are as many as at `long`. Where no seat
+    fits exactly, the closest one where he posts the big blind sooner, never later (he must not
+    skip it); of seats alike, the first clockwise after the current big blind. Only when no
+    seat at `short` lets him keep his turn does he post it later, by as little as can be.
+
+    With `never_move_blind_posters` too (bdpv), no rule names the mover: of the players who may
+    move (`movers`), the first for whom `short` has a seat that fits best goes, passing over
+    players whose keep-apart partner sits at `short` when someone else may go."""
+    by_fit = rules.keep_position and long.blinds is not None and short.blinds is not None
+    if by_fit and rules.never_move_blind_posters:
+        candidates = movers(long, rules)
     else:
-        from_seat = min(long.seated)
-    entry = long.seated[from_seat]
-    to_seat = _landing_seat(long, from_seat, short, rules)
+        candidates = list(islice(_movers(long, rules), 1))  # the first in line (tda-de 10)
+    if not candidates:
+        return None
+    empty = short.empty_seats()
+    if not empty:
+        raise SeatingError(f"table {short.number} is full")
+    if by_fit:
+        assert short.blinds is not None
+        if rules.never_move_blind_posters:
+            # bdpv names no mover: he is chosen where he fits, and not next to a partner.
+            at_short = frozenset(short.seated.values())
+            apart = [
+                c
+                for c in candidates
+                if partners.get(long.seated[c[0]], frozenset()).isdisjoint(at_short)
+            ]
+            candidates = apart or candidates
+        order = list(clockwise(short.size, short.blinds.big_blind))
+        seats = sorted((newcomer(short, s) for s in empty), key=lambda n: order.index(n.seat))
+        best: tuple[tuple[int, int, int, int, int], int, Newcomer] | None = None
+        for i, (seat, hands) in enumerate(candidates):
+            for j, place in enumerate(seats):
+                there = place.hands_to_big_blind
+                key = (int(there > hands), abs(there - hands), i, there, j)
+                if best is None or key < best[0]:
+                    best = (key, seat, place)
+        assert best is not None  # candidates and seats are not empty
+        _key, from_seat, place = best
+    else:
+        from_seat = candidates[0][0]
+        place = newcomer(short, worst_position(short))
     return Move(
-        entry=entry,
+        entry=long.seated[from_seat],
         from_table=long.number,
         from_seat=from_seat,
         to_table=short.number,
-        to_seat=to_seat,
-        must_wait=_must_wait(short, to_seat),
+        to_seat=place.seat,
+        must_wait=place.must_wait,
     )
-
-
-def _landing_seat(long: TableState, from_seat: int, short: TableState, rules: Rules) -> int:
-    occupied = frozenset(short.seated)
-    if rules.keep_position and long.blinds is not None and short.blinds is not None:
-        wanted = position_from_button(
-            long.size, frozenset(long.seated), long.blinds.button, from_seat
-        )
-        best: tuple[int, int] | None = None
-        for seat in clockwise(short.size, short.blinds.button):
-            if seat in occupied:
-                continue
-            pos = position_from_button(short.size, occupied | {seat}, short.blinds.button, seat)
-            score = abs(pos - wanted)
-            if best is None or score < best[0]:
-                best = (score, seat)
-        if best is not None:
-            return best[1]
-    return worst_empty_seat(short.size, occupied, short.blinds)
 
 
 def _without(table: TableState, seat: int) -> TableState:
     seated = dict(table.seated)
     del seated[seat]
-    return replace(table, seated=seated, waiting=table.waiting - {seat})
+    return replace(
+        table, seated=seated, waiting=table.waiting - {seat}, leaving=table.leaving - {seat}
+    )
 
 
 def _with(table: TableState, seat: int, entry: int, wait: bool) -> TableState:
@@ -572,7 +808,11 @@ def break_due(
 
 
 def plan_break(
-    tables: Sequence[TableState], breaking: int, *, rng: Random | None = None
+    tables: Sequence[TableState],
+    breaking: int,
+    *,
+    rng: Random | None = None,
+    keep_apart: Iterable[tuple[int, int]] = (),
 ) -> tuple[Move, ...]:
     """Break a whole layout; see `plan_break_lazy`."""
     return plan_break_lazy(
@@ -580,6 +820,7 @@ def plan_break(
         _whole_loader(tables),
         breaking,
         rng=rng,
+        keep_apart=keep_apart,
     )
 
 
@@ -589,10 +830,14 @@ def plan_break_lazy(
     breaking: int,
     *,
     rng: Random | None = None,
+    keep_apart: Iterable[tuple[int, int]] = (),
 ) -> tuple[Move, ...]:
     """Redraw the players of table `breaking` into the other tables (tda-de 9): each player in
     random order goes to a random table among those with the fewest players, then a random open
-    seat there. Seats between the small blind and the button sit out until the button passes.
+    seat there. Seats between the next hand's button and small blind sit out until the button
+    passes. Keep-apart pairs (bdpv seating rule 4) are kept apart by trading tables between the
+    players drawn, where a trade does it (`pairs_together` tells the rest). A table with a
+    player out in the hand being played is not broken until the floor has settled the bust.
 
     Reads the breaking table, then the receiving tables in one `load` call. Raises
     `NeedMoreCounts` unless `head.emptiest` holds every table at the head counts it draws from
@@ -600,6 +845,8 @@ def plan_break_lazy(
     rng = rng or secure_random()
     load_many = _loader(load)
     leaving = load_many([breaking])[breaking]
+    if leaving.leaving:
+        raise BustPending(f"a bust reported at table {breaking} waits for the floor")
     counts, sizes = head.known()
     counts.pop(breaking, None)
     sizes.pop(breaking, None)
@@ -617,6 +864,9 @@ def plan_break_lazy(
         counts.update(stale)  # the tables were read a moment after the counts: trust them
     else:
         raise SeatingError("the tables keep changing; try again")
+    partners = partners_of(keep_apart)
+    if partners:
+        _trade_apart([entry for _seat, entry in players], targets, loaded, partners)
     moves: list[Move] = []
     for (from_seat, entry), number in zip(players, targets, strict=True):
         table = loaded[number]
@@ -625,6 +875,44 @@ def plan_break_lazy(
         moves.append(Move(entry, breaking, from_seat, number, seat, wait, "break"))
         loaded[number] = _with(table, seat, entry, wait)
     return tuple(moves)
+
+
+def _trade_apart(
+    entries: Sequence[int],
+    targets: list[int],
+    tables: Mapping[int, TableState],
+    partners: Mapping[int, frozenset[int]],
+) -> None:
+    """Trade the drawn tables (in place) between the players of a broken table until no
+    keep-apart partners meet, where trades can do it: the tables drawn stay the same, so the
+    room stays as balanced as the draw made it (bdpv seating rule 4)."""
+
+    def clash(i: int, number: int) -> bool:
+        mine = partners.get(entries[i])
+        if not mine:
+            return False
+        if not mine.isdisjoint(tables[number].seated.values()):
+            return True
+        return any(
+            targets[j] == number and entries[j] in mine for j in range(len(entries)) if j != i
+        )
+
+    for _round in range(len(entries)):
+        traded = False
+        for i in range(len(entries)):
+            if not clash(i, targets[i]):
+                continue
+            for j in range(len(entries)):
+                if targets[j] == targets[i]:
+                    continue
+                a, b = targets[i], targets[j]
+                targets[i], targets[j] = b, a
+                if not clash(i, b) and not clash(j, a):
+                    traded = True
+                    break
+                targets[i], targets[j] = a, b
+        if not traded:
+            return
 
 
 def _draw_tables(

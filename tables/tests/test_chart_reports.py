@@ -29,7 +29,7 @@ def test_a_report_of_a_player_out_already_leaves_the_chart(
 
     entries_bust(tournament=t, busts=[BustReport(entry=first.entry)], actor=actor)
     page = client.get(reverse("seating", args=[t.pk])).content.decode()
-    reports = page.split("Dealer reports", 1)[1].split("</table>", 1)[0]
+    reports = page.split("Dealer reports", 1)[1].split('<div class="grid grid-3">', 1)[0]
     assert f"#{first.entry.number} " not in reports
     assert f"#{second.entry.number} " in reports
     assert "new deck please" in reports

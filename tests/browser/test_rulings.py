@@ -36,7 +36,7 @@ def test_three_cited_rulings_in_english_and_german(live_server, page, floor_user
         page.click("button[value=suggest]")
         page.wait_for_selector(".rule-list li")
         text = page.inner_text("form.card")
-        assert "tda-de 49" in text
+        assert "tda-de 1.0 · 49" in text
         assert ("Call: 400 in front." if language == "en" else "Call: 400") in text
         if language == "en":
             page.click("button[value=record]")
@@ -48,14 +48,14 @@ def test_three_cited_rulings_in_english_and_german(live_server, page, floor_user
         page.click("button[value=suggest]")
         page.wait_for_selector(".rule-list li")
         text = page.inner_text("form.card")
-        assert "tda-de 44" in text
+        assert "tda-de 1.0 · 44" in text
         assert ("not binding" if language == "en" else "nicht verbindlich") in text
         # 3. Four cards on the flop.
         _rulings(page, base, t, "four_card_flop")
         page.click("button[value=suggest]")
         page.wait_for_selector("ol.steps li")
         text = page.inner_text("form.card")
-        assert "tda-de 39" in text
+        assert "tda-de 1.0 · 39" in text
         assert ("Burnkarte" if language == "de" else "burn card") in text
         screenshot(page, f"ruling-four-card-flop-{language}")
         assert time.monotonic() - started < 60

@@ -46,10 +46,16 @@ def test_bust_from_table_view_to_applied_move(
 
     login(page, live_server.url, "flo", "pw-floor-123")
     page.goto(f"{live_server.url}/console/t/{t.pk}/seating/")
-    for _ in victims:
-        page.click("text=Confirm bust")
-        page.wait_for_selector(".messages li.success")
+    # Both were out in the same hand: one form ranks them together, with their stacks.
+    stacks = page.locator(".report-group input[name^=stack_]")
+    assert stacks.count() == 2
+    stacks.nth(0).fill("3000")
+    stacks.nth(1).fill("12000")
+    page.click("text=Confirm 2 busts")
+    page.wait_for_selector(".messages li.success")
     assert t.entries.filter(status=EntryStatus.BUSTED).count() == 2
+    places = sorted(t.entries.filter(status=EntryStatus.BUSTED).values_list("place", flat=True))
+    assert places == [17, 18]
     page.wait_for_selector("#apply-moves")
     screenshot(page, "seating-plan")
     page.click("#apply-moves")

@@ -3,6 +3,8 @@
 from django.db import migrations, models
 from django.db.models import F
 
+from tournament import counters
+
 
 def ranks_from_places(apps, schema_editor):
     """Finishes recorded before ranks were kept: the rank follows from the place and the field
@@ -57,6 +59,11 @@ class Migration(migrations.Migration):
             name='elimination_rank',
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
+        # SQLite rebuilds tournament_tournament to add a column with a default; the entry,
+        # purchase and table triggers name it, so they come off first and go back on after.
+        migrations.RunPython(counters.remove_purchase_counts, counters.install_purchase_counts),
+        migrations.RunPython(counters.remove_entry_counts, counters.install_entry_counts),
+        migrations.RunPython(counters.remove_table_counts, counters.install_table_counts),
         migrations.AddField(
             model_name='tournament',
             name='registration_closed_at',
@@ -67,5 +74,8 @@ class Migration(migrations.Migration):
             name='ruleset_version',
             field=models.CharField(blank=True, max_length=20, verbose_name='ruleset version'),
         ),
+        migrations.RunPython(counters.install_table_counts, counters.remove_table_counts),
+        migrations.RunPython(counters.install_entry_counts, counters.remove_entry_counts),
+        migrations.RunPython(counters.install_purchase_counts, counters.remove_purchase_counts),
         migrations.RunPython(ranks_from_places, migrations.RunPython.noop),
     ]

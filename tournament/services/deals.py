@@ -189,11 +189,15 @@ def amount_owed(entry: Entry) -> int:
 
 
 def owed(tournament: Tournament) -> list[Entry]:
-    """Everyone owed money (a prize, an agreed deal share or bounties), best place first. Each entry
-    carries `owed` (in all) and `open` (not paid yet)."""
+    """Everyone owed money (a prize, an agreed deal share or bounties) or paid some, best place
+    first. Each entry carries `owed` (in all) and `open` (not paid yet; below zero when more was
+    paid than is owed now, after an undone bust: a correction to collect back)."""
     rows = list(
         tournament.entries.filter(
-            Q(prize__gt=0) | Q(deal_share__isnull=False) | Q(bounties_won__gt=0)
+            Q(prize__gt=0)
+            | Q(deal_share__isnull=False)
+            | Q(bounties_won__gt=0)
+            | Q(paid_amount__gt=0)
         )
         .select_related("player", "deal_share")
         .order_by(F("place").asc(nulls_first=True), "number")
@@ -201,6 +205,7 @@ def owed(tournament: Tournament) -> list[Entry]:
     for e in rows:
         e.owed = amount_owed(e)  # type: ignore[attr-defined]
         e.open = e.owed - e.paid_amount  # type: ignore[attr-defined]
+        e.collect = max(-e.open, 0)  # type: ignore[attr-defined]
     return rows
 
 
@@ -238,6 +243,7 @@ def desk_totals(tournament: Tournament) -> dict[str, int]:
     return {
         "owed": sum(e.owed for e in rows),  # type: ignore[attr-defined]
         "paid": sum(e.paid_amount for e in rows),
-        "open": sum(e.open for e in rows),  # type: ignore[attr-defined]
+        "open": sum(max(e.open, 0) for e in rows),  # type: ignore[attr-defined]
+        "to_collect": sum(max(-e.open, 0) for e in rows),  # type: ignore[attr-defined]
         "pool": tournament_numbers(tournament).prize_pool,
     }

@@ -685,6 +685,22 @@ def bust_undo_last(
         .first()
     )
     affected = list(tournament.entries.select_for_update().filter(bust_sequence=last))
+    again = (
+        tournament.entries.filter(
+            player_id__in=[e.player_id for e in affected if e.status == EntryStatus.BUSTED],
+            status__in=[EntryStatus.ACTIVE, EntryStatus.ALTERNATE],
+        )
+        .order_by("number")
+        .first()
+    )
+    if again is not None:
+        raise FloorError(
+            _(
+                "The player of this bust has entered again (#%(n)s): the bust cannot be undone "
+                "while the new entry is live."
+            )
+            % {"n": again.number}
+        )
     payload = event.payload if event is not None else {}
     hunters = {t["to"] for t in payload.get("bounties", [])}
     paid = [e for e in [*affected, *tournament.entries.filter(pk__in=hunters)] if e.paid_amount > 0]

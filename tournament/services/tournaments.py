@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from rules_engine.domain.rulesets import ruleset as ruleset_named
 from tournament.domain.lifecycle import LifecycleError, check_transition
 from tournament.domain.structure import (
     LevelSpec,
@@ -40,6 +41,7 @@ TOURNAMENT_FIELDS = {
     "seats_per_table",
     "final_table_size",
     "ruleset",
+    "ruleset_version",
     "capacity",
     "balance_tolerance",
     "break_order",
@@ -75,6 +77,30 @@ FROZEN_AFTER_START = {
     "bounty_kind",
     "bounty",
 }
+
+
+def default_final_table_size(seats_per_table: int | None) -> int:
+    """tda-de 11: the final table is one full table of the event (nine at a nine-handed event,
+    six at six-max), never more than ten."""
+    seats = seats_per_table or Tournament._meta.get_field("seats_per_table").get_default()
+    return min(int(seats), 10)
+
+
+def ruleset_version_checked(ruleset_id: str, version: str | None) -> str:
+    """The version of `ruleset_id` a tournament records: `version` when the registry holds it,
+    the newest when none is named."""
+    try:
+        return ruleset_named(ruleset_id, version).version
+    except KeyError as exc:
+        if not version:
+            raise FloorError(
+                _("Unknown ruleset %(ruleset)s.") % {"ruleset": ruleset_id}, field="ruleset"
+            ) from exc
+        raise FloorError(
+            _("The ruleset %(ruleset)s has no version %(version)s.")
+            % {"ruleset": ruleset_id, "version": version},
+            field="ruleset_version",
+        ) from exc
 
 
 def _check_tournament_values(values: dict[str, Any]) -> None:
@@ -266,7 +292,14 @@ def tournament_create(
     if unknown:
         raise FloorError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})
     values = {"buy_in": buy_in, "starting_stack": starting_stack, **options}
+    if values.get("final_table_size") is None:
+        values["final_table_size"] = default_final_table_size(values.get("seats_per_table"))
     _check_tournament_values(values)
+    # The tournament keeps the version it starts with when a newer one is added.
+    values["ruleset_version"] = ruleset_version_checked(
+        values.get("ruleset") or Tournament._meta.get_field("ruleset").get_default(),
+        values.get("ruleset_version"),
+    )
     own = structure_copy(structure=structure, name=name)
     tournament = Tournament.objects.create(
         name=name,
@@ -292,6 +325,14 @@ def tournament_update(*, tournament: Tournament, actor: Actor, **values: Any) ->
         raise FloorError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})
     _check_tournament_values(values)
     changed = {k: v for k, v in values.items() if getattr(tournament, k) != v}
+    if "ruleset" in changed or "ruleset_version" in changed:
+        # A new ruleset starts at its newest version, unless a version is picked with it.
+        version = ruleset_version_checked(
+            changed.get("ruleset", tournament.ruleset), changed.get("ruleset_version")
+        )
+        changed.pop("ruleset_version", None)
+        if version != tournament.ruleset_version:
+            changed["ruleset_version"] = version
     if tournament.status not in (Status.PLANNED, Status.REGISTERING):
         frozen = sorted(set(changed) & FROZEN_AFTER_START)
         if frozen:

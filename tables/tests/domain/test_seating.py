@@ -126,11 +126,14 @@ def test_final_table():
 
 
 def test_late_seat_goes_to_a_short_table_and_waits_between_sb_and_button():
+    # tda-de 7: the newcomer plays from the next hand, whose button is seat 5 (the small blind
+    # now) and whose small blind is seat 8 (the big blind now): seats 6 and 7 wait.
     a = table(1, {s: s for s in range(1, 9)}, button=1)
-    b = TableState(2, 9, {1: 21, 2: 22, 5: 25}, Blinds(5, 1, 2))
-    seen = {late_seat([a, b], rng=Random(seed)) for seed in range(40)}
+    b = TableState(2, 9, {2: 22, 5: 25, 8: 28}, Blinds(2, 5, 8))
+    seen = {late_seat([a, b], rng=Random(seed)) for seed in range(60)}
     assert {s.table for s in seen} == {2}
-    assert all(s.must_wait == (s.seat in (6, 7, 8, 9)) for s in seen)
+    assert {s.seat for s in seen} == {1, 3, 4, 6, 7, 9}
+    assert all(s.must_wait == (s.seat in (6, 7)) for s in seen)
 
 
 @settings(max_examples=60, deadline=None)

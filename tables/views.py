@@ -87,6 +87,7 @@ def _chart(tournament: Tournament) -> dict[str, Any]:
     return {
         "cards": cards,
         "plan": plan,
+        "together": _numbers_of_pairs(tournament, plan.together if plan else ()),
         "players_seated": left,
         "suggest_break": suggestion,
         "final_ready": bool(cards) and len(cards) > 1 and left <= tournament.final_table_size,
@@ -107,6 +108,18 @@ def _chart(tournament: Tournament) -> dict[str, Any]:
         .first(),
         "spread": (max(counts) - min(counts)) if counts else 0,
     }
+
+
+def _numbers_of_pairs(
+    tournament: Tournament, pairs: Iterable[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Keep-apart pairs (entry ids) as the player numbers the floor knows."""
+    pairs = list(pairs)
+    if not pairs:
+        return []
+    ids = {i for pair in pairs for i in pair}
+    numbers = dict(tournament.entries.filter(pk__in=ids).values_list("pk", "number"))
+    return [(numbers[a], numbers[b]) for a, b in pairs if a in numbers and b in numbers]
 
 
 def _reports_by_hand(reports: Iterable[TableReport]) -> list[list[TableReport]]:

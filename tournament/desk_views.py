@@ -3,6 +3,8 @@ undo, receipts, players and payouts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -227,26 +229,31 @@ def _chips_or_none(value: str | None) -> int | None:
 @require_POST
 @floor_required
 def registration_close(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_tournament(pk)
-    try:
-        registration.registration_close(tournament=tournament, actor=Actor.from_request(request))
-    except FloorError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Registration closed: the field and its places are final."))
-    return _back(request, pk)
+    return _registration_change(
+        request,
+        pk,
+        registration.registration_close,
+        _("Registration closed: the field and its places are final."),
+    )
 
 
 @require_POST
 @director_required
 def registration_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_tournament(pk)
+    return _registration_change(
+        request, pk, registration.registration_reopen, _("Registration is open again.")
+    )
+
+
+def _registration_change(
+    request: HttpRequest, pk: int, change: Callable[..., object], done: str
+) -> HttpResponse:
     try:
-        registration.registration_reopen(tournament=tournament, actor=Actor.from_request(request))
+        change(tournament=get_tournament(pk), actor=Actor.from_request(request))
     except FloorError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("Registration is open again."))
+        messages.success(request, done)
     return _back(request, pk)
 
 

@@ -155,3 +155,27 @@ def test_final_table_size_follows_the_seats_per_table(make_tournament):
     assert make_tournament(seats_per_table=6, final_table_size=8).final_table_size == 8
     with pytest.raises(FloorError):
         make_tournament(final_table_size=11)
+
+
+def test_the_chart_tells_the_floor_when_a_move_seats_a_keep_apart_pair_together(
+    field, actor, client, floor_user
+):
+    # tda-de 10 names the mover; when the only short table holds his keep-apart partner, the
+    # move still has to be made (bdpv seating rule 4: "where possible") and the floor is told.
+    t, _entries = field(18)
+    svc.seats_draw(tournament=t, actor=actor)
+    _buttons(t, actor)
+    for row in list(SeatAssignment.objects.filter(table__tournament=t, table__number=1))[:2]:
+        entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
+    move = svc.balance_plan(t).moves[0]
+    partner = SeatAssignment.objects.filter(
+        table__tournament=t, table__number=move.to_table
+    ).first()
+    KeepApart.objects.create(tournament=t, first_id=move.entry, second_id=partner.entry_id)
+    plan = svc.balance_plan(t)
+    assert plan.together
+    client.force_login(floor_user)
+    page = client.get(f"/console/t/{t.pk}/seating/").content.decode()
+    mover = Entry.objects.get(pk=plan.moves[0].entry)
+    assert "should be kept apart" in page
+    assert f"#{mover.number}" in page

@@ -80,7 +80,18 @@ def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
             message = _("Type your player number or at least two letters of your name.")
         if not message and not results:
             message = _("Nobody found. Check the number on your receipt, or ask the floor.")
-    context = {"results": results, "query": query, "message": message, "currency": currency}
+    # A finish shown while entries can still join is provisional (docs/results.md); only a
+    # look-up that finds a player out pays for the check.
+    provisional = any(r.status == "busted" for r in results) and not field_is_final(
+        tournament or get_tournament(pk)
+    )
+    context = {
+        "results": results,
+        "query": query,
+        "message": message,
+        "currency": currency,
+        "provisional": provisional,
+    }
     if partial:  # a fragment: no context processors (no session, user or messages to read)
         return HttpResponse(render_to_string("public/_find_results.html", context))
     return render(request, "public/find.html", {"tournament": tournament, **context})

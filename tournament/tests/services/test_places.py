@@ -150,3 +150,16 @@ def test_registration_closed_by_the_clock_makes_places_final(make_tournament, re
     assert field_is_final(t, timezone.now() + timedelta(minutes=25))
     _bust(t, entries[0], actor)
     assert t.entries.get(pk=entries[0].pk).place == 6
+
+
+def test_public_pages_say_a_finish_is_provisional_until_registration_closes(night, client, actor):
+    t, entries = night
+    out = _bust(t, entries[0], actor)
+    look = client.get(f"/t/{t.pk}/find/", {"q": str(out.number)}, HTTP_HX_REQUEST="true")
+    assert "for now" in look.content.decode()
+    mine = client.get(f"/s/{out.public_token}/").content.decode()
+    assert "for now" in mine
+    registration_close(tournament=t, actor=actor)
+    look = client.get(f"/t/{t.pk}/find/", {"q": str(out.number)}, HTTP_HX_REQUEST="true")
+    assert "Finished 10" in look.content.decode()
+    assert "You finished 10" in client.get(f"/s/{out.public_token}/").content.decode()

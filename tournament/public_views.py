@@ -82,7 +82,7 @@ def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
             message = _("Nobody found. Check the number on your receipt, or ask the floor.")
     # A finish shown while entries can still join is provisional (docs/results.md); only a
     # look-up that finds a player out pays for the check.
-    provisional = any(r.status == "busted" for r in results) and not field_is_final(
+    provisional = any(r.status == "busted" and not r.prize for r in results) and not field_is_final(
         tournament or get_tournament(pk)
     )
     context = {
@@ -112,7 +112,9 @@ def my_seat(request: HttpRequest, token: str) -> HttpResponse:
             "seat": public_seat(entry),
             "qr": qr_svg(url),
             "seat_url": url,
+            # A prize is only given from a final place.
             "place_provisional": entry.status == EntryStatus.BUSTED
+            and not entry.prize
             and not field_is_final(entry.tournament),
         },
     )

@@ -24,7 +24,7 @@ from tournament.desk_views import finish_message
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import entry_numbers
-from tournament.models import EntryStatus, Event, Tournament
+from tournament.models import Entry, EntryStatus, Event, Tournament
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
 from tournament.roles import floor_required
@@ -428,7 +428,15 @@ def _reports_message(report: TableReport) -> str:
         resolution="confirmed",
         resolved_at=report.resolved_at,
     ).select_related("entry__player")
-    out = sorted((r.entry for r in done if r.entry is not None), key=lambda e: e.place or 0)
+    # Everyone of the hands just confirmed, those recorded before in the same hand included
+    # (their places may have moved).
+    groups = {r.entry.bust_group for r in done if r.entry is not None}
+    out = sorted(
+        Entry.objects.filter(tournament_id=report.table.tournament_id, bust_group__in=groups)
+        .exclude(bust_group=None)
+        .select_related("player", "tournament"),
+        key=lambda e: e.place or 0,
+    )
     final = field_is_final(report.table.tournament)
     return " ".join(finish_message(e, final=final) for e in out)
 

@@ -207,11 +207,17 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
 def finish_message(e: Entry, *, final: bool) -> str:
     """What the floor reads after a bust: the place, shared or provisional as it is."""
     values = {"n": e.number, "name": e.player.display_name, "place": e.place}
+    shared = e.bust_group is not None and (
+        e.tournament.entries.filter(bust_group=e.bust_group, place=e.place).count() > 1
+    )
+    if not final and shared:
+        return (
+            _("#%(n)s %(name)s finishes %(place)s (shared; provisional: registration is open).")
+            % values
+        )
     if not final:
         return _("#%(n)s %(name)s finishes %(place)s (provisional: registration is open).") % values
-    if e.bust_group is not None and (
-        e.tournament.entries.filter(bust_group=e.bust_group, place=e.place).count() > 1
-    ):
+    if shared:
         return _("#%(n)s %(name)s finishes %(place)s (shared).") % values
     return _("#%(n)s %(name)s finishes %(place)s.") % values
 

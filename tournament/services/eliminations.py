@@ -132,6 +132,12 @@ def entries_bust(
         raise FloorError(_("At least one player must remain: the winner."))
     outs = _where_they_sat(tournament, busts, entries)
     known = {b.entry.pk for b in busts if b.stack_at_hand_start is not None}
+    if any(o.h4h_round is not None and o.entry.pk not in known for o in outs):
+        # Players out in the same round at other tables, confirmed before or after, are ranked
+        # with this one: without the stack nobody could rank them.
+        raise FloorError(
+            _("Hand-for-hand: enter the stack at the start of the hand of every player out.")
+        )
     group = _hand_already_recorded(tournament, outs)
     sequence = (getattr(tournament, "last_sequence", None) or 0) + 1
     group_id = group or sequence

@@ -6,6 +6,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Max, Q
@@ -312,15 +313,20 @@ def _where_they_sat(
     seat_table = connection.ops.quote_name(SeatAssignment._meta.db_table)
     table_table = connection.ops.quote_name(Table._meta.db_table)
     ids = list(entries)
-    with connection.cursor() as cursor:
-        # Written out: through the ORM this read cost a millisecond of query building per bust.
-        cursor.execute(
-            "SELECT s.entry_id, s.table_id, t.number, t.seats, s.seat, t.button_seat, "  # noqa: S608
-            f"t.hand_number FROM {seat_table} s JOIN {table_table} t ON t.id = s.table_id "
-            f"WHERE s.entry_id IN ({', '.join(['%s'] * len(ids))})",
-            ids,
-        )
-        rows = {row[0]: row[1:] for row in cursor.fetchall()}
+    rows: dict[int, tuple[Any, ...]] = {}
+    # The usual desk bust (one player, no hand named, no hand-for-hand) is a hand of its own:
+    # nothing ranks it and nothing joins it later, so where the player sat is not needed.
+    alone = len(busts) == 1 and busts[0].hand_number is None and not tournament.hand_for_hand
+    if not alone:
+        with connection.cursor() as cursor:
+            # Written out: through the ORM this read cost a millisecond of query building.
+            cursor.execute(
+                "SELECT s.entry_id, s.table_id, t.number, t.seats, s.seat, t.button_seat, "  # noqa: S608
+                f"t.hand_number FROM {seat_table} s JOIN {table_table} t ON t.id = s.table_id "
+                f"WHERE s.entry_id IN ({', '.join(['%s'] * len(ids))})",
+                ids,
+            )
+            rows = {row[0]: row[1:] for row in cursor.fetchall()}
     outs = []
     for b in busts:
         entry = entries[b.entry.pk]

@@ -150,18 +150,27 @@ def _state(
     )
 
 
-def _leaving_entries(tables: Sequence[Table]) -> set[int]:
+def _leaving_entries(tables: Sequence[Table], up_to_hand: int | None = None) -> set[int]:
     """Entries a dealer reported out at their table, in the hand it is playing or an earlier
-    one, not yet confirmed or dismissed (their seats are not free yet), at any of `tables`, in
-    one query."""
+    one (several "hand done" taps before the floor came; or up to hand `up_to_hand`), not yet
+    confirmed or dismissed (their seats are not free yet), at any of `tables`, in one query.
+    The caller keeps those still seated at the table (not moved, not busted at the desk)."""
     return set(
         TableReport.objects.filter(
             table__in=[t.pk for t in tables],
             kind=ReportKind.BUST,
             resolved_at__isnull=True,
-            hand_number__lte=F("table__hand_number"),
+            hand_number__lte=F("table__hand_number") if up_to_hand is None else up_to_hand,
         ).values_list("entry_id", flat=True)
     )
+
+
+def _leaving_seats(
+    table: Table, rows: Iterable[SeatAssignment], up_to_hand: int | None = None
+) -> set[int]:
+    """The seats of `rows` (the table's seats) whose players are leaving (`_leaving_entries`)."""
+    leaving = _leaving_entries([table], up_to_hand)
+    return {r.seat for r in rows if r.entry_id in leaving}
 
 
 def open_tables(tournament: Tournament) -> list[Table]:
@@ -499,7 +508,7 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
     if hand_number is not None and hand_number != table.hand_number:
         return table
     rows = list(table.assignments.select_for_update())
-    leaving = _reported_out(table)
+    leaving = _leaving_seats(table, rows)
     previous = table.blinds()
     table.previous_button_seat = table.button_seat
     table.previous_small_blind_seat = table.small_blind_seat
@@ -541,21 +550,6 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
     broadcast_on_commit(table_group(table.pk), "table", {"hand": table.hand_number})
     broadcast_on_commit(console_group(tournament.pk), "seating", {"table": table.number})
     return table
-
-
-def _reported_out(table: Table) -> set[int]:
-    """Seats whose players a dealer reported out, in the hand being played or an earlier one
-    (several "hand done" taps before the floor came), not yet confirmed or dismissed."""
-    seats = TableReport.objects.filter(
-        table=table,
-        kind=ReportKind.BUST,
-        resolved_at__isnull=True,
-        hand_number__lte=table.hand_number,
-        # Only while the reported player still sits there (not moved, not busted at the desk).
-        entry__seat__table=table,
-        entry__seat__seat=F("seat"),
-    ).values_list("seat", flat=True)
-    return {seat for seat in seats if seat is not None}
 
 
 def _deal_next_hand(
@@ -1135,7 +1129,7 @@ def report_bust(
         entry_id=row.entry_id, kind=ReportKind.BUST, resolved_at__isnull=True
     ).exists():
         raise FloorError(_("This bust has been reported already."))
-    playing = table.assignments.exclude(seat__in=_reported_out(table)).count()
+    playing = table.assignments.exclude(entry_id__in=_leaving_entries([table])).count()
     if playing <= 1:
         raise FloorError(_("The last player at the table cannot be out in this hand."))
     report = TableReport.objects.create(
@@ -1284,15 +1278,7 @@ def _redeal_after_dismissal(report: TableReport) -> None:
         table.previous_button_seat, table.previous_small_blind_seat, table.previous_big_blind_seat
     )
     rows = list(table.assignments.select_for_update())
-    still_out = {
-        seat
-        for seat in TableReport.objects.filter(
-            table=table, kind=ReportKind.BUST, hand_number=report.hand_number
-        )
-        .exclude(resolution="dismissed")
-        .values_list("seat", flat=True)
-        if seat is not None
-    }
+    still_out = _leaving_seats(table, rows, up_to_hand=report.hand_number)
     _deal_next_hand(table, rows, previous, still_out)
     table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
 

@@ -23,7 +23,7 @@ from tables.models import ReportKind, SeatAssignment, Table, TableReport, TimeCa
 from tournament.desk_views import finish_message
 from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.forms import entry_numbers
+from tournament.forms import chips_or_none, entry_numbers
 from tournament.models import Entry, EntryStatus, Event, Tournament
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
@@ -228,7 +228,7 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                     i: entry_numbers(post.get(f"by_{i}", post.get("by", "")))
                     for i in ids or [report.pk]
                 },
-                stacks={i: _stack(post.get(f"stack_{i}", "").strip()) for i in ids},
+                stacks={i: chips_or_none(post.get(f"stack_{i}")) for i in ids},
             )
             messages.success(request, _reports_message(report))
         else:
@@ -441,15 +441,6 @@ def _reports_message(report: TableReport) -> str:
     return " ".join(finish_message(e, final=final) for e in out)
 
 
-def _stack(value: str) -> int | None:
-    """A stack typed on the tablet: empty, or a whole number of chips."""
-    if not value:
-        return None
-    if not (value.isascii() and value.isdigit() and len(value) <= 15):
-        raise FloorError(_("Stacks are whole numbers of chips."))
-    return int(value)
-
-
 @require_POST
 def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     table = _table_by_token(token)
@@ -461,11 +452,10 @@ def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse
             svc.hand_done(table=table, actor=actor, hand_number=int(hand) if hand else None)
         elif action == "bust":
             seat = _int(post.get("seat"), _("Choose the seat of the player who is out."))
-            stack = post.get("stack", "").strip()
             svc.report_bust(
                 table=table,
                 seat=seat,
-                stack_at_hand_start=_stack(stack),
+                stack_at_hand_start=chips_or_none(post.get("stack")),
                 actor=actor,
             )
             messages.success(request, _("Bust reported; the floor is on the way."))

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from tournament.domain.money import MoneyError, parse_money
 from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.forms import RegisterForm, entry_numbers
+from tournament.forms import RegisterForm, chips_or_none, entry_numbers
 from tournament.models import Entry, EntryStatus, Player
 from tournament.qr import qr_svg
 from tournament.roles import director_required, floor_required
@@ -172,7 +172,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
                 reports.append(
                     eliminations.BustReport(
                         entry=entry,
-                        stack_at_hand_start=_chips_or_none(request.POST.get(f"stack_{entry.pk}")),
+                        stack_at_hand_start=chips_or_none(request.POST.get(f"stack_{entry.pk}")),
                         eliminated_by=entry_numbers(request.POST.get(f"by_{entry.pk}", "")),
                     )
                 )
@@ -220,16 +220,6 @@ def finish_message(e: Entry, *, final: bool) -> str:
     if shared:
         return _("#%(n)s %(name)s finishes %(place)s (shared).") % values
     return _("#%(n)s %(name)s finishes %(place)s.") % values
-
-
-def _chips_or_none(value: str | None) -> int | None:
-    """A stack typed at the desk: empty, or a whole number of chips (ValueError otherwise)."""
-    value = (value or "").strip()
-    if not value:
-        return None
-    if not value.isascii() or not value.isdigit() or len(value) > 15:
-        raise ValueError(value)
-    return int(value)
 
 
 @require_POST

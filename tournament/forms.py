@@ -237,3 +237,13 @@ def entry_numbers(text: str) -> tuple[int, ...]:
             _("Enter who knocked a player out as entry numbers, such as 12 or 12, 40.")
         )
     return tuple(int(p) for p in parts)
+
+
+def chips_or_none(text: str | None) -> int | None:
+    """A stack typed at the desk or on a tablet: empty, or a whole number of chips."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 15):
+        raise FloorError(_("Stacks are whole numbers of chips."))
+    return int(text)

@@ -83,11 +83,9 @@ class _Out:
 
     entry: Entry
     bust: Bust
-    seat: list[int] | None  # [table id, seat]
     table_number: int | None
     hand: int | None
     h4h_round: int | None
-    button_known: bool
 
 
 @transaction.atomic
@@ -177,7 +175,8 @@ def entries_bust(
             code="registration_open",
         )
     payouts = payout_amounts(tournament, numbers) if in_money else []
-    prizes = _prizes_by_place(tournament, changed, payouts)
+    deal = deal_prizes(tournament) if getattr(tournament, "has_deal", True) else None
+    prizes = _prizes_by_place(tournament, changed, payouts, deal)
     earlier = _check_moved_payments(tournament, moved, prizes)
     transfers = _bounties(tournament, busts, entries)
     now = timezone.now()
@@ -229,7 +228,6 @@ def entries_bust(
         winner.place = 1
         winner.elimination_rank = field
         winner.prize = payouts[0] if payouts else 0
-        deal = deal_prizes(tournament) if getattr(tournament, "has_deal", True) else None
         if deal is not None and winner.pk in deal[0]:
             winner.prize = deal[0][winner.pk] + deal[1]
         winner.bust_sequence = sequence
@@ -332,10 +330,8 @@ def _where_they_sat(
         entry = entries[b.entry.pk]
         found = rows.get(entry.pk)
         table_number = hand = distance = None
-        seat = None
         if found is not None:
-            table_id, table_number, size, seat_no, button, current_hand = found
-            seat = [table_id, seat_no]
+            _table_id, table_number, size, seat_no, button, current_hand = found
             button = b.button_seat if b.button_seat is not None else button
             if button is not None and 1 <= button <= size:
                 distance = (seat_no - button) % size
@@ -354,11 +350,9 @@ def _where_they_sat(
                     table=table_number or 0,
                     lot=secrets.randbelow(2**31),
                 ),
-                seat=seat,
                 table_number=table_number,
                 hand=hand if b.hand_number is not None or h4h_round is not None else None,
                 h4h_round=h4h_round,
-                button_known=distance is not None,
             )
         )
     return outs
@@ -482,12 +476,14 @@ def _ranks_of(groups: _Groups, ruleset: str) -> dict[int, int]:
 
 
 def _prizes_by_place(
-    tournament: Tournament, places: dict[int, int], payouts: list[int]
+    tournament: Tournament,
+    places: dict[int, int],
+    payouts: list[int],
+    deal: tuple[dict[int, int], int] | None,
 ) -> dict[int, int]:
-    """Prizes of the given finishes (shared places split); an agreed deal's shares replace
-    them."""
+    """Prizes of the given finishes (shared places split); the shares of an agreed `deal`
+    (`deal_prizes`) replace them."""
     prizes = _prizes_for(places, payouts, tournament.payout_unit)
-    deal = deal_prizes(tournament) if getattr(tournament, "has_deal", True) else None
     if deal is not None:
         for entry_id in places:
             if entry_id in deal[0]:
@@ -781,7 +777,7 @@ def _rerank_all(tournament: Tournament) -> list[dict[str, int]]:
     places = {pk: place_of(r, field) for pk, r in moved.items()}
     final = field_is_final(tournament)
     payouts = payout_amounts(tournament) if final else []
-    prizes = _prizes_by_place(tournament, places, payouts)
+    prizes = _prizes_by_place(tournament, places, payouts, deal_prizes(tournament))
     earlier = {e.pk: e for e in tournament.entries.select_for_update().filter(pk__in=moved)}
     return _write_moved(earlier, moved, field, prizes)
 
@@ -790,7 +786,6 @@ def prizes_refresh(*, tournament: Tournament) -> int:
     """Give every finish recorded so far the prize of its place, now that the field is final
     (registration closed). Returns how many prizes changed. Call inside the transaction that
     closed registration."""
-    field = Tournament.objects.values_list("entries_counted", flat=True).get(pk=tournament.pk)
     rows = {
         e.pk: e
         for e in tournament.entries.select_for_update().filter(
@@ -800,7 +795,8 @@ def prizes_refresh(*, tournament: Tournament) -> int:
     if not rows:
         return 0
     payouts = payout_amounts(tournament)
-    prizes = _prizes_by_place(tournament, {pk: e.place or field for pk, e in rows.items()}, payouts)
+    places = {pk: e.place for pk, e in rows.items() if e.place is not None}
+    prizes = _prizes_by_place(tournament, places, payouts, deal_prizes(tournament))
     changed = [e for pk, e in rows.items() if e.prize != prizes[pk]]
     for e in changed:
         e.prize = prizes[e.pk]

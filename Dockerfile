@@ -16,4 +16,7 @@ RUN useradd --create-home floor && chown -R floor /app
 USER floor
 
 EXPOSE 8000
-CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "off", "--ws-max-size", "65536", "--proxy-headers", "--forwarded-allow-ips", "*"]
+# --no-proxy-headers: uvicorn leaves the client address alone; Floor reads X-Forwarded-For itself,
+# from FLOOR_TRUSTED_PROXIES only (tournament/ratelimit.py client_address). Uvicorn has no limit
+# on request bodies; Floor's own cap answers 413 before reading one (config/asgi.py).
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "off", "--ws-max-size", "65536", "--no-proxy-headers"]

@@ -48,6 +48,7 @@ def start_asgi(port: int, env: dict[str, str], workers: int = 1) -> subprocess.P
         "--log-level",
         "warning",
         "--no-access-log",
+        "--no-proxy-headers",  # as in production: Floor reads X-Forwarded-For itself
         "--ws-max-size",
         "65536",
         "--backlog",

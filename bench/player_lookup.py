@@ -334,7 +334,7 @@ def main() -> None:
     svc.seats_draw(tournament=t, actor=actor)
     token = _floor_token()
 
-    env = {**_stack.stack_env(url, REDIS_URL), "FLOOR_TRUSTED_PROXIES": "1"}
+    env = {**_stack.stack_env(url, REDIS_URL), "FLOOR_TRUSTED_PROXIES": "127.0.0.1"}
     ports = [_stack.free_port(), _stack.free_port()]
     procs = [_stack.start_asgi(p, env) for p in ports]
     result: dict[str, Any] = {

@@ -11,16 +11,20 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from clocks.selectors import clock_state_for
 from clocks.services import clock_command, clock_payload
+from tournament.domain.structure import MAX_LEVELS, MAX_MINUTES
 from tournament.errors import FloorError
 from tournament.events import Actor
+from tournament.inputs import whole_number
 from tournament.models import Tournament
 from tournament.roles import floor_required
 from tournament.selectors import payout_amounts, tournament_numbers
+from tournament.validation import SettingsBroken
 from tournament.views import console_context, get_tournament
 
 
@@ -29,17 +33,24 @@ def public_snapshot(tournament: Tournament) -> dict[str, Any]:
     now = timezone.now()
     levels = list(tournament.structure.levels.all())
     state = clock_state_for(tournament, now, levels)
-    numbers = tournament_numbers(tournament)
+    try:
+        numbers = tournament_numbers(tournament)
+        payouts = payout_amounts(tournament, numbers)[:9]
+        notice = ""
+    except SettingsBroken as exc:
+        # Stored before the rules were checked: the clock runs, the money is not shown.
+        numbers, payouts, notice = None, [], str(exc)
     return {
         "name": tournament.name,
         "status": tournament.status,
         "currency": tournament.currency,
         "clock": clock_payload(tournament, state, levels, now),
-        "players_left": numbers.players_left,
-        "entries": numbers.entries,
-        "average_stack": numbers.average_stack,
-        "prize_pool": numbers.prize_pool,
-        "payouts": payout_amounts(tournament, numbers)[:9],
+        "players_left": numbers.players_left if numbers else None,
+        "entries": numbers.entries if numbers else None,
+        "average_stack": numbers.average_stack if numbers else None,
+        "prize_pool": numbers.prize_pool if numbers else None,
+        "payouts": payouts,
+        "notice": notice,
         "levels": [
             {
                 "is_break": lv.is_break,
@@ -113,6 +124,9 @@ def console_clock(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+TIME_FORMAT = gettext_lazy("Enter the time as minutes:seconds, e.g. 12:30.")
+
+
 @require_POST
 @floor_required
 def console_clock_command(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
@@ -132,9 +146,10 @@ def console_clock_command(request: HttpRequest, pk: int, kind: str) -> HttpRespo
             kind, level = "jump", state.level_index - 1
         elif kind == "set_remaining":
             minutes, _sep, secs = request.POST.get("time", "").strip().partition(":")
-            seconds = int(minutes) * 60 + int(secs or 0)
+            seconds = whole_number(minutes, high=MAX_MINUTES, message=TIME_FORMAT) * 60
+            seconds += whole_number(secs or "0", high=59, message=TIME_FORMAT)
         elif kind == "jump":
-            level = int(request.POST.get("level", "")) - 1
+            level = whole_number(request.POST.get("level"), low=1, high=MAX_LEVELS) - 1
         clock_command(
             tournament=tournament,
             kind=kind,
@@ -142,8 +157,6 @@ def console_clock_command(request: HttpRequest, pk: int, kind: str) -> HttpRespo
             level=level,
             actor=Actor.from_request(request),
         )
-    except ValueError:
-        messages.error(request, _("Enter the time as minutes:seconds, e.g. 12:30."))
     except FloorError as exc:
         messages.error(request, str(exc))
     if getattr(request, "htmx", None):

@@ -42,3 +42,24 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None or value == "":
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_networks(name: str) -> list[str]:
+    """A comma-separated list of IP addresses or networks (CIDR), checked now so a typo stops
+    the start instead of silently trusting nothing (or everything)."""
+    import ipaddress
+
+    items = env_list(name, [])
+    for item in items:
+        if item.isdigit():
+            raise ImproperlyConfigured(
+                f"{name} lists proxy addresses or networks (such as 172.18.0.0/16), "
+                f"not a count: {item!r}."
+            )
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError as exc:
+            raise ImproperlyConfigured(
+                f"{name}: {item!r} is not an IP address or network."
+            ) from exc
+    return items

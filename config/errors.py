@@ -32,23 +32,40 @@ def _wants_json(request: HttpRequest) -> bool:
     )
 
 
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After: the database did not answer (or is known to be down, see
+    config/database.py); nothing was saved."""
+    title = _("One moment, please")
+    text = _(
+        "The database is not answering right now. Nothing was saved; try again in a few seconds."
+    )
+    if _wants_json(request):
+        response: HttpResponse = JsonResponse(
+            {"detail": text, "code": "database_unavailable"}, status=503
+        )
+    else:
+        response = HttpResponse(
+            PAGE.replace("{title}", escape(title)).replace("{text}", escape(text)), status=503
+        )
+    response["Retry-After"] = "2"
+    return response
+
+
+def request_too_large(request: HttpRequest) -> HttpResponse:
+    """413: the request body is over the cap (config/wsgi_bridge.py refuses it unread)."""
+    title = _("Too much data")
+    text = _("This request is larger than Floor accepts. Nothing was saved.")
+    if _wants_json(request):
+        return JsonResponse({"detail": text, "code": "request_too_large"}, status=413)
+    return HttpResponse(
+        PAGE.replace("{title}", escape(title)).replace("{text}", escape(text)), status=413
+    )
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     exc = sys.exc_info()[1]
     if isinstance(exc, OperationalError | InterfaceError):
-        title = _("One moment, please")
-        text = _(
-            "The database is not answering right now. Nothing was saved; try again in a few seconds."
-        )
-        if _wants_json(request):
-            response: HttpResponse = JsonResponse(
-                {"detail": text, "code": "database_unavailable"}, status=503
-            )
-        else:
-            response = HttpResponse(
-                PAGE.replace("{title}", escape(title)).replace("{text}", escape(text)), status=503
-            )
-        response["Retry-After"] = "2"
-        return response
+        return database_unavailable(request)
     title = _("Something went wrong")
     text = _("The server could not answer this request. The error has been logged.")
     if _wants_json(request):

@@ -1,11 +1,22 @@
+from csp.decorators import csp_update
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 
-from config.health import healthz
+from config.health import healthz, readyz
 from tournament import public_views
+
+# Swagger UI and Redoc (served from here, their scripts from 'self') write <style> elements of
+# their own; Redoc searches in a worker started from a blob. Only these two pages allow that.
+_api_docs_csp = csp_update(
+    {"style-src-elem": ["'unsafe-inline'"], "worker-src": ["'self'", "blob:"]}
+)
 
 urlpatterns = [
     # The pages a crowd of phones asks for come first: no walk through every other pattern.
@@ -13,12 +24,21 @@ urlpatterns = [
     path("s/<str:token>/", public_views.my_seat, name="my-seat"),
     path("s/<str:token>.json", public_views.my_seat_json, name="my-seat-json"),
     path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path(
+        "api/docs/",
+        _api_docs_csp(SpectacularSwaggerSplitView.as_view(url_name="api-schema")),
+        name="api-docs",
+    ),
+    path(
+        "api/redoc/",
+        _api_docs_csp(SpectacularRedocView.as_view(url_name="api-schema")),
+        name="api-redoc",
+    ),
     path("api/", include("tournament.api.urls")),
     path("api/", include("tables.api.urls")),
     path("", include("clocks.urls")),

@@ -9,7 +9,13 @@ static file, an export) is sent piece by piece from the worker thread, waiting f
 so a slow client holds back its own thread and nothing else.
 
 The worker threads behave like those of a threaded WSGI server (one request at a time each,
-database connections per thread, closed by Django at the end of each request).
+database connections per thread, closed by Django at the end of each request). Requests for
+`fast_paths` (static files, the liveness check) run on a small pool of their own, so they never
+queue behind requests that wait for the database.
+
+Uvicorn has no limit on the size of a request body; the bridge keeps one (`max_body`): a
+Content-Length over it is answered 413 before a byte of the body is read, and a chunked body is
+cut off (413) as soon as it passes it.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Coroutine[Any, Any, None]]
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+Response = tuple[int, list[tuple[bytes, bytes]], bytes]
+Refusal = Callable[[Scope, int], Response]
 
 SPOOL_BYTES = 1024 * 1024  # request bodies above this go to a temporary file
 
@@ -38,14 +46,37 @@ class _Disconnected(Exception):
     pass
 
 
-async def _read_body(receive: Receive) -> IO[bytes]:
+class _TooLarge(Exception):
+    pass
+
+
+def _plain_refusal(scope: Scope, status: int) -> Response:
+    return status, [(b"content-type", b"text/plain; charset=utf-8")], b"Request body too large"
+
+
+def _declared_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None  # the server refuses a malformed length before it reaches us
+    return None
+
+
+async def _read_body(receive: Receive, limit: int | None = None) -> IO[bytes]:
     body = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115  # returned
+    size = 0
     try:
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
                 raise _Disconnected
-            body.write(message.get("body", b""))
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if limit is not None and size > limit:
+                raise _TooLarge
+            body.write(chunk)
             if not message.get("more_body", False):
                 break
     except BaseException:
@@ -151,11 +182,47 @@ class WSGIBridge:
     before, 15–50 ms after).
     """
 
-    def __init__(self, app: WSGIApp, threads: int, settle_after: int = 500) -> None:
+    def __init__(
+        self,
+        app: WSGIApp,
+        threads: int,
+        settle_after: int = 500,
+        *,
+        max_body: int | None = None,
+        refuse: Refusal = _plain_refusal,
+        fast_paths: tuple[str, ...] = (),
+        fast_threads: int = 4,
+    ) -> None:
         self.app = app
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="http")
+        self.fast_paths = fast_paths
+        self.fast_executor = (
+            ThreadPoolExecutor(max_workers=fast_threads, thread_name_prefix="http-fast")
+            if fast_paths
+            else self.executor
+        )
+        self.max_body = max_body
+        self.refuse = refuse
         self.settle_after = settle_after
         self.served = 0
+
+    def _executor_for(self, scope: Scope) -> ThreadPoolExecutor:
+        path, root = scope["path"], scope.get("root_path", "")
+        if root and path.startswith(root):
+            path = path[len(root) :]
+        return self.fast_executor if path.startswith(self.fast_paths) else self.executor
+
+    async def _send_refusal(self, scope: Scope, send: Send, status: int) -> None:
+        try:
+            status, headers, content = self.refuse(scope, status)
+        except Exception:
+            log.exception("the refusal page failed; answering in plain text")
+            status, headers, content = _plain_refusal(scope, status)
+        # The rest of the body is never read: the connection cannot carry another request.
+        headers = [(n, v) for n, v in headers if n not in (b"content-length", b"connection")]
+        headers += [(b"content-length", str(len(content)).encode()), (b"connection", b"close")]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -164,14 +231,21 @@ class WSGIBridge:
         if self.served == self.settle_after:
             gc.collect()
             gc.freeze()
+        declared = _declared_length(scope)
+        if self.max_body is not None and declared is not None and declared > self.max_body:
+            await self._send_refusal(scope, send, 413)
+            return
         try:
-            body = await _read_body(receive)
+            body = await _read_body(receive, self.max_body)
         except _Disconnected:
+            return
+        except _TooLarge:
+            await self._send_refusal(scope, send, 413)
             return
         call = _Call(self.app, asyncio.get_running_loop(), send)
         try:
             response = await asyncio.get_running_loop().run_in_executor(
-                self.executor, call.run, environ_for(scope, body)
+                self._executor_for(scope), call.run, environ_for(scope, body)
             )
         except Exception:
             log.exception("request failed outside the application's own error handling")

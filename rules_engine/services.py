@@ -180,8 +180,10 @@ def rulings_search(tournament: Tournament, q: str) -> Any:
     rule id (e.g. "tda-de 49" or just "49") or the ruleset version ruled under ("1.0")."""
     from django.db.models import Q
 
+    from tournament.inputs import search_text, whole_number_or_none
+
     qs = Ruling.objects.filter(tournament=tournament)
-    q = q.strip()
+    q = search_text(q)
     if q:
         match = (
             Q(decision__icontains=q)
@@ -191,8 +193,9 @@ def rulings_search(tournament: Tournament, q: str) -> Any:
             | Q(rules__icontains=q)
             | Q(ruleset_version=q)
         )
-        if q.isdigit():
-            match |= Q(table=int(q))
+        table = whole_number_or_none(q, low=1)
+        if table is not None:
+            match |= Q(table=table)
         qs = qs.filter(match)
     return qs
 

@@ -19,6 +19,7 @@ from tournament.csvexport import csv_response
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import entry_numbers
+from tournament.inputs import plain_text, search_text, whole_number_or_none
 from tournament.roles import floor_required
 from tournament.views import console_context, get_tournament
 
@@ -365,9 +366,11 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
                 facts=result["facts"],
                 suggested=result["suggested"],
                 rules=result["rules"],
-                decision=result["text"] if follows else request.POST.get("decision", ""),
+                decision=result["text"]
+                if follows
+                else plain_text(request.POST.get("decision"), longest=2000),
                 follows=follows,
-                reason=request.POST.get("reason", ""),
+                reason=plain_text(request.POST.get("reason"), longest=2000),
                 actor=Actor.from_request(request),
                 table=form.cleaned_data.get("table"),
                 players=form.cleaned_data.get("players") or "",
@@ -392,7 +395,7 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
             situation=situation,
             situations=SITUATIONS,
             ruleset_in_force=f"{tournament.get_ruleset_display()} {version}",
-            q=request.GET.get("q", "").strip(),
+            q=search_text(request.GET.get("q")),
         ),
     )
 
@@ -610,7 +613,5 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _int(value: Any, default: int) -> int:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        return default
+    number = whole_number_or_none(value)
+    return default if number is None else number

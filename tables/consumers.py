@@ -15,41 +15,55 @@ from tournament.realtime import (
     user_group,
 )
 
+# Close codes the dealer tablet tells apart (static/tables/dealer.js): a link that is no good
+# (unknown or revoked) and a table that was broken or closed (the tablet says "ask the floor").
+CLOSE_TOKEN_REVOKED = 4403
+CLOSE_TOKEN_UNKNOWN = 4404
+CLOSE_TABLE_CLOSED = 4410
+
 
 class DealerConsumer(TournamentConsumer):
     """A table's feed: its seats and button, time calls, and the tournament clock. Opened with
-    the table's dealer token; a revoked token closes open sockets at once."""
+    the table's dealer token; a revoked token or a broken table closes open sockets at once."""
 
     async def connect(self) -> None:
         self.groups_joined = []
         token = str(self.scope["url_route"]["kwargs"]["token"])
         ids = await _table_ids(token)
         if ids is None:
-            await self.close(code=4404)
+            await self.close(code=CLOSE_TOKEN_UNKNOWN)
             return
-        table_id, tournament_id = ids
+        table_id, tournament_id, is_open = ids
+        if not is_open:
+            await self.close(code=CLOSE_TABLE_CLOSED)
+            return
         for group in (table_group(table_id), tournament_group(tournament_id), dealer_group(token)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
         await self.accept()
 
     async def floor_event(self, message: dict[str, Any]) -> None:
-        if message.get("event") == "revoked":
-            await self.close(code=4403)
+        event = message.get("event")
+        if event == "revoked":
+            await self.close(code=CLOSE_TOKEN_REVOKED)
+            return
+        if event == "table_closed":
+            await self.close(code=CLOSE_TABLE_CLOSED)
             return
         await super().floor_event(message)
 
 
 @database_sync_to_async
-def _table_ids(token: str) -> tuple[int, int] | None:
+def _table_ids(token: str) -> tuple[int, int, bool] | None:
+    """(table id, tournament id, whether the table is open) of a dealer token, or None."""
     from tables.models import Table
 
     row = (
-        Table.objects.filter(dealer_token=token, is_open=True)
-        .values_list("pk", "tournament_id")
+        Table.objects.filter(dealer_token=token)
+        .values_list("pk", "tournament_id", "is_open")
         .first()
     )
-    return (row[0], row[1]) if row else None
+    return (row[0], row[1], row[2]) if row else None
 
 
 class ConsoleConsumer(TournamentConsumer):

@@ -8,6 +8,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from tables.models import SeatAssignment, Table
+from tournament.inputs import whole_number_or_none
+from tournament.public_selectors import initials, names_withheld
 from tournament.qr import qr_svg
 from tournament.roles import floor_required
 from tournament.views import get_tournament
@@ -17,8 +19,9 @@ def _rows(tournament_pk: int, table: str | None) -> list[SeatAssignment]:
     rows = SeatAssignment.objects.filter(
         table__tournament_id=tournament_pk, table__is_open=True
     ).select_related("table", "entry__player")
-    if table and table.isdigit():
-        rows = rows.filter(table__number=int(table))
+    number = whole_number_or_none(table, low=1)
+    if number is not None:
+        rows = rows.filter(table__number=number)
     return list(rows.order_by("table__number", "seat"))
 
 
@@ -84,7 +87,15 @@ def table_public(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if table.tournament.status == "planned":
         raise Http404
     rows = {r.seat: r for r in table.assignments.select_related("entry__player")}
-    seats = [{"n": n, "row": rows.get(n)} for n in range(1, table.seats + 1)]
+    t = table.tournament
+    withheld = names_withheld(status=t.status, starts_at=t.starts_at)  # docs/players.md
+    names = {
+        n: initials(r.entry.player.display_name) if withheld else r.entry.player.display_name
+        for n, r in rows.items()
+    }
+    seats = [
+        {"n": n, "row": rows.get(n), "name": names.get(n, "")} for n in range(1, table.seats + 1)
+    ]
     return render(
         request,
         "public/table.html",

@@ -70,6 +70,7 @@ from tournament.realtime import (
     table_group,
     tournament_group,
 )
+from tournament.selectors import event_renumbered
 
 T = TypeVar("T")
 
@@ -307,6 +308,13 @@ def _reset_tables(tournament: Tournament, counts: dict[int, int]) -> None:
     """In one statement: no button or blinds anywhere, the tables in `counts` (number -> players
     drawn there) open with those head counts, the rest closed and empty."""
     used = sorted(counts)
+    _tablets_close(
+        pk
+        for number, pk in Table.objects.filter(tournament=tournament, is_open=True).values_list(
+            "number", "pk"
+        )
+        if number not in counts
+    )
     if connection.vendor != "postgresql":
         Table.objects.filter(tournament=tournament).update(
             button_seat=None, small_blind_seat=None, big_blind_seat=None, hand_number=0
@@ -905,6 +913,13 @@ def _close_table(tournament: Tournament, number: int) -> None:
     )
 
 
+def _tablets_close(table_ids: Iterable[int]) -> None:
+    """Tell the dealer tablets of tables being closed (a break, the final table, a redraw) that
+    their table is gone: their sockets close and the tablet says to ask the floor (on commit)."""
+    for pk in table_ids:
+        broadcast_on_commit(table_group(pk), "table_closed", {})
+
+
 def _record_moves(
     tournament: Tournament,
     moves: Sequence[Move],
@@ -960,6 +975,11 @@ def table_break(*, tournament: Tournament, number: int, actor: Actor) -> list[Mo
         ) from exc
     except SeatingError as exc:
         raise FloorError(_("This table cannot be broken: %(reason)s") % {"reason": exc}) from exc
+    _tablets_close(
+        Table.objects.filter(tournament=tournament, number=number, is_open=True).values_list(
+            "pk", flat=True
+        )
+    )
     # One statement moves the players and closes the table; one event names both.
     if moves:
         payload: dict[str, Any] = {"table": number}
@@ -1020,6 +1040,7 @@ def final_table_draw(
         final.save(update_fields=["seats"])
     moves = plan_final_table(states, number, size)
     _apply(tournament, moves, actor, action="seats.final")
+    _tablets_close(t.pk for t in tables if t.pk != final.pk)
     Table.objects.filter(tournament=tournament).exclude(pk=final.pk).update(
         is_open=False, closed_at=timezone.now()
     )
@@ -1051,6 +1072,8 @@ def moves_undo(*, tournament: Tournament, event_id: int, actor: Actor) -> int:
         tournament=tournament, action="seats.undo", payload__undoes=event_id
     ).exists():
         raise FloorError(_("These moves were undone already."))
+    if event_renumbered(event=event):
+        raise FloorError(_("These moves were recorded before the tournament was imported."))
     moves = [Move(**m) for m in event.payload["moves"]]
     back = [
         Move(m.entry, m.to_table, m.to_seat, m.from_table, m.from_seat, False, "undo")

@@ -24,6 +24,14 @@ from tournament.desk_views import finish_message
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import chips_or_none, entry_numbers
+from tournament.inputs import (
+    next_url,
+    plain_text,
+    search_text,
+    whole_number,
+    whole_number_or_none,
+    whole_numbers,
+)
 from tournament.models import Entry, EntryStatus, Event, Tournament
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
@@ -141,7 +149,7 @@ def _reports_by_hand(reports: Iterable[TableReport]) -> list[list[TableReport]]:
 def seating(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     context = console_context(tournament, "seating", **_chart(tournament))
-    q = request.GET.get("q", "").strip()
+    q = search_text(request.GET.get("q"))
     if q:
         context["query"] = q
         from tournament.selectors import entry_search
@@ -164,7 +172,10 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         elif action == "open":
             count = _int(post.get("count"), _("Enter how many tables to open."))
             svc.tables_create(
-                tournament=tournament, count=count, actor=actor, area=post.get("area", "")[:60]
+                tournament=tournament,
+                count=count,
+                actor=actor,
+                area=search_text(post.get("area"), longest=60),
             )
             messages.success(request, _("Tables opened."))
         elif action == "balance":
@@ -196,7 +207,9 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             )
             messages.success(request, _("%(n)s players are back in their old seats.") % {"n": n})
         elif action == "button":
-            table = get_object_or_404(Table, tournament=tournament, number=post.get("table"))
+            table = get_object_or_404(
+                Table, tournament=tournament, number=_int(post.get("table"), _("Choose a table."))
+            )
             svc.button_set(
                 table=table, seat=_int(post.get("seat"), _("Choose a seat.")), actor=actor
             )
@@ -204,7 +217,9 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         elif action == "move":
             from tournament.models import Entry
 
-            entry = get_object_or_404(Entry, tournament=tournament, number=post.get("entry"))
+            entry = get_object_or_404(
+                Entry, tournament=tournament, number=_int(post.get("entry"), _("Choose a player."))
+            )
             svc.seat_move(
                 tournament=tournament,
                 entry=entry,
@@ -219,7 +234,7 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                 pk=_int(post.get("report"), _("Choose a report.")),
                 table__tournament=tournament,
             )
-            ids = [int(i) for i in post.getlist("reports") if i.isascii() and i.isdigit()][:20]
+            ids = whole_numbers(post.getlist("reports"), most=20)
             svc.report_resolve(
                 report=report,
                 confirm=post.get("confirm") == "1",
@@ -235,14 +250,11 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             raise Http404
     except FloorError as exc:
         messages.error(request, str(exc))
-    return redirect(post.get("next") or reverse("seating", args=[pk]))
+    return redirect(next_url(request, default=reverse("seating", args=[pk])))
 
 
 def _int(value: str | None, message: str) -> int:
-    try:
-        return int(value or "")
-    except ValueError:
-        raise FloorError(message) from None
+    return whole_number(value, low=0, message=message)
 
 
 @floor_required
@@ -372,6 +384,7 @@ def _dealer_context(table: Table) -> dict[str, Any]:
             "live": _("live"),
             "offline": _("offline – retrying"),
             "revoked": _("This table link was revoked. Ask the floor for the new one."),
+            "closed": _("This table was broken. Ask the floor where to go next."),
         },
     }
 
@@ -406,7 +419,14 @@ def _show_order_hint(table: Table, seats: list[dict[str, Any]], query: Any) -> d
 def dealer(request: HttpRequest, token: str) -> HttpResponse:
     if not allow(request, "dealer", 600):
         return HttpResponse(_("Too many requests. Wait a moment."), status=429)
-    table = _table_by_token(token)
+    table = Table.objects.select_related("tournament").filter(dealer_token=token).first()
+    if table is None:
+        raise Http404
+    if not table.is_open:
+        # A broken table's tablet says so (410 Gone) instead of a bare "not found".
+        response = render(request, "tables/dealer_closed.html", {"table": table}, status=410)
+        response["Cache-Control"] = "no-store"
+        return response
     template = "tables/_dealer.html" if getattr(request, "htmx", None) else "tables/dealer.html"
     context = _dealer_context(table)
     context["show_order"] = _show_order_hint(table, context["seats"], request.GET)
@@ -449,7 +469,11 @@ def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse
     try:
         if action == "hand":
             hand = post.get("hand")
-            svc.hand_done(table=table, actor=actor, hand_number=int(hand) if hand else None)
+            svc.hand_done(
+                table=table,
+                actor=actor,
+                hand_number=_int(hand, _("The hand number is a whole number.")) if hand else None,
+            )
         elif action == "bust":
             seat = _int(post.get("seat"), _("Choose the seat of the player who is out."))
             svc.report_bust(
@@ -460,12 +484,13 @@ def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse
             )
             messages.success(request, _("Bust reported; the floor is on the way."))
         elif action == "floor":
-            svc.call_floor(table=table, note=post.get("note", ""), actor=actor)
+            svc.call_floor(table=table, note=plain_text(post.get("note"), longest=200), actor=actor)
             messages.success(request, _("The floor has been called."))
         elif action == "time":
-            called = post.get("seat") or ""
             svc.time_call_start(
-                table=table, seat=int(called) if called.isdigit() else None, actor=actor
+                table=table,
+                seat=whole_number_or_none(post.get("seat"), low=1, high=10),
+                actor=actor,
             )
         elif action == "time_cancel":
             svc.time_call_cancel(table=table, actor=actor)

@@ -1,9 +1,10 @@
 """Hostile input: the OpenAPI schema fuzzed with schemathesis against a running server.
 
 Every operation of `/api/schema/` gets generated requests — valid ones and deliberately broken
-ones (wrong types, missing fields, out-of-range numbers, odd strings) — as an anonymous client
-and as a logged-in floor user. Nothing may answer 5xx, and a refused request (4xx) may not
-change anything: the event log, which records every change, must stay as it was.
+ones (wrong types, missing fields, out-of-range numbers, odd strings) — as an anonymous client,
+a logged-in floor user and a director. Nothing may answer 5xx, and a refused request (4xx) may
+not change anything: the event log, which records every change, must stay as it was. The
+pages have their own fuzzer (test_form_fuzz.py).
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ def world(make_tournament, register, actor):
     return t
 
 
-def test_fuzzed_api_never_fails_and_refusals_change_nothing(live_server, floor_user, world):
+def test_fuzzed_api_never_fails_and_refusals_change_nothing(
+    live_server, floor_user, director, world
+):
     import schemathesis
 
     base = live_server.url
@@ -60,6 +63,8 @@ def test_fuzzed_api_never_fails_and_refusals_change_nothing(live_server, floor_u
     sessions = {
         "anonymous": _session(base, None, None),
         "floor": _session(base, "flo", "pw-floor-123"),
+        # Settings, status and payouts take writes from a director only.
+        "director": _session(base, "dir", "pw-director-123"),
     }
     failures: list[str] = []
     tried = {"requests": 0, "refused": 0, "operations": 0}
@@ -87,7 +92,7 @@ def test_fuzzed_api_never_fails_and_refusals_change_nothing(live_server, floor_u
                     and data.draw(st.integers(0, 4))
                 ):
                     case.path_parameters[name] = data.draw(st.sampled_from(choices))
-            if who == "floor":
+            if who != "anonymous":
                 # The schema's cookie and basic-auth schemes make schemathesis send made-up
                 # credentials; the floor client uses its real session instead. (The anonymous
                 # client keeps the made-up ones: hostile input too.)

@@ -26,6 +26,8 @@ DIRECTOR_ONLY = {
     "payouts-edit",
     "tournament-export",
     "registration-reopen",
+    "player-export",
+    "player-erase",
 }
 PUBLIC = {
     "home",
@@ -36,6 +38,7 @@ PUBLIC = {
     "clock-json",
     "table-public",
     "healthz",
+    "readyz",
     "server-time",
     "set_language",
     "javascript-catalog",
@@ -75,6 +78,7 @@ def world(make_tournament, register, actor):
         "action": "draw",
         "fmt": "json",
         "token": secret.public_token,
+        "player_id": secret.player_id,
     }
     return t, secret, tables, kwargs
 
@@ -130,8 +134,10 @@ def test_floor_sees_the_console_but_not_the_directors_pages(client, floor_user, 
             assert response.status_code == 403, name
         else:
             assert response.status_code in (200, 404), (name, response.status_code)
+            body = response.content.decode()  # contact data is for directors only
+            assert SECRET_EMAIL not in body and SECRET_PHONE not in body, name
     before = Event.objects.count()
-    for name in ("tournament-status", "payouts-edit", "registration-reopen"):
+    for name in ("tournament-status", "payouts-edit", "registration-reopen", "player-erase"):
         route = next(r for r, n in console_routes() if n == name)
         assert client.post(url_for(route, name, kwargs)).status_code == 403, name
     assert Event.objects.count() == before
@@ -140,7 +146,12 @@ def test_floor_sees_the_console_but_not_the_directors_pages(client, floor_user, 
 def test_director_sees_every_console_page(client, director, world):
     _t, _secret, _tables, kwargs = world
     client.force_login(director)
-    for name in DIRECTOR_ONLY - {"payouts-edit", "tournament-status", "registration-reopen"}:
+    for name in DIRECTOR_ONLY - {
+        "payouts-edit",
+        "tournament-status",
+        "registration-reopen",
+        "player-erase",
+    }:
         route = next(r for r, n in console_routes() + all_routes() if n == name)
         assert client.get(url_for(route, name, kwargs)).status_code == 200, name
 
@@ -148,7 +159,14 @@ def test_director_sees_every_console_page(client, director, world):
 def test_api_writes_need_a_role_and_private_reads_are_closed(client, world):
     _t, _secret, _tables, kwargs = world
     before = Event.objects.count()
-    private = {"api-entries", "api-players", "api-events", "api-seat"}
+    private = {
+        "api-entries",
+        "api-players",
+        "api-events",
+        "api-seat",
+        "api-player-export",
+        "api-player-erase",
+    }
     for route, name in all_routes():
         if not route.startswith("api/") or name in ("api-schema", "api-docs", "api-redoc"):
             continue

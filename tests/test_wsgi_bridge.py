@@ -186,3 +186,98 @@ def test_the_heap_is_frozen_once_the_first_requests_have_settled_it():
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+def _never_called(seen: list[dict]) -> Any:
+    def app(environ: dict, start_response: Any) -> list[bytes]:
+        seen.append(environ)
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    return app
+
+
+def test_a_declared_body_over_the_cap_is_refused_before_a_byte_is_read():
+    seen: list[dict] = []
+    bridge = WSGIBridge(_never_called(seen), 1, max_body=1000)
+    big = scope("POST", headers=[(b"content-length", str(300 * 1024 * 1024).encode())])
+
+    async def refused() -> dict:
+        comm = ApplicationCommunicator(bridge, big)
+        # No body is sent: a bridge that tried to read it would wait here forever.
+        start = await comm.receive_output(5)
+        await comm.receive_output(5)
+        await comm.wait(5)
+        return start
+
+    start = run(refused())
+    assert start["status"] == 413
+    assert (b"connection", b"close") in start["headers"]
+    assert seen == []
+
+
+def test_a_chunked_body_is_cut_off_when_it_passes_the_cap():
+    seen: list[dict] = []
+    bridge = WSGIBridge(_never_called(seen), 1, max_body=1000)
+    start, _ = run(call(bridge, scope("POST"), b"x" * 600, b"x" * 600, b"x" * 600))
+    assert start["status"] == 413 and seen == []
+    start, _ = run(call(bridge, scope("POST"), b"x" * 600, b"x" * 400))
+    assert start["status"] == 200 and len(seen) == 1
+
+
+def test_static_files_are_served_while_every_http_thread_waits():
+    import threading
+
+    entered, release = threading.Event(), threading.Event()
+
+    def app(environ: dict, start_response: Any) -> list[bytes]:
+        if environ["PATH_INFO"] == "/console/":
+            entered.set()
+            release.wait(30)  # a request stuck behind the database
+        start_response("200 OK", [])
+        return [environ["PATH_INFO"].encode()]
+
+    bridge = WSGIBridge(app, 1, fast_paths=("/static/",))
+
+    async def scenario() -> list[bytes]:
+        stuck = asyncio.ensure_future(call(bridge, scope(path="/console/")))
+        assert await asyncio.get_running_loop().run_in_executor(None, entered.wait, 10)
+        _, parts = await call(bridge, scope(path="/static/floor/floor.css"))
+        release.set()
+        _, stuck_parts = await stuck
+        return [b"".join(parts), b"".join(stuck_parts)]
+
+    try:
+        assert run(scenario()) == [b"/static/floor/floor.css", b"/console/"]
+    finally:
+        release.set()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_floor_refuses_a_body_over_its_cap_with_413_in_the_clients_terms():
+    from config.asgi import application, request_body_cap
+
+    cap = request_body_cap()
+    assert cap is not None
+    plain = {"scheme": "http", "server": ("testserver", 80)}
+    too_big = [(b"content-length", str(cap + 1).encode()), (b"content-type", b"application/json")]
+    start, parts = run(
+        call(application, scope("POST", path="/api/tournaments/", headers=too_big, **plain))
+    )
+    assert start["status"] == 413 and b"request_too_large" in b"".join(parts)
+    page = [(b"content-length", str(cap + 1).encode()), (b"accept", b"text/html")]
+    start, parts = run(call(application, scope("POST", path="/t/1/find/", headers=page, **plain)))
+    assert start["status"] == 413 and b"<h1>" in b"".join(parts)
+
+
+def test_liveness_is_answered_before_django_for_a_probe_on_the_internal_network():
+    from config.asgi import application
+
+    # The compose health check and the proxy's probe use the container's address as host,
+    # over plain HTTP: Django would refuse the host (or redirect to HTTPS in production).
+    probe = {"scheme": "http", "server": ("172.30.76.5", 8000)}
+    internal = [(b"host", b"172.30.76.5:8000")]
+    start, parts = run(call(application, scope(path="/healthz", headers=internal, **probe)))
+    assert start["status"] == 200 and b"".join(parts) == b'{"ok": true}'
+    start, _ = run(call(application, scope(path="/no-such-page/", headers=internal, **probe)))
+    assert start["status"] == 400

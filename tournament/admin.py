@@ -1,7 +1,11 @@
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from tournament.models import (
     ChipDenomination,
@@ -91,3 +95,29 @@ class EventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+# Staff accounts: a director ends an account's sessions on every device from the admin (the
+# account's own "Log out everywhere" is on its account page, tournament/account_views.py).
+@admin.action(
+    description=_("Log out everywhere (every session of the selected accounts)"),
+    permissions=["change"],
+)
+def log_out_everywhere(modeladmin: Any, request: HttpRequest, queryset: Any) -> None:
+    from tournament.events import Actor
+    from tournament.services.sessions import user_sessions_end
+
+    actor = Actor.from_request(request)
+    ended = sum(user_sessions_end(user=user, actor=actor) for user in queryset)
+    modeladmin.message_user(
+        request,
+        ngettext("%(n)d session ended.", "%(n)d sessions ended.", ended) % {"n": ended},
+    )
+
+
+class StaffAdmin(UserAdmin):
+    actions = [log_out_everywhere]
+
+
+admin.site.unregister(User)
+admin.site.register(User, StaffAdmin)

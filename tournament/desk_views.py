@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.domain.money import MoneyError, parse_money
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import RegisterForm, chips_or_none, entry_numbers
+from tournament.inputs import amount, next_url, search_text, whole_number_or_none, whole_numbers
 from tournament.models import Entry, EntryStatus, Player
 from tournament.qr import qr_svg
 from tournament.roles import director_required, floor_required
@@ -32,19 +32,23 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         actor = Actor.from_request(request)
         data = form.cleaned_data
-        existing_id = request.POST.get("player")
+        existing_id = whole_number_or_none(request.POST.get("player"), low=1)
         try:
-            if existing_id:
-                player = get_object_or_404(Player, pk=existing_id)
+            if request.POST.get("player"):
+                player = get_object_or_404(Player, pk=existing_id or 0)
+                created = registration.entry_register(
+                    tournament=tournament, player=player, actor=actor
+                )
             else:
-                player = registration.player_create(
+                created = registration.player_register(
+                    tournament=tournament,
                     name=data["name"],
                     display_name=data["display_name"],
                     email=data["email"],
                     phone=data["phone"],
                     actor=actor,
                 )
-            created = registration.entry_register(tournament=tournament, player=player, actor=actor)
+                player = created.player
         except FloorError as exc:
             form.add_error(None, str(exc))
         else:
@@ -64,11 +68,10 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect(f"{request.path}?last={created.pk}")
             form = RegisterForm()
     last = None
-    if request.GET.get("last", "").isdigit():
-        last = (
-            tournament.entries.filter(pk=int(request.GET["last"])).select_related("player").first()
-        )
-    query = request.GET.get("q", "")
+    last_id = whole_number_or_none(request.GET.get("last"), low=1)
+    if last_id is not None:
+        last = tournament.entries.filter(pk=last_id).select_related("player").first()
+    query = search_text(request.GET.get("q"))
     context = console_context(
         tournament,
         "desk",
@@ -89,7 +92,7 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
 def player_search(request: HttpRequest, pk: int) -> HttpResponse:
     """Existing players matching the typed name, to re-register a regular without retyping."""
     get_tournament(pk)
-    q = request.GET.get("name", "").strip()
+    q = search_text(request.GET.get("name"))
     players = Player.objects.none()
     if len(q) >= 2:
         players = Player.objects.filter(name__icontains=q).order_by("name")[:8]
@@ -103,10 +106,7 @@ def _entry(request: HttpRequest, pk: int, entry_id: int) -> Entry:
 
 
 def _back(request: HttpRequest, pk: int) -> HttpResponse:
-    target = request.POST.get("next") or ""
-    if target.startswith("/") and not target.startswith("//"):
-        return redirect(target)
-    return redirect("desk", pk=pk)
+    return redirect(next_url(request, default=reverse("desk", args=[pk])))
 
 
 @require_POST
@@ -165,7 +165,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
     )
     needs_close = False
     if request.method == "POST":
-        ids = [int(i) for i in request.POST.getlist("entry") if i.isdigit() and len(i) < 12]
+        ids = whole_numbers(request.POST.getlist("entry"))
         reports = []
         try:
             for entry in alive.filter(pk__in=ids):
@@ -281,7 +281,8 @@ def bust_undo(request: HttpRequest, pk: int) -> HttpResponse:
 def players(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     status = request.GET.get("status", "")
-    entries = entry_search(tournament, request.GET.get("q", ""))
+    query = search_text(request.GET.get("q"))
+    entries = entry_search(tournament, query)
     if status in EntryStatus.values:
         entries = entries.filter(status=status)
     entries = (
@@ -296,7 +297,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
             entries=entries[:1000],
             status=status,
             statuses=EntryStatus.choices,
-            query=request.GET.get("q", ""),
+            query=query,
             places_final=registration.field_is_final(tournament),
         ),
     )
@@ -334,10 +335,9 @@ def payouts_edit(request: HttpRequest, pk: int) -> HttpResponse:
         if "reset" in request.POST:
             payouts.payouts_reset(tournament=tournament, actor=actor)
         else:
-            amounts = [parse_money(a) for a in request.POST.getlist("amount") if a.strip()]
+            typed = request.POST.getlist("amount")[:10_000]
+            amounts = [amount(a) for a in typed if a.strip()]
             payouts.payouts_set(tournament=tournament, amounts=amounts, actor=actor)
-    except MoneyError:
-        messages.error(request, _("Enter amounts such as 250 or 12.50."))
     except FloorError as exc:
         messages.error(request, str(exc))
     else:

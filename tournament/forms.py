@@ -165,6 +165,10 @@ class TournamentForm(forms.ModelForm):
                 data[name] = 100 if name == "payout_unit" else 0
         return data
 
+    def clean_currency(self) -> str:
+        # People type "eur"; the code is kept in upper case (ISO 4217).
+        return str(self.cleaned_data.get("currency") or "").strip().upper()
+
     def values(self) -> dict[str, Any]:
         values = {k: self.cleaned_data[k] for k in self.Meta.fields}
         # A version picked goes along; otherwise it is kept, or a new ruleset starts at its newest.
@@ -232,7 +236,7 @@ __all__ = [
 def entry_numbers(text: str) -> tuple[int, ...]:
     """Entry numbers typed as "12", "#12" or "12, 40"."""
     parts = [p for p in text.replace("#", " ").replace(",", " ").split() if p]
-    if not all(p.isdigit() for p in parts):
+    if len(parts) > 9 or not all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
         raise FloorError(
             _("Enter who knocked a player out as entry numbers, such as 12 or 12, 40.")
         )

@@ -278,6 +278,16 @@ class Tournament(DatabaseCounted):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """The setting rules on the whole row (tournament/domain/settings_rules.py)."""
+        from django.core.exceptions import ValidationError
+
+        from tournament.validation import merged_values, settings_errors
+
+        errors = settings_errors(merged_values(self, {}))
+        if errors:
+            raise ValidationError(errors)
+
 
 class Player(models.Model):
     """A person. Contact data is private: it never appears on public pages or public API."""

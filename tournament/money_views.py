@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.csvexport import csv_response
-from tournament.domain.money import MoneyError, parse_money
 from tournament.errors import FloorError
 from tournament.events import Actor
+from tournament.inputs import CHIPS_MAX, amount, whole_number, whole_number_or_none
 from tournament.models import DealShare, Entry
 from tournament.roles import floor_required
 from tournament.selectors import tournament_numbers
@@ -29,24 +29,18 @@ def _read(
     custom: dict[int, int] = {}
     for e in entries:
         raw = post.get(f"stack_{e.pk}", "").replace(".", "").replace(",", "").strip()
-        if not raw.isdigit():
-            raise FloorError(
-                _("Enter every stack as a whole number of chips (#%(n)s).") % {"n": e.number}
-            )
-        stacks[e.pk] = int(raw)
-        amount = post.get(f"custom_{e.pk}", "").strip()
-        if amount:
-            try:
-                custom[e.pk] = parse_money(amount)
-            except MoneyError as exc:
-                raise FloorError(_("Enter amounts such as 250 or 12.50.")) from exc
-    try:
-        unit = parse_money(post.get("unit") or "1")
-        play_for = parse_money(post.get("play_for") or "0")
-    except MoneyError as exc:
-        raise FloorError(_("Enter amounts such as 250 or 12.50.")) from exc
+        stacks[e.pk] = whole_number(
+            raw,
+            high=CHIPS_MAX,
+            message=_("Enter every stack as a whole number of chips (#%(n)s).") % {"n": e.number},
+        )
+        typed = post.get(f"custom_{e.pk}", "").strip()
+        if typed:
+            custom[e.pk] = amount(typed)
+    unit = amount(post.get("unit") or "1")
+    play_for = amount(post.get("play_for") or "0")
     chips_raw = post.get("chips_in_play", "").replace(".", "").replace(",", "").strip()
-    chips = int(chips_raw) if chips_raw.isdigit() else None
+    chips = whole_number_or_none(chips_raw, high=CHIPS_MAX)
     consents = [e.pk for e in entries if post.get(f"agree_{e.pk}") == "on"]
     return (
         svc.DealInput(stacks=stacks, unit=max(unit, 1), play_for=play_for, chips_in_play=chips),

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
+from django.conf import settings
 from django.db import connection
 from django.db.models import Q
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
-from tournament.models import Entry, EntryStatus, Tournament
+from tournament.models import Entry, EntryStatus, Status, Tournament
 
 
 @dataclass(frozen=True)
@@ -44,12 +48,44 @@ class PublicSeat:
         }
 
 
+# --- Retention ------------------------------------------------------------------------------
+#
+# A finished tournament's public pages keep players' names for FLOOR_PUBLIC_RESULTS_DAYS after
+# its start, then show initials only; the console keeps the names for the staff.
+
+
+def names_withheld(*, status: str, starts_at: datetime | str) -> bool:
+    """Whether a tournament's public pages show initials instead of display names."""
+    days = settings.FLOOR_PUBLIC_RESULTS_DAYS
+    if not days or status != Status.FINISHED:
+        return False
+    if isinstance(starts_at, str):  # a raw SQLite row holds the text
+        starts_at = parse_datetime(starts_at) or timezone.now()
+    if timezone.is_naive(starts_at):
+        starts_at = starts_at.replace(tzinfo=UTC)
+    return starts_at < timezone.now() - timedelta(days=days)
+
+
+def initials(name: str) -> str:
+    """'Anna S.' -> 'A. S.' (what stays public of an old result)."""
+    letters = [word[0] for word in name.replace(".", " ").split() if word[0].isalpha()]
+    return " ".join(f"{c.upper()}." for c in letters) or "–"
+
+
+def public_name(entry: Entry) -> str:
+    """The name a public page shows for `entry` (its tournament is read from the entry)."""
+    t = entry.tournament
+    if names_withheld(status=t.status, starts_at=t.starts_at):
+        return initials(entry.player.display_name)
+    return entry.player.display_name
+
+
 def public_seat(entry: Entry) -> PublicSeat:
     seat = getattr(entry, "seat", None)
     return PublicSeat(
         entry_id=entry.pk,
         number=entry.number,
-        display_name=entry.player.display_name,
+        display_name=public_name(entry),
         status=entry.status,
         table=seat.table.number if seat else None,
         seat=seat.seat if seat else None,
@@ -70,7 +106,7 @@ def public_seat(entry: Entry) -> PublicSeat:
 
 _BY_NUMBER_SQL = """
 SELECT t.currency, e.id, e.number, p.display_name, e.status, tb.number, sa.seat, tb.area,
-       sa.must_wait, e.alternate_position, e.place, e.prize, e.won_seat
+       sa.must_wait, e.alternate_position, e.place, e.prize, e.won_seat, t.status, t.starts_at
   FROM {tournament} t
   LEFT JOIN {entry} e ON e.tournament_id = t.id AND e.number = %s AND e.status <> %s
   LEFT JOIN {player} p ON p.id = e.player_id
@@ -129,7 +165,9 @@ def seat_by_number(tournament_id: int, number: int) -> tuple[str, PublicSeat | N
     return row[0], PublicSeat(
         entry_id=row[1],
         number=row[2],
-        display_name=row[3],
+        display_name=initials(row[3])
+        if names_withheld(status=row[13], starts_at=row[14])
+        else row[3],
         status=row[4],
         table=row[5],
         seat=row[6],
@@ -143,7 +181,10 @@ def seat_by_number(tournament_id: int, number: int) -> tuple[str, PublicSeat | N
 
 
 def find_seats_by_name(tournament: Tournament, query: str, limit: int = 20) -> list[PublicSeat]:
-    """Entries whose display name holds every word of `query` (numbers: `seat_by_number`)."""
+    """Entries whose display name holds every word of `query` (numbers: `seat_by_number`).
+    Nobody, once the tournament's names are withheld: a match would confirm the name."""
+    if names_withheld(status=tournament.status, starts_at=tournament.starts_at):
+        return []
     cond = Q()
     for word in query.split():
         cond &= Q(player__display_name__icontains=word)

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from tournament.inputs import search_text, whole_number_or_none
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.public_selectors import (
     PublicSeat,
@@ -19,8 +20,9 @@ from tournament.public_selectors import (
 )
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
-from tournament.selectors import payout_amounts, tournament_numbers
+from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services.registration import field_is_final
+from tournament.validation import SettingsBroken
 from tournament.views import get_tournament
 
 LOOKUPS_PER_MINUTE = 30
@@ -35,8 +37,12 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
     from clocks.views import screen_config
 
     tournament = get_tournament(pk)
-    numbers = tournament_numbers(tournament)
-    payouts = payout_amounts(tournament, numbers)
+    try:
+        numbers: TournamentNumbers | None = tournament_numbers(tournament)
+        payouts = payout_amounts(tournament, numbers)
+        notice = ""
+    except SettingsBroken as exc:
+        numbers, payouts, notice = None, [], str(exc)
     history = tournament.events.filter(action__in=["clock.level", "clock.break"]).order_by("-id")[
         :8
     ]
@@ -49,6 +55,7 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
             "payouts": payouts[:20],
             "config": screen_config(tournament),
             "history": history,
+            "notice": notice,
         },
     )
 
@@ -59,19 +66,22 @@ def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
     statement and never loads the tournament; the full page and name searches do."""
     partial = bool(getattr(request, "htmx", None))
     tournament = None if partial else get_tournament(pk)
-    query = " ".join(request.GET.get("q", "").split())
+    query = search_text(request.GET.get("q"))
+    number = whole_number_or_none(query, low=1)
     results: list[PublicSeat] = []
     message = ""
     currency = tournament.currency if tournament else ""
     if "q" in request.GET:
         if not allow(request, "find-seat", LOOKUPS_PER_MINUTE):
             message = _("Too many look-ups. Please wait a minute and try again.")
-        elif query.isdigit():
-            found = seat_by_number(pk, int(query))
+        elif number is not None:
+            found = seat_by_number(pk, number)
             if found is None:
                 raise Http404(_("No such tournament."))
             currency, seat = found
             results = [seat] if seat else []
+        elif query.isdigit():
+            pass  # digits of another script, or a number no entry has: nobody found
         elif len(query) >= 2:
             tournament = tournament or get_tournament(pk)
             currency = tournament.currency

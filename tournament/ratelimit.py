@@ -1,25 +1,62 @@
-"""A small per-client rate limit on public look-ups, kept in the cache (Redis in the full stack)."""
+"""A small per-client rate limit on public look-ups, kept in the cache (Redis in the full stack),
+and the one home of "who is the client": rate limits, login throttling and the event log's
+"from where" all ask `client_address`."""
 
 from __future__ import annotations
 
+import ipaddress
 import time
+from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+@lru_cache(maxsize=8)
+def _networks(listed: tuple[str, ...]) -> tuple[IPNetwork, ...]:
+    return tuple(ipaddress.ip_network(item, strict=False) for item in listed)
+
+
+def _parse(text: str) -> IPAddress | None:
+    try:
+        address = ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped  # ::ffff:10.0.0.1 from a dual-stack socket is 10.0.0.1
+    return address
+
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address. X-Forwarded-For counts only behind trusted proxies
-    (FLOOR_TRUSTED_PROXIES = how many), read from the right, so a client cannot spoof it."""
-    remote = request.META.get("REMOTE_ADDR", "") or "unknown"
-    proxies = int(getattr(settings, "FLOOR_TRUSTED_PROXIES", 0) or 0)
-    if proxies <= 0:
-        return remote
-    hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
-    if len(hops) < proxies:
-        return remote
-    return hops[-proxies]
+    """The client's address. REMOTE_ADDR (the TCP peer) unless that peer is one of
+    FLOOR_TRUSTED_PROXIES (addresses or networks); then X-Forwarded-For is read from the right,
+    skipping hops that are trusted proxies too, and the first other hop is the client. A client
+    can prepend what it likes to X-Forwarded-For, but only trusted proxies append to it."""
+    remote = request.META.get("REMOTE_ADDR", "") or ""
+    peer = _parse(remote)
+    if peer is None:
+        return remote or "unknown"
+    trusted = _networks(tuple(getattr(settings, "FLOOR_TRUSTED_PROXIES", ()) or ()))
+
+    def is_trusted(address: IPAddress) -> bool:
+        return any(address in network for network in trusted)
+
+    if not is_trusted(peer):
+        return str(peer)
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    nearest = peer
+    for hop in reversed([h for h in forwarded.split(",") if h.strip()]):
+        address = _parse(hop)
+        if address is None:  # a proxy we trust wrote something unreadable: it is all we know
+            return str(nearest)
+        if not is_trusted(address):
+            return str(address)
+        nearest = address
+    return str(nearest)  # every hop is a trusted proxy: the farthest one is the client
 
 
 def allow(request: HttpRequest, scope: str, limit: int, window_seconds: int = 60) -> bool:

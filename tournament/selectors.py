@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from tournament.domain.payouts import PayoutError, payout_table, prize_pool, satellite_payouts
-from tournament.models import BountyKind, Entry, Tournament
+from tournament.inputs import search_text, whole_number_or_none
+from tournament.models import BountyKind, Entry, Event, Tournament
+from tournament.validation import SettingsBroken
 
 
 @dataclass(frozen=True)
@@ -45,13 +48,17 @@ def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
     if tournament.bounty_kind != BountyKind.NONE:
         bounty_pool = tournament.bounty * (buyins + reentries)
     contributions = paid_in - bounty_pool
+    try:
+        pool = prize_pool(contributions, tournament.guarantee)
+    except PayoutError as exc:
+        raise _broken(tournament) from exc
     return TournamentNumbers(
         entries=entries,
         players_left=left,
         alternates=alternates,
         chips_in_play=chips,
         average_stack=chips // left if left else 0,
-        prize_pool=prize_pool(contributions, tournament.guarantee),
+        prize_pool=pool,
         contributions=contributions,
         fees=fees_in,
         rebuys=rebuys,
@@ -84,24 +91,47 @@ def payout_amounts(tournament: Tournament, numbers: TournamentNumbers | None = N
     places = tournament.places_paid
     if places is not None:
         places = min(places, numbers.entries)
-    try:
-        return list(
-            payout_table(
-                numbers.prize_pool, numbers.entries, unit=tournament.payout_unit, places=places
-            )
+    problem = None
+    for unit in (tournament.payout_unit, 1):  # a pool that is no multiple of the unit: cents
+        try:
+            return list(payout_table(numbers.prize_pool, numbers.entries, unit=unit, places=places))
+        except PayoutError as exc:
+            problem = exc
+    raise _broken(tournament) from problem
+
+
+def _broken(tournament: Tournament) -> SettingsBroken:
+    return SettingsBroken(
+        _(
+            "The settings of “%(name)s” break a rule (they were saved before it was checked), "
+            "so its prize pool and payouts cannot be shown. A director can correct them in "
+            "the tournament's settings."
         )
-    except PayoutError:
-        return list(payout_table(numbers.prize_pool, numbers.entries, unit=1, places=places))
+        % {"name": tournament.name}
+    )
 
 
 def entry_search(tournament: Tournament, query: str) -> QuerySet[Entry]:
     entries = tournament.entries.select_related("player", "seat__table")
-    query = query.strip()
+    query = search_text(query)
     if not query:
         return entries.order_by("-number")
-    if query.isdigit():
-        return entries.filter(number=int(query))
+    number = whole_number_or_none(query, low=1)
+    if number is not None or query.isdigit():
+        return entries.filter(number=number or 0)
     cond = Q()
     for word in query.split():
         cond &= Q(player__name__icontains=word) | Q(player__display_name__icontains=word)
     return entries.filter(cond).order_by("player__name")
+
+
+# The event an import writes when it gave the tournament's rows new ids.
+IMPORT_RENUMBERED = "tournament.import"
+
+
+def event_renumbered(*, event: Event) -> bool:
+    """Whether an import gave the tournament's rows new ids after this event was recorded: the
+    ids in its payload then no longer name the same rows, and nothing may act on them."""
+    return Event.objects.filter(
+        tournament=event.tournament_id, action=IMPORT_RENUMBERED, pk__gt=event.pk
+    ).exists()

@@ -1,14 +1,34 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tournament import desk_views, money_views, public_views, views
+from tournament import (
+    account_views,
+    desk_views,
+    money_views,
+    player_views,
+    public_views,
+    views,
+)
 
 urlpatterns = [
     path("", public_views.home, name="home"),
     path("login/", auth_views.LoginView.as_view(template_name="auth/login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("console/account/", account_views.account, name="account"),
     path("console/", views.console_home, name="console-home"),
     path("console/new/", views.tournament_new, name="tournament-new"),
+    path("console/players/", player_views.players, name="players"),
+    path("console/players/<int:player_id>/", player_views.player_detail, name="player-detail"),
+    path(
+        "console/players/<int:player_id>/export.json",
+        player_views.player_export_view,
+        name="player-export",
+    ),
+    path(
+        "console/players/<int:player_id>/erase/",
+        player_views.player_erase_view,
+        name="player-erase",
+    ),
     path("console/t/<int:pk>/", views.tournament_overview, name="tournament-overview"),
     path("console/t/<int:pk>/settings/", views.tournament_settings, name="tournament-settings"),
     path("console/t/<int:pk>/status/", views.tournament_status, name="tournament-status"),

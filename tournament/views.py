@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from datetime import UTC, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournament.csvexport import csv_response
 from tournament.domain.lifecycle import ALLOWED
 from tournament.domain.lifecycle import Status as DomainStatus
 from tournament.domain.structure import (
@@ -34,10 +34,12 @@ from tournament.forms import (
     NewTournamentForm,
     TournamentForm,
 )
+from tournament.inputs import search_text, whole_number_or_none
 from tournament.models import Status, Structure, Tournament
 from tournament.roles import director_required, floor_required
-from tournament.selectors import payout_amounts, tournament_numbers
+from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services import tournaments as svc
+from tournament.validation import SettingsBroken
 
 
 def get_tournament(pk: int) -> Tournament:
@@ -54,8 +56,17 @@ def console_context(tournament: Tournament, tab: str, **extra: Any) -> dict[str,
 @floor_required
 def console_home(request: HttpRequest) -> HttpResponse:
     tournaments = list(Tournament.objects.all()[:200])
-    rows = [(t, tournament_numbers(t)) for t in tournaments]
+    rows = [(t, numbers_or_none(t)) for t in tournaments]
     return render(request, "tournament/console_home.html", {"rows": rows})
+
+
+def numbers_or_none(tournament: Tournament) -> TournamentNumbers | None:
+    """The numbers of one row of a list; None when the row's stored settings break a rule, so
+    the row shows a notice and every other row still shows."""
+    try:
+        return tournament_numbers(tournament)
+    except SettingsBroken:
+        return None
 
 
 @director_required
@@ -264,7 +275,9 @@ def _replace_from(request: HttpRequest, tournament: Tournament, levels: list[Lev
 @floor_required
 def structure_load_template(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
-    template = get_object_or_404(Structure, pk=request.POST.get("template"), is_template=True)
+    template = get_object_or_404(
+        Structure, pk=whole_number_or_none(request.POST.get("template"), low=1), is_template=True
+    )
     try:
         _replace_from(request, tournament, svc.level_specs(template))
     except FloorError as exc:
@@ -283,7 +296,7 @@ def structure_import(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("Choose a JSON or CSV file."))
         return redirect("structure-editor", pk=pk)
     upload = form.cleaned_data["file"]
-    if upload.size > 512 * 1024:
+    if upload.size > settings.FLOOR_UPLOAD_MAX_BYTES:
         messages.error(request, _("The file is too large."))
         return redirect("structure-editor", pk=pk)
     try:
@@ -328,7 +341,7 @@ def structure_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 def history(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     events = tournament.events.select_related("actor").order_by("-id")
-    action = request.GET.get("action", "").strip()
+    action = search_text(request.GET.get("action"), longest=60)
     if action:
         events = events.filter(action__startswith=action)
     actions = sorted(set(tournament.events.values_list("action", flat=True)))
@@ -343,10 +356,17 @@ def history(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_export_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole tournament as one JSON file (directors only: it holds contact data)."""
     from tournament.services.archive import tournament_export
+    from tournament.services.privacy import contact_read_record
 
     tournament = get_tournament(pk)
+    export = tournament_export(tournament)
+    contact_read_record(
+        actor=Actor.from_request(request),
+        what=f"tournament.export:{tournament.pk}",
+        count=sum(1 for o in export["objects"] if o["model"] == "tournament.player"),
+    )
     response = HttpResponse(
-        json.dumps(tournament_export(tournament), ensure_ascii=False),
+        json.dumps(export, ensure_ascii=False),
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.json"'
@@ -356,20 +376,16 @@ def tournament_export_view(request: HttpRequest, pk: int) -> HttpResponse:
 @floor_required
 def history_csv(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(["id", "at_utc", "actor", "source", "action", "payload"])
-    for e in tournament.events.select_related("actor").order_by("id").iterator():
-        writer.writerow(
-            [
-                e.pk,
-                e.at.astimezone(UTC).isoformat(),
-                e.actor_label,
-                e.source,
-                e.action,
-                json.dumps(e.payload, sort_keys=True),
-            ]
-        )
-    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="events-{pk}.csv"'
-    return response
+    rows = (
+        [
+            e.pk,
+            e.at.astimezone(UTC).isoformat(),
+            e.actor_label,
+            e.source,
+            e.action,
+            json.dumps(e.payload, sort_keys=True),
+        ]
+        for e in tournament.events.select_related("actor").order_by("id").iterator()
+    )
+    header = ["id", "at_utc", "actor", "source", "action", "payload"]
+    return csv_response(f"events-{pk}.csv", header, rows)

@@ -9,12 +9,14 @@ Celery (worker + beat) as the ticker.
 from __future__ import annotations
 
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_networks, env_str
+from config.installation import installation_name
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(env_str("FLOOR_VAR_DIR", str(BASE_DIR / "var")))
@@ -37,17 +39,22 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "csp",
     "django_htmx",
     "channels",
     "tournament",
     "tables",
     "clocks",
     "rules_engine",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise: static files need no policy (0.2 ms a response saved on each).
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -56,11 +63,25 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A view that failed for the database answers 503 at once (config/database.py).
+    "config.database.DatabaseUnavailableMiddleware",
+    # A refusal a page did not catch is a 4xx with its message (tournament/middleware.py).
+    "tournament.middleware.FloorErrorMiddleware",
+    # Login: the bound on password checks and the lockout page (tournament/login.py); axes'
+    # middleware comes last, as axes asks.
+    "tournament.login.LoginBusyMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
+
+# Request bodies: the largest form Floor posts (the structure editor at its 500 levels, about
+# 3,500 fields and 100 KiB) stays well inside these; more is a 400. Files are bounded by
+# FLOOR_UPLOAD_MAX_BYTES below.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 4000
 
 TEMPLATES = [
     {
@@ -83,15 +104,25 @@ TEMPLATES = [
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'floor.sqlite3'}")
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend plus a breaker: while PostgreSQL is unreachable requests answer 503 at
+    # once instead of each waiting for the pool (config/database.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
     # Pooled connections (psycopg_pool inside Django); CONN_MAX_AGE must stay 0 with a pool.
     DATABASES["default"]["OPTIONS"] = {
         # Only statements that ask for it are prepared (the public seat look-up); Django's own
         # queries bind their parameters on the client and are never prepared.
         "prepare_threshold": 2**31 - 1,
+        "connect_timeout": env_int("DB_CONNECT_TIMEOUT", 3),
         "pool": {
             "min_size": env_int("DB_POOL_MIN", 2),
             "max_size": env_int("DB_POOL_MAX", 20),
-            "timeout": 10,
+            # The HTTP threads (FLOOR_HTTP_THREADS <= DB_POOL_MAX) never wait for a busy pool;
+            # a wait means PostgreSQL is not answering, so it is short.
+            "timeout": float(env_str("DB_POOL_TIMEOUT", "1")),
+            # The pool retries a failed connect with growing pauses; giving up after a few
+            # seconds lets the next request start afresh, so Floor is back within seconds of
+            # PostgreSQL (measured: 23 s after a 40 s outage with the default of 5 minutes).
+            "reconnect_timeout": 5,
         },
     }
 else:
@@ -101,7 +132,18 @@ else:
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+# After a failed connect, how long every connect fails at once before one request tries again.
+DB_RETRY_SECONDS = float(env_str("DB_RETRY_SECONDS", "2"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- One installation per prefix (config/installation.py) ------------------------------------
+# Everything Floor puts in Redis (channel-layer pub/sub, cache keys, Celery queues) starts with
+# FLOOR_REDIS_PREFIX, so two installations on one Redis server never see each other's events,
+# counters or tasks. Default: the database's name and a hash of where it lives.
+FLOOR_INSTALLATION = installation_name(
+    configured=env_str("FLOOR_INSTALLATION", ""), database=DATABASES["default"]
+)
+FLOOR_REDIS_PREFIX = f"floor.{FLOOR_INSTALLATION}."
 
 # --- Channels, Celery, ticker -------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL", "")
@@ -109,7 +151,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": FLOOR_REDIS_PREFIX},
         }
     }
 else:
@@ -123,7 +165,10 @@ CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 # Tasks are short and idempotent; ETAs stay under the visibility timeout (see clocks/tasks.py).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "global_keyprefix": FLOOR_REDIS_PREFIX,
+}
 CELERY_BEAT_SCHEDULE = {
     "clock-tick": {"task": "clocks.tasks.clocks_tick", "schedule": 1.0},
 }
@@ -138,6 +183,34 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "console-home"
 LOGOUT_REDIRECT_URL = "login"
+# axes refuses a locked client before the next backend hashes a password (tournament/login.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "tournament.login.BoundedModelBackend",
+]
+# Lockout (docs/login.md): an account from one address after 5 failures, an address for every
+# account after 20; a lock lasts 15 minutes from the failure that set it, and never covers an
+# account from everywhere, so nobody can keep the director out from afar.
+FLOOR_LOGIN_FAILURES_ACCOUNT = env_int("FLOOR_LOGIN_FAILURES_ACCOUNT", 5)
+FLOOR_LOGIN_FAILURES_ADDRESS = env_int("FLOOR_LOGIN_FAILURES_ADDRESS", 20)
+FLOOR_LOGIN_LOCK_MINUTES = env_int("FLOOR_LOGIN_LOCK_MINUTES", 15)
+AXES_HANDLER = "tournament.login.LockoutHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_FAILURE_LIMIT = FLOOR_LOGIN_FAILURES_ACCOUNT
+AXES_COOLOFF_TIME = timedelta(minutes=FLOOR_LOGIN_LOCK_MINUTES)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True  # the account's own failures from that address only (LockoutHandler)
+AXES_CLIENT_IP_CALLABLE = "tournament.login.login_address"  # ratelimit.client_address
+AXES_LOCKOUT_CALLABLE = "tournament.login.lockout_response"
+AXES_VERBOSE = False
+# Password checks running at once per web process; a login over the bound is answered 429 at
+# once, so hashing (about 0.3 s each) never takes every HTTP thread.
+FLOOR_PASSWORD_CHECKS = env_int("FLOOR_PASSWORD_CHECKS", 1)
+# Sessions (docs/login.md): a working day from login, also across a browser restart; "Log out
+# everywhere" ends them all at once.
+FLOOR_SESSION_HOURS = env_int("FLOOR_SESSION_HOURS", 12)
+SESSION_COOKIE_AGE = FLOOR_SESSION_HOURS * 3600
+SESSION_EXPIRE_AT_BROWSER_CLOSE = False
 
 # --- Language and time -----------------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -166,7 +239,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["tournament.api.permissions.IsFloorOrReadOnlyPublic"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tournament.api.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"public_lookup": "120/min", "login": "20/min"},
+    # JSON nested thousands deep is a 400 (tournament/api/parsers.py); forms as DRF's default.
+    "DEFAULT_PARSER_CLASSES": [
+        "tournament.api.parsers.FloorJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_THROTTLE_RATES": {"public_lookup": "120/min"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Floor API",
@@ -179,11 +258,44 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournament.models.EntryStatus",
         "PenaltyKindEnum": "rules_engine.models.PenaltyKind",
     },
+    # Swagger UI and Redoc come from this installation (drf-spectacular-sidecar), not a CDN:
+    # the docs pages run with a staff session, so no third party's script runs on them.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Content-Security-Policy (django-csp): every page runs only this installation's own scripts,
+# no inline script, no event-handler attribute, no eval. Websockets are same-origin ('self'
+# covers ws:/wss: of the page's own host in CSP Level 3). Stylesheets come from 'self' only;
+# style *attributes* stay allowed (style-src-attr): about 90 of them place things on the page,
+# some computed (seat positions on the dealer's felt, chip colours). An attribute carries no
+# selector, so it cannot read the page the way an injected <style> can, and any url() in it is
+# bound by img-src/font-src. The API docs relax this per view (config/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "style-src": ["'self'"],
+        "style-src-elem": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
 }
 
 CACHES = {
     "default": (
-        {"BACKEND": "config.cache.FloorRedisCache", "LOCATION": REDIS_URL}
+        {
+            "BACKEND": "config.cache.FloorRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": FLOOR_REDIS_PREFIX,
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -198,11 +310,20 @@ LOGGING = {
 
 # Public demo credentials are only created by `manage.py floor_demo`.
 FLOOR_DEMO_PASSWORD = env_str("FLOOR_DEMO_PASSWORD", "floor-demo")
-# How many reverse proxies in front of Floor append to X-Forwarded-For (0: trust no header).
-FLOOR_TRUSTED_PROXIES = env_int("FLOOR_TRUSTED_PROXIES", 0)
+# Days after a finished tournament's start after which its public pages (find my seat, my
+# seat, table pages) show players' initials only (docs/players.md); 0 keeps the names public.
+FLOOR_PUBLIC_RESULTS_DAYS = env_int("FLOOR_PUBLIC_RESULTS_DAYS", 90)
+# Addresses or networks (CIDR) of the reverse proxies in front of Floor. X-Forwarded-For counts
+# only on a request whose TCP peer is one of them (tournament/ratelimit.py client_address);
+# empty: the header is ignored and the peer is the client.
+FLOOR_TRUSTED_PROXIES = env_networks("FLOOR_TRUSTED_PROXIES")
 # Threads per web process serving HTTP (config/asgi.py); each holds at most one database
 # connection while it serves a request, so keep it at or below DB_POOL_MAX.
 FLOOR_HTTP_THREADS = env_int("FLOOR_HTTP_THREADS", 4)
+# The largest file Floor accepts (the structure import). A request body may carry this plus
+# DATA_UPLOAD_MAX_MEMORY_SIZE of form data; config/asgi.py refuses a larger body (413) before
+# reading it, since uvicorn has no limit of its own.
+FLOOR_UPLOAD_MAX_BYTES = 512 * 1024
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 
 # WhiteNoise streams static files with a sync iterator; Django's ASGI handler (the test live

@@ -25,7 +25,7 @@ FLOOR_TICKER = "off"
 LANGUAGE_CODE = "en"
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
-    "DEFAULT_THROTTLE_RATES": {"public_lookup": "100000/min", "login": "100000/min"},
+    "DEFAULT_THROTTLE_RATES": {"public_lookup": "100000/min"},
 }
 
 CI = env_bool("CI", False)

@@ -60,14 +60,20 @@ export function formatTime(ms) {
 }
 
 export function formatChips(n, lang) {
+  if (n === null || n === undefined) return "–";
   return new Intl.NumberFormat(lang || document.documentElement.lang || "en").format(n);
 }
 
 export function formatMoney(cents, currency, lang) {
-  return new Intl.NumberFormat(lang || document.documentElement.lang || "en", {
-    style: "currency", currency: currency || "EUR",
-    minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2,
-  }).format(cents / 100);
+  if (cents === null || cents === undefined) return "–";
+  const locale = lang || document.documentElement.lang || "en";
+  const digits = { minimumFractionDigits: cents % 100 ? 2 : 0, maximumFractionDigits: 2 };
+  try {
+    return new Intl.NumberFormat(locale, { style: "currency", currency: currency || "EUR", ...digits }).format(cents / 100);
+  } catch (e) {
+    // A code the browser refuses (stored before currencies were checked): the number and the code.
+    return `${new Intl.NumberFormat(locale, digits).format(cents / 100)} ${currency}`;
+  }
 }
 
 // A live feed: websocket with reconnect and ping-based offset sync; polling while it is down.

@@ -41,17 +41,27 @@ const feed = new Feed({
 });
 const baseRefetch = feed.refetchSoon.bind(feed);
 feed.refetchSoon = () => { baseRefetch(); clearTimeout(feed._tableTimer); feed._tableTimer = setTimeout(reloadTable, 120); };
+// The server closes the socket for good when the link is revoked or unknown (4403, 4404) or the
+// table was broken or closed (4410, tables/consumers.py): the tablet stops trying and says why.
+const FINAL_CLOSE = { 4403: "revoked", 4404: "revoked", 4410: "closed" };
 const baseConnect = feed.connect.bind(feed);
 feed.connect = () => {
   baseConnect();
   if (feed.ws) {
     const ws = feed.ws;
     ws.addEventListener("close", (e) => {
-      if (e.code === 4403 || e.code === 4404) {
-        document.body.innerHTML = `<main class="revoked"><p>${texts.revoked}</p></main>`;
-        feed.scheduleReconnect = () => {};
-        feed.startPolling = () => {};
-      }
+      const reason = FINAL_CLOSE[e.code];
+      if (!reason) return;
+      feed.connect = () => {};
+      feed.startPolling = () => {};
+      feed.stopPolling();
+      const main = document.createElement("main");
+      main.className = "revoked";
+      main.id = `dealer-${reason}`;
+      const p = document.createElement("p");
+      p.textContent = texts[reason];
+      main.append(p);
+      document.body.replaceChildren(main);
     });
   }
 };

@@ -107,3 +107,81 @@ async def test_account_without_its_role_loses_its_open_console_socket(table, flo
     await sync_to_async(floor_user.groups.clear)()
     output = await ws.receive_output(timeout=3)
     assert output["type"] == "websocket.close" and output.get("code") == 4403
+
+
+@pytest.fixture
+def two_tables(make_tournament, register, actor):
+    """Eight players at two tables of six (four each), and an empty third table of ten."""
+    t = make_tournament(
+        status="running", late_registration_until_level=6, seats_per_table=6, final_table_size=9
+    )
+    for _ in range(8):
+        register(t)
+    svc.seats_draw(tournament=t, actor=actor)
+    svc.tables_create(tournament=t, count=1, actor=actor, seats=10)
+    return t, {table.number: table for table in Table.objects.filter(tournament=t)}
+
+
+async def _dealer_socket(table):
+    ws = WebsocketCommunicator(application, f"/ws/d/{table.dealer_token}/", headers=ORIGIN)
+    connected, _ = await ws.connect()
+    assert connected
+    return ws
+
+
+async def _close_code(ws):
+    """The close code the socket ends with (events sent before the close are skipped)."""
+    while True:
+        output = await ws.receive_output(timeout=3)
+        if output["type"] == "websocket.close":
+            return output.get("code")
+
+
+async def test_broken_table_closes_its_dealer_socket_and_refuses_new_ones(two_tables, actor):
+    t, tables = two_tables
+    broken, staying = await _dealer_socket(tables[2]), await _dealer_socket(tables[1])
+    moves = await sync_to_async(svc.table_break)(tournament=t, number=2, actor=actor)
+    assert moves  # the players moved to the open seats
+    assert await _close_code(broken) == 4410
+    # Another table's tablet stays connected.
+    await staying.send_json_to({"type": "ping", "t0": 1})
+    while (output := await staying.receive_output(timeout=3))["type"] == "websocket.send":
+        if '"pong"' in output["text"]:
+            break
+    assert output["type"] == "websocket.send"
+    await staying.disconnect()
+    # A tablet that reconnects to the broken table is told the same, not "unknown link".
+    again = WebsocketCommunicator(application, f"/ws/d/{tables[2].dealer_token}/", headers=ORIGIN)
+    connected, code = await again.connect()
+    assert not connected and code == 4410
+
+
+async def test_empty_table_closed_by_a_break_closes_its_dealer_socket(two_tables, actor):
+    t, tables = two_tables
+    ws = await _dealer_socket(tables[3])
+    await sync_to_async(svc.table_break)(tournament=t, number=3, actor=actor)
+    assert await _close_code(ws) == 4410
+
+
+async def test_final_table_draw_closes_the_other_tables_dealer_sockets(two_tables, actor):
+    t, tables = two_tables
+    final, other = await _dealer_socket(tables[1]), await _dealer_socket(tables[2])
+    await sync_to_async(svc.final_table_draw)(tournament=t, actor=actor, table_number=1)
+    assert await _close_code(other) == 4410
+    message = await final.receive_json_from(timeout=3)
+    assert message["type"] == "event"  # the final table is told of its players, not closed
+    await final.disconnect()
+
+
+async def test_redraw_closes_the_dealer_sockets_of_tables_left_empty(two_tables, actor):
+    t, tables = two_tables
+    # The empty third table opened after the draw; a redraw fills two tables of six again.
+    ws = await _dealer_socket(tables[3])
+    await sync_to_async(svc.seats_draw)(tournament=t, actor=actor, redraw=True)
+    closed = await sync_to_async(
+        lambda: set(
+            Table.objects.filter(tournament=t, is_open=False).values_list("number", flat=True)
+        )
+    )()
+    assert closed == {3}  # eight players fill the first two tables in opening order
+    assert await _close_code(ws) == 4410

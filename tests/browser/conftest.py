@@ -1,4 +1,8 @@
-"""Browser tests: real Chromium (Debian's /usr/bin/chromium) driven by Playwright."""
+"""Browser tests: real Chromium (Debian's /usr/bin/chromium) driven by Playwright.
+
+The pages refuse eval (Content-Security-Policy): give `wait_for_function` a function,
+`"() => document.title === 'x'"`; a bare expression that has to be polled is evaluated with eval
+in the page and fails."""
 
 from __future__ import annotations
 
@@ -60,3 +64,45 @@ def login(page: Any, base_url: str, username: str, password: str) -> None:
 def screenshot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def asgi_server(transactional_db: Any) -> Iterator[str]:
+    """Floor's own ASGI application (HTTP and websockets) under uvicorn on a free loopback port;
+    yields its base URL. pytest-django's live_server speaks WSGI only, so pages that need their
+    websocket (the dealer tablet) use this one. Static files come from the finders."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    from django.conf import settings
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        # An in-memory SQLite database is not shared with the server's threads.
+        pytest.skip("The ASGI server test needs the PostgreSQL test database.")
+    from config.asgi import application
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(
+            ASGIStaticFilesHandler(application),
+            host="127.0.0.1",
+            port=port,
+            lifespan="off",
+            log_level="warning",
+        )
+    )
+    thread = threading.Thread(target=server.run, name="asgi-test-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("The ASGI test server did not start.")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)

@@ -15,10 +15,10 @@ def test_level_change_on_the_big_screen(live_server, page, actor, make_tournamen
     clock_command(tournament=t, kind="start", actor=actor)
     clock_command(tournament=t, kind="set_remaining", seconds=3, actor=actor)
     page.goto(f"{live_server.url}/t/{t.pk}/clock/")
-    page.wait_for_function("document.getElementById('bs-time').dataset.levelIndex === '0'")
+    page.wait_for_function("() => document.getElementById('bs-time').dataset.levelIndex === '0'")
     assert "100 / 200" in page.inner_text("#bs-blinds")
     page.wait_for_function(
-        "document.getElementById('bs-time').dataset.levelIndex === '1'", timeout=8000
+        "() => document.getElementById('bs-time').dataset.levelIndex === '1'", timeout=8000
     )
     assert "200 / 400" in page.inner_text("#bs-blinds")
     remaining = int(page.get_attribute("#bs-time", "data-remaining-ms"))

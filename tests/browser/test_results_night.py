@@ -138,7 +138,7 @@ def _hand_done(tablet: Any, table_pk: int) -> None:
     hand = Table.objects.get(pk=table_pk).hand_number
     tablet.click("#hand-done")
     tablet.wait_for_function(
-        f"document.querySelector('.d-level .sub').textContent.includes('Hand {hand + 2}')"
+        f"() => document.querySelector('.d-level .sub').textContent.includes('Hand {hand + 2}')"
     )
 
 

@@ -39,7 +39,7 @@ def test_bust_from_table_view_to_applied_move(
     dealer.click("#hand-done")
     try:
         dealer.wait_for_function(
-            "document.querySelector('.d-level .sub').textContent.includes('Hand 2')"
+            "() => document.querySelector('.d-level .sub').textContent.includes('Hand 2')"
         )
     finally:
         screenshot(dealer, "dealer-after-hand")

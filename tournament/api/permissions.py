@@ -13,6 +13,13 @@ class IsFloor(BasePermission):
         return is_floor(request.user)
 
 
+class IsDirector(BasePermission):
+    """Directors only (a person's data: export and erasure)."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return is_director(request.user)
+
+
 class IsFloorOrReadOnlyPublic(BasePermission):
     """Reads of public data for everyone; every write needs the floor role.
 

@@ -1,6 +1,10 @@
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from tournament.domain.settings_rules import INT_MAX
 from tournament.models import Entry, Event, Level, Player, Tournament
+from tournament.roles import is_director
+from tournament.validation import merged_values, settings_errors
 
 
 class LevelSerializer(serializers.ModelSerializer):
@@ -20,12 +24,14 @@ class LevelSerializer(serializers.ModelSerializer):
 
 class LevelInputSerializer(serializers.Serializer):
     is_break = serializers.BooleanField(default=False)
-    small_blind = serializers.IntegerField(min_value=0, default=0)
-    big_blind = serializers.IntegerField(min_value=0, default=0)
-    ante = serializers.IntegerField(min_value=0, default=0)
+    small_blind = serializers.IntegerField(min_value=0, max_value=INT_MAX, default=0)
+    big_blind = serializers.IntegerField(min_value=0, max_value=INT_MAX, default=0)
+    ante = serializers.IntegerField(min_value=0, max_value=INT_MAX, default=0)
     big_blind_ante = serializers.BooleanField(default=False)
     minutes = serializers.IntegerField(min_value=1, max_value=600)
-    color_up = serializers.ListField(child=serializers.IntegerField(min_value=1), default=list)
+    color_up = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=INT_MAX), default=list, max_length=20
+    )
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -78,10 +84,20 @@ class TournamentSerializer(serializers.ModelSerializer):
             "ruleset_version",
         ]
 
+    def validate(self, attrs: dict) -> dict:
+        # The merged state (stored row + this change): a partial PATCH meets every rule too.
+        changed = None if self.instance is None else set(attrs)
+        errors = settings_errors(merged_values(self.instance, attrs), changed=changed)
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
+
 
 class TournamentCreateSerializer(TournamentSerializer):
-    structure = serializers.IntegerField(help_text="id of a template structure to copy")
-    chip_set = serializers.IntegerField()
+    structure = serializers.IntegerField(
+        min_value=1, max_value=INT_MAX, help_text="id of a template structure to copy"
+    )
+    chip_set = serializers.IntegerField(min_value=1, max_value=INT_MAX)
 
     class Meta(TournamentSerializer.Meta):
         fields = [*TournamentSerializer.Meta.fields, "structure", "chip_set"]
@@ -104,10 +120,23 @@ class StatusSerializer(serializers.Serializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    """A player. E-mail and phone are written by the floor but read back by directors only:
+    they appear when the serializer's context holds a director's request."""
+
+    CONTACT = ("email", "phone")
+
     class Meta:
         model = Player
         fields = ["id", "name", "display_name", "email", "phone"]
         read_only_fields = ["id"]
+
+    def to_representation(self, instance: Player) -> dict:
+        data = super().to_representation(instance)
+        request = self.context.get("request")
+        if request is None or not is_director(request.user):
+            for name in self.CONTACT:
+                data.pop(name, None)
+        return data
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -143,7 +172,9 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class RegisterSerializer(serializers.Serializer):
-    player = serializers.IntegerField(required=False, help_text="an existing player's id")
+    player = serializers.IntegerField(
+        required=False, min_value=1, max_value=INT_MAX, help_text="an existing player's id"
+    )
     name = serializers.CharField(required=False, max_length=120)
     display_name = serializers.CharField(required=False, allow_blank=True, max_length=60)
     email = serializers.EmailField(required=False, allow_blank=True)
@@ -160,7 +191,7 @@ class PurchaseSerializer(serializers.Serializer):
 
 
 class BustItemSerializer(serializers.Serializer):
-    entry = serializers.IntegerField()
+    entry = serializers.IntegerField(min_value=1, max_value=INT_MAX)
     stack_at_hand_start = serializers.IntegerField(
         min_value=0,
         max_value=10**15,
@@ -170,7 +201,7 @@ class BustItemSerializer(serializers.Serializer):
         "Where the player sat relative to the button is taken from the seat and the table.",
     )
     eliminated_by = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=INT_MAX),
         required=False,
         max_length=9,
         help_text="Entry numbers of the players who knocked this one out (bounties).",
@@ -179,6 +210,11 @@ class BustItemSerializer(serializers.Serializer):
 
 class BustSerializer(serializers.Serializer):
     busts = BustItemSerializer(many=True, allow_empty=False)
+
+    def validate_busts(self, value: list) -> list:
+        if len(value) > 100:
+            raise serializers.ValidationError(_("At most 100 busts at once."))
+        return value
 
 
 class BustUndoSerializer(serializers.Serializer):
@@ -191,7 +227,11 @@ class BustUndoSerializer(serializers.Serializer):
 
 
 class PayoutsSerializer(serializers.Serializer):
-    amounts = serializers.ListField(child=serializers.IntegerField(min_value=0), allow_empty=False)
+    amounts = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=INT_MAX),
+        allow_empty=False,
+        max_length=10_000,
+    )
 
 
 class EventSerializer(serializers.ModelSerializer):

@@ -13,13 +13,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.api import serializers as s
-from tournament.api.permissions import IsDirectorForWrites, IsFloor, IsFloorOrReadOnlyPublic
+from tournament.api.permissions import (
+    IsDirector,
+    IsDirectorForWrites,
+    IsFloor,
+    IsFloorOrReadOnlyPublic,
+)
 from tournament.domain.structure import LevelSpec
 from tournament.errors import FloorError
 from tournament.events import Actor
+from tournament.inputs import search_text
 from tournament.models import ChipSet, Entry, Player, Structure, Tournament
+from tournament.roles import is_director
 from tournament.selectors import entry_search, payout_amounts, tournament_numbers
-from tournament.services import eliminations, payouts, registration, tournaments
+from tournament.services import eliminations, payouts, privacy, registration, tournaments
 
 
 def _tournament(pk: int) -> Tournament:
@@ -140,17 +147,14 @@ class Entries(APIView):
                 raise FloorError("Unknown player.", field="player")
             entry = registration.entry_register(tournament=t, player=player, actor=actor)
         else:
-            from django.db import transaction
-
-            with transaction.atomic():
-                player = registration.player_create(
-                    name=data["name"],
-                    display_name=data.get("display_name", ""),
-                    email=data.get("email", ""),
-                    phone=data.get("phone", ""),
-                    actor=actor,
-                )
-                entry = registration.entry_register(tournament=t, player=player, actor=actor)
+            entry = registration.player_register(
+                tournament=t,
+                name=data["name"],
+                display_name=data.get("display_name", ""),
+                email=data.get("email", ""),
+                phone=data.get("phone", ""),
+                actor=actor,
+            )
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -267,15 +271,46 @@ class Players(APIView):
 
     @extend_schema(responses=s.PlayerSerializer(many=True))
     def get(self, request: Request) -> Response:
-        q = request.query_params.get("q", "").strip()
+        q = search_text(request.query_params.get("q"))
         players = Player.objects.all()
         if q:
             players = players.filter(name__icontains=q)
-        return Response(s.PlayerSerializer(players[:200], many=True).data)
+        data = s.PlayerSerializer(players[:200], many=True, context={"request": request}).data
+        if is_director(request.user):  # a bulk read of contact data: recorded
+            privacy.contact_read_record(
+                actor=_actor(request), what="api.players", count=len(data), query=q
+            )
+        return Response(data)
 
     @extend_schema(request=s.PlayerSerializer, responses={201: s.PlayerSerializer})
     def post(self, request: Request) -> Response:
         ser = s.PlayerSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         player = registration.player_create(actor=_actor(request), **ser.validated_data)
-        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.PlayerSerializer(player, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class PlayerExport(APIView):
+    """One person's data as JSON (record, entries, results, payments). Directors only."""
+
+    permission_classes = [IsDirector]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, player_id: int) -> Response:
+        player = get_object_or_404(Player, pk=player_id)
+        return Response(privacy.player_export(player=player, actor=_actor(request)))
+
+
+class PlayerErase(APIView):
+    """Anonymise a person; results stay. Directors only."""
+
+    permission_classes = [IsDirector]
+
+    @extend_schema(request=None, responses={200: s.PlayerSerializer})
+    def post(self, request: Request, player_id: int) -> Response:
+        player = get_object_or_404(Player, pk=player_id)
+        player = privacy.player_erase(player=player, actor=_actor(request))
+        return Response(s.PlayerSerializer(player, context={"request": request}).data)

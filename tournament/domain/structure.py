@@ -28,6 +28,9 @@ class LevelSpec:
 
 
 MAX_MINUTES = 600
+# Blinds, antes and chip values fit the level's integer columns.
+MAX_CHIP_VALUE = 2_147_483_647
+MAX_LEVELS = 500
 
 
 def validate_levels(levels: Sequence[LevelSpec]) -> None:
@@ -38,8 +41,14 @@ def validate_levels(levels: Sequence[LevelSpec]) -> None:
         raise StructureError("the structure has only breaks")
     if levels[0].is_break:
         raise StructureError("the structure cannot start with a break")
+    if len(levels) > MAX_LEVELS:
+        raise StructureError(f"a structure has at most {MAX_LEVELS} levels")
     last_bb = 0
     for row, lv in enumerate(levels, start=1):
+        if max(lv.small_blind, lv.big_blind, lv.ante, *lv.color_up) > MAX_CHIP_VALUE:
+            raise StructureError(f"row {row}: blinds and chip values go up to {MAX_CHIP_VALUE}")
+        if len(lv.color_up) > 20:
+            raise StructureError(f"row {row}: at most 20 chip values are coloured up")
         if not 1 <= lv.minutes <= MAX_MINUTES:
             raise StructureError(f"row {row}: a level lasts 1 to {MAX_MINUTES} minutes")
         if lv.is_break:
@@ -115,8 +124,13 @@ def generate_structure(
         candidate = min(nice, key=lambda v: abs(math.log(v / target)))
         if bbs and candidate <= bbs[-1]:
             larger = [v for v in nice if v > bbs[-1]]
-            candidate = larger[0] if larger else bbs[-1] * 2
+            if not larger:
+                # Blinds at four times 1.5 stacks end any tournament; doubling on would only
+                # outgrow the level's columns.
+                break
+            candidate = larger[0]
         bbs.append(candidate)
+    playing = len(bbs)
     levels: list[LevelSpec] = []
     for i, bb in enumerate(bbs):
         if big_blind_ante:
@@ -255,6 +269,8 @@ def levels_from_json(text: str) -> list[LevelSpec]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise StructureError(f"not JSON: {exc.msg} (line {exc.lineno})") from exc
+    except RecursionError as exc:  # thousands of nested brackets
+        raise StructureError("not JSON: nested too deeply") from exc
     rows = data.get("levels") if isinstance(data, dict) else data
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise StructureError('expected a list of levels or {"levels": [...]}')

@@ -4,9 +4,10 @@ The export holds everything the tournament is made of: its structure and chip se
 in it (with their private contact data: keep the file safe), entries and purchases, payouts,
 deals, tables and seats, dealer reports, the clock and its history, rulings, and the full event
 log. The
-import writes it back with the same ids, so an exported, deleted and re-imported tournament
-exports identically. It is meant for backups, for moving an event to another installation, and
-for the record.
+import writes it as a new tournament and never changes a row that is here already: rows whose
+ids are free keep them (so an exported, deleted and re-imported tournament exports identically),
+the others get new ids and every reference follows. It is meant for backups, for moving an event
+to another installation, and for the record.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Model, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -29,6 +30,7 @@ from rules_engine.models import ColourUp, Penalty, Ruling
 from tables.models import KeepApart, SeatAssignment, Table, TableReport, TimeCall
 from tournament import counters
 from tournament.errors import FloorError
+from tournament.events import Actor, event_record
 from tournament.models import (
     ChipDenomination,
     ChipSet,
@@ -43,12 +45,9 @@ from tournament.models import (
     Structure,
     Tournament,
 )
+from tournament.selectors import IMPORT_RENUMBERED
 
 FORMAT = "floor-tournament/1"
-
-# Shared rows are written with update-or-insert; the tournament's own rows are inserted in bulk
-# (the event log refuses updates by design).
-SHARED: tuple[type[Model], ...] = (ChipSet, ChipDenomination, Structure, Level, Player)
 
 
 class _Exact(DjangoJSONEncoder):
@@ -127,47 +126,179 @@ def tournament_export(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-@transaction.atomic
-def tournament_import(data: dict[str, Any]) -> Tournament:
-    """Write an exported tournament back. Refused, with nothing written, when the file is not
-    an export or when the tournament (by id) is still there."""
+# What the import does with a row whose id is taken on this installation (docs/backup.md):
+# the shared rows (chip set, structure, players) are reused only when the row with that id is
+# the very same record (every field equal; a structure also only while no other tournament uses
+# it), and otherwise written as new rows; the tournament's own rows are always new rows. A model
+# whose ids are all free keeps them, so a round trip onto a fresh installation is identical.
+_CHILDREN: dict[type[Model], tuple[type[Model], str]] = {
+    ChipSet: (ChipDenomination, "chip_set_id"),
+    Structure: (Level, "structure_id"),
+}
+
+
+def _values(obj: Model, *, skip: tuple[str, ...] = ()) -> tuple[Any, ...]:
+    return tuple(
+        getattr(obj, f.attname)
+        for f in obj._meta.concrete_fields
+        if not f.primary_key and f.attname not in skip
+    )
+
+
+def _same_record(row: Model, children: list[Model]) -> bool:
+    """Whether the row with this id on this installation is the exported record itself."""
+    model = type(row)
+    here = model._default_manager.filter(pk=row.pk).first()
+    if here is None or _values(here) != _values(row):
+        return False
+    if model is Structure and Tournament.objects.filter(structure_id=row.pk).exists():
+        return False  # each tournament owns its structure: never share one with another
+    if model in _CHILDREN:
+        child, parent = _CHILDREN[model]
+        mine = sorted(_values(c, skip=(parent,)) for c in children)
+        theirs = sorted(
+            _values(c, skip=(parent,)) for c in child._default_manager.filter(**{parent: row.pk})
+        )
+        return mine == theirs
+    return True
+
+
+def _reuse_same_records(
+    by_model: dict[type[Model], list[Model]], ids: dict[type[Model], dict[Any, Any]]
+) -> None:
+    """Take the shared rows that are already here out of the insert and point to them."""
+    for model in (ChipSet, Structure, Player):
+        keep: list[Model] = []
+        for row in by_model.get(model, []):
+            child, parent = _CHILDREN.get(model, (Player, ""))  # a player has no children
+            children = (
+                [c for c in by_model.get(child, []) if getattr(c, parent) == row.pk]
+                if parent
+                else []
+            )
+            if _same_record(row, children):
+                ids.setdefault(model, {})[row.pk] = row.pk
+                if parent:
+                    by_model[child] = [c for c in by_model[child] if c not in children]
+            else:
+                keep.append(row)
+        by_model[model] = keep
+
+
+def _point_to_imported(obj: Model, ids: dict[type[Model], dict[Any, Any]], users: dict) -> None:
+    """Rewrite every reference to the id its row got here; a reference to a row that is not in
+    the file is refused (an export never points outside itself)."""
+    user_model = get_user_model()
+    for field in obj._meta.concrete_fields:
+        if not field.is_relation:
+            continue
+        old = getattr(obj, field.attname)
+        if old is None:
+            continue
+        if field.related_model is user_model:
+            # An account is the same only if it has the same name here; the label stays.
+            if users.get(old) != getattr(obj, "actor_label", None):
+                setattr(obj, field.attname, None)
+            continue
+        known = ids.get(field.related_model, {})  # type: ignore[arg-type]
+        if old not in known:
+            raise FloorError(
+                _("The export is damaged: %(model)s points to a row that is not in the file.")
+                % {"model": obj._meta.label_lower}
+            )
+        setattr(obj, field.attname, known[old])
+
+
+def _ids_taken(model: type[Model], pks: list[Any]) -> bool:
+    return any(
+        model._default_manager.filter(pk__in=pks[i : i + 500]).exists()
+        for i in range(0, len(pks), 500)
+    )
+
+
+def _read_rows(data: Any) -> tuple[int, dict[type[Model], list[Model]]]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise FloorError(_("This is not a Floor tournament export."))
     try:
         pk = int(data.get("tournament") or 0)
-    except (TypeError, ValueError):
-        pk = 0
-    if Tournament.objects.filter(pk=pk).exists():
-        raise FloorError(_("Tournament %(pk)s exists already; nothing was imported.") % {"pk": pk})
-    try:
-        rows = list(serializers.deserialize("python", data.get("objects", [])))
-    except (serializers.base.DeserializationError, TypeError, KeyError, AttributeError) as exc:
+        rows = [row.object for row in serializers.deserialize("python", data.get("objects", []))]
+    except (
+        serializers.base.DeserializationError,
+        TypeError,
+        ValueError,
+        KeyError,
+        AttributeError,
+    ) as exc:
         raise FloorError(_("The export is damaged: %(reason)s") % {"reason": exc}) from exc
-    users = set(get_user_model().objects.values_list("pk", flat=True))
-    batches: dict[type[Model], list[Model]] = {}
+    by_model: dict[type[Model], list[Model]] = {}
+    for obj in rows:
+        if type(obj) not in MODELS:  # an export holds nothing else (no accounts, no settings)
+            raise FloorError(
+                _("The export is damaged: %(reason)s")
+                % {"reason": _("it holds %(model)s rows") % {"model": obj._meta.label_lower}}
+            )
+        by_model.setdefault(type(obj), []).append(obj)
+    tournaments = by_model.get(Tournament, [])
+    if len(tournaments) != 1 or tournaments[0].pk != pk:
+        raise FloorError(_("The export holds no tournament."))
+    return pk, by_model
+
+
+@transaction.atomic
+def tournament_import(data: dict[str, Any], *, actor: Actor | None = None) -> Tournament:
+    """Write an exported tournament as a new tournament of this installation; nothing that is
+    here already is changed. Rows whose ids are taken get new ids and every reference in the
+    file follows them. Refused, with nothing written, when the file is not an export, is
+    damaged, or when this very tournament is here already."""
+    pk, by_model = _read_rows(data)
+    exported = by_model[Tournament][0]
+    assert isinstance(exported, Tournament)
+    here = Tournament.objects.filter(pk=pk).first()
+    if here is not None and (here.name, here.created_at) == (exported.name, exported.created_at):
+        raise FloorError(_("Tournament %(pk)s exists already; nothing was imported.") % {"pk": pk})
+    users = dict(get_user_model().objects.values_list("pk", "username"))
+    ids: dict[type[Model], dict[Any, Any]] = {}
+    _reuse_same_records(by_model, ids)
     stamped: dict[type[Model], list[tuple[Model, dict[str, Any]]]] = {}
-    for row in rows:
-        obj = row.object
-        auto = _auto_fields(type(obj))
-        if auto:  # saving sets these to "now": put the recorded times back afterwards
-            stamped.setdefault(type(obj), []).append((obj, {f: getattr(obj, f) for f in auto}))
-        if isinstance(obj, Event) and obj.actor_id not in users:
-            obj.actor_id = None  # the account is not on this installation; the label stays
-        if isinstance(obj, SHARED):
-            row.save()
-        else:
-            batches.setdefault(type(obj), []).append(obj)
-    for model in MODELS:
-        if model in batches:
-            model._default_manager.bulk_create(batches[model])
+    renumbered: list[str] = []
+    try:
+        for model in MODELS:
+            objs = by_model.get(model, [])
+            if not objs:
+                continue
+            old = [obj.pk for obj in objs]
+            fresh = _ids_taken(model, old)  # all or none: new ids never meet kept ones
+            auto = _auto_fields(model)
+            for obj in objs:
+                _point_to_imported(obj, ids, users)
+                if auto:  # saving sets these to "now": put the recorded times back afterwards
+                    stamped.setdefault(model, []).append((obj, {f: getattr(obj, f) for f in auto}))
+                if fresh:
+                    obj.pk = None
+            if fresh:
+                renumbered.append(model._meta.label_lower)
+            model._default_manager.bulk_create(objs)
+            ids.setdefault(model, {}).update(zip(old, (obj.pk for obj in objs), strict=True))
+    except IntegrityError as exc:  # a dealer link or seat token that is here already
+        raise FloorError(
+            _("The export clashes with this installation (%(reason)s); nothing was imported.")
+            % {"reason": exc}
+        ) from exc
     for model, items in stamped.items():
         _restore_times(model, items)
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), list(MODELS)):
             cursor.execute(sql)
-    tournament = Tournament.objects.filter(pk=pk).first()
-    if tournament is None:
-        raise FloorError(_("The export holds no tournament."))
+    tournament = Tournament.objects.get(pk=ids[Tournament][pk])
+    if renumbered:
+        # The ids inside earlier events' payloads name the rows as they were numbered before:
+        # this event marks where that stops (undo refuses to reach across it).
+        event_record(
+            tournament=tournament,
+            action=IMPORT_RENUMBERED,
+            actor=actor or Actor.system("import"),
+            payload={"from": pk, "renumbered": renumbered},
+        )
     # The head counts came in with the rows and were counted again as the rows went in.
     counters.recount(tournament.pk)
     tournament.refresh_from_db()

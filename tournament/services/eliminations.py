@@ -28,7 +28,12 @@ from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import BountyKind, Entry, EntryStatus, Status, Tournament
 from tournament.realtime import broadcast_on_commit, entry_group, tournament_group
-from tournament.selectors import payout_amounts, satellite_seats, tournament_numbers
+from tournament.selectors import (
+    event_renumbered,
+    payout_amounts,
+    satellite_seats,
+    tournament_numbers,
+)
 from tournament.services.deals import deal_prizes
 from tournament.services.registration import alternate_promote_next, field_is_final
 
@@ -690,6 +695,10 @@ def bust_undo_last(
         .order_by("-id")
         .first()
     )
+    if event is not None and event_renumbered(event=event):
+        raise FloorError(
+            _("This bust was recorded before the tournament was imported: undo it by hand.")
+        )
     affected = list(tournament.entries.select_for_update().filter(bust_sequence=last))
     again = (
         tournament.entries.filter(

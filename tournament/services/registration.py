@@ -230,6 +230,24 @@ def entry_register(
     return entry
 
 
+@transaction.atomic
+def player_register(
+    *,
+    tournament: Tournament,
+    name: str,
+    display_name: str = "",
+    email: str = "",
+    phone: str = "",
+    actor: Actor,
+) -> Entry:
+    """A new player and their first entry, in one transaction: a refused registration (closed,
+    late registration over, a bad name, no seat) leaves no player row with contact data."""
+    player = player_create(
+        name=name, display_name=display_name, email=email, phone=phone, actor=actor
+    )
+    return entry_register(tournament=tournament, player=player, actor=actor)
+
+
 def _seat_if_drawn(tournament: Tournament, entry: Entry, actor: Actor) -> None:
     """Once seats are drawn, a late entry or promoted alternate gets a random seat (tda-de 7)."""
     from tables.services import entry_seat, seating_is_drawn

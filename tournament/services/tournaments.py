@@ -28,6 +28,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.realtime import broadcast_on_commit, tournament_group
+from tournament.validation import merged_values, settings_check
 
 TOURNAMENT_FIELDS = {
     "name",
@@ -101,49 +102,6 @@ def ruleset_version_checked(ruleset_id: str, version: str | None) -> str:
             % {"ruleset": ruleset_id, "version": version},
             field="ruleset_version",
         ) from exc
-
-
-def _check_tournament_values(values: dict[str, Any]) -> None:
-    seats = values.get("seats_per_table")
-    if seats is not None and not 2 <= seats <= 10:
-        raise FloorError(_("Seats per table must be between 2 and 10."), field="seats_per_table")
-    ft = values.get("final_table_size")
-    if ft is not None and not 2 <= ft <= 10:
-        raise FloorError(_("The final table seats between 2 and 10."), field="final_table_size")
-    money = (
-        "buy_in",
-        "fee",
-        "guarantee",
-        "rebuy_price",
-        "addon_price",
-        "payout_unit",
-        "bounty",
-        "satellite_seat_value",
-    )
-    for name in money:
-        value = values.get(name)
-        if value is not None and (not isinstance(value, int) or value < 0):
-            raise FloorError(_("Amounts are whole numbers of cents, never negative."), field=name)
-    kind = values.get("bounty_kind")
-    if kind is not None and kind not in ("none", "fixed", "progressive"):
-        raise FloorError(_("Choose no bounties, a fixed bounty or a progressive knockout."))
-    if kind in ("fixed", "progressive"):
-        bounty, buy_in = values.get("bounty") or 0, values.get("buy_in")
-        if bounty <= 0:
-            raise FloorError(_("Enter the bounty per entry."), field="bounty")
-        if buy_in is not None and bounty > buy_in:
-            raise FloorError(
-                _("The bounty is part of the buy-in and cannot exceed it."), field="bounty"
-            )
-    if values.get("payout_unit") == 0:
-        raise FloorError(_("Payouts must be rounded to at least 1 cent."), field="payout_unit")
-    if values.get("starting_stack") is not None and values["starting_stack"] <= 0:
-        raise FloorError(_("The starting stack must be positive."), field="starting_stack")
-    if values.get("max_entries_per_player") is not None and values["max_entries_per_player"] < 1:
-        raise FloorError(_("A player needs at least one entry."), field="max_entries_per_player")
-    currency = values.get("currency")
-    if currency is not None and (len(currency) != 3 or not currency.isalpha()):
-        raise FloorError(_("The currency is a three-letter code such as EUR."), field="currency")
 
 
 @transaction.atomic
@@ -294,7 +252,7 @@ def tournament_create(
     values = {"buy_in": buy_in, "starting_stack": starting_stack, **options}
     if values.get("final_table_size") is None:
         values["final_table_size"] = default_final_table_size(values.get("seats_per_table"))
-    _check_tournament_values(values)
+    settings_check(merged_values(None, {**values, "name": name}))
     # The tournament keeps the version it starts with when a newer one is added.
     values["ruleset_version"] = ruleset_version_checked(
         values.get("ruleset") or Tournament._meta.get_field("ruleset").get_default(),
@@ -323,8 +281,9 @@ def tournament_update(*, tournament: Tournament, actor: Actor, **values: Any) ->
     unknown = set(values) - TOURNAMENT_FIELDS
     if unknown:
         raise FloorError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})
-    _check_tournament_values(values)
     changed = {k: v for k, v in values.items() if getattr(tournament, k) != v}
+    # The whole row after the change obeys the rules that read a changed field.
+    settings_check(merged_values(tournament, changed), changed=changed)
     if "ruleset" in changed or "ruleset_version" in changed:
         # A new ruleset starts at its newest version, unless a version is picked with it.
         version = ruleset_version_checked(

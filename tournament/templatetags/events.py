@@ -41,6 +41,10 @@ def _moves(p: dict[str, Any]) -> str:
 
 SENTENCES: dict[str, Any] = {
     "tournament.create": lambda p: _("Tournament created"),
+    "tournament.import": lambda p: _(
+        "Imported from an export (tournament %(n)s there); rows got new ids"
+    )
+    % {"n": p.get("from")},
     "tournament.update": lambda p: _("Settings changed: %(f)s")
     % {"f": ", ".join(p.get("changed", []) or p.get("fields", []) or ["–"])},
     "tournament.status": lambda p: _("Status %(a)s → %(b)s")
@@ -102,6 +106,14 @@ SENTENCES: dict[str, Any] = {
     "h4h.set": lambda p: _("Hand-for-hand on") if p.get("on") else _("Hand-for-hand off"),
     "h4h.next": lambda p: _("Hand-for-hand: next hand"),
     "player.create": lambda p: _("Player created"),
+    "login.locked": lambda p: _("Login locked for %(account)s from %(address)s")
+    % {"account": p.get("account") or "–", "address": p.get("address")},
+    "sessions.ended": lambda p: ngettext(
+        "%(account)s logged out everywhere (%(n)s session)",
+        "%(account)s logged out everywhere (%(n)s sessions)",
+        int(p.get("sessions") or 0),
+    )
+    % {"account": p.get("account"), "n": p.get("sessions")},
 }
 
 

@@ -85,10 +85,10 @@ def test_rate_limit_cannot_be_dodged_with_a_forged_header(client, settings):
 
     from tournament.ratelimit import client_address
 
-    settings.FLOOR_TRUSTED_PROXIES = 0
+    settings.FLOOR_TRUSTED_PROXIES = []
     request = RequestFactory().get("/", HTTP_X_FORWARDED_FOR="1.2.3.4", REMOTE_ADDR="10.0.0.9")
     assert client_address(request) == "10.0.0.9"
-    settings.FLOOR_TRUSTED_PROXIES = 1
+    settings.FLOOR_TRUSTED_PROXIES = ["10.0.0.0/24"]
     request = RequestFactory().get(
         "/", HTTP_X_FORWARDED_FOR="6.6.6.6, 1.2.3.4", REMOTE_ADDR="10.0.0.9"
     )

@@ -8,11 +8,15 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.errors import FloorError
+from tournament.events import Actor
 from tournament.services.archive import tournament_import
 
 
 class Command(BaseCommand):
-    help = "Import a tournament exported with floor_export (same ids; refused if it exists)."
+    help = (
+        "Import a tournament exported with floor_export as a new tournament; nothing here is "
+        "changed (rows whose ids are taken get new ids)."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("file")
@@ -24,7 +28,7 @@ class Command(BaseCommand):
         except (OSError, ValueError) as exc:
             raise CommandError(f"Cannot read {options['file']}: {exc}") from exc
         try:
-            tournament = tournament_import(data)
+            tournament = tournament_import(data, actor=Actor.system("floor_import"))
         except FloorError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from tables import services as seating
 from tournament.errors import FloorError
-from tournament.models import Entry, Event, Status, Tournament
-from tournament.services.archive import tournament_export, tournament_import
-from tournament.services.eliminations import BustReport, entries_bust
+from tournament.models import Entry, Event, Player, Status, Tournament
+from tournament.services.archive import MODELS, tournament_export, tournament_import
+from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +87,90 @@ def test_export_page_is_for_directors(client, director, floor_user, make_tournam
     response = client.get(f"/console/t/{t.pk}/export.json")
     assert response.status_code == 200
     assert response.json()["format"] == "floor-tournament/1"
+
+
+def _rows_of(t):
+    """Every row the tournament is made of, as the database holds it."""
+    return strip(tournament_export(t))
+
+
+def _from_elsewhere(export):
+    """The same ids, other contents: what another installation's export of its own event looks
+    like here."""
+    other = json.loads(json.dumps(export))
+    for obj in other["objects"]:
+        fields = obj["fields"]
+        if obj["model"] == "tournament.tournament":
+            fields["name"] = "Elsewhere Open"
+            fields["created_at"] = "2020-01-01T12:00:00+00:00"
+        elif obj["model"] == "tournament.player":
+            fields["email"] = "someone.else@example.org"
+            fields["phone"] = "+49 170 0000000"
+        elif obj["model"] == "tournament.level":
+            fields["small_blind"] = fields["small_blind"] * 10 + 1
+            fields["big_blind"] = fields["big_blind"] * 10 + 2
+        elif obj["model"] == "tournament.chipset":
+            fields["name"] = "Their chips"
+        elif obj["model"] in ("tournament.entry", "tables.table"):
+            token = "public_token" if "public_token" in fields else "dealer_token"
+            fields[token] = f"x{obj['pk']}-{fields[token]}"[:40]
+    return other
+
+
+def test_colliding_ids_change_nothing_here(make_tournament, register, actor):
+    running = finished_event(make_tournament, register, actor, 12)
+    before = _rows_of(running)
+    players = {p.pk: (p.email, p.phone) for p in Player.objects.all()}
+    imported = tournament_import(_from_elsewhere(tournament_export(running)))
+    assert imported.pk != running.pk
+    assert _rows_of(running) == before  # blinds, chip set, players, entries, log: untouched
+    assert {p.pk: (p.email, p.phone) for p in Player.objects.filter(pk__in=players)} == players
+    assert imported.name == "Elsewhere Open"
+    assert imported.structure_id != running.structure_id
+    assert imported.chip_set_id != running.chip_set_id
+    assert imported.entries.count() == 12
+    assert set(imported.entries.values_list("player__email", flat=True)) == {
+        "someone.else@example.org"
+    }
+    assert not imported.entries.filter(player_id__in=players).exists()
+    first = imported.structure.levels.exclude(is_break=True).order_by("position").first()
+    assert first.small_blind % 10 == 1
+    # The ids in the imported log's payloads name the rows as they were: undo refuses.
+    assert Event.objects.filter(tournament=imported, action="tournament.import").exists()
+    with pytest.raises(FloorError, match="before the tournament was imported"):
+        bust_undo_last(tournament=imported, actor=actor)
+
+
+def test_a_refused_import_writes_nothing(make_tournament, register, actor):
+    t = finished_event(make_tournament, register, actor, 6)
+    export = _from_elsewhere(tournament_export(t))
+    counts = {m: m._default_manager.count() for m in MODELS}
+    broken = json.loads(json.dumps(export))
+    broken["objects"][-1]["fields"]["tournament"] = 999999  # the last event points outside
+    with pytest.raises(FloorError, match="damaged"):
+        tournament_import(broken)
+    foreign = json.loads(json.dumps(export))
+    entry = next(o for o in foreign["objects"] if o["model"] == "tournament.entry")
+    entry["fields"]["player"] = 999999  # someone else's player row
+    with pytest.raises(FloorError, match="damaged"):
+        tournament_import(foreign)
+    sneaky = json.loads(json.dumps(export))
+    sneaky["objects"].append(
+        {"model": "auth.user", "pk": 999, "fields": {"username": "x", "password": "x"}}
+    )
+    with pytest.raises(FloorError, match="damaged"):
+        tournament_import(sneaky)
+    assert {m: m._default_manager.count() for m in MODELS} == counts
+
+
+def test_an_event_by_another_account_with_the_same_id_loses_the_link(
+    make_tournament, register, actor
+):
+    t = finished_event(make_tournament, register, actor, 4)
+    export = _from_elsewhere(tournament_export(t))
+    for obj in export["objects"]:
+        if obj["model"] == "tournament.event":
+            obj["fields"]["actor_label"] = "somebody-there"
+    imported = tournament_import(export)
+    assert not Event.objects.filter(tournament=imported, actor__isnull=False).exists()
+    assert Event.objects.filter(tournament=imported, actor_label="somebody-there").exists()

@@ -1,0 +1,37 @@
+// Structure editor: add a level or a break (blinds doubled from the last level), remove a row,
+// and keep the row numbers (and the BB-ante checkboxes' values) in order. New rows are copied
+// from the page's <template id="level-row">, which carries the translated labels.
+const body = document.querySelector("#levels tbody");
+
+function renumber() {
+  body.querySelectorAll("tr").forEach((tr, i) => {
+    tr.cells[0].textContent = i + 1;
+    const c = tr.querySelector("input[name=bb_ante]");
+    if (c && c.type === "checkbox") c.value = i + 1;
+  });
+}
+
+function addRow(kind) {
+  const last = [...body.querySelectorAll("tr")].reverse().find((r) => {
+    const k = r.querySelector("[name=kind]");
+    return k && k.value === "level";
+  });
+  const sb = last ? +last.querySelector("[name=small_blind]").value * 2 : 100;
+  const bb = last ? +last.querySelector("[name=big_blind]").value * 2 : 200;
+  const tr = document.getElementById("level-row").content.firstElementChild.cloneNode(true);
+  const isBreak = kind === "break";
+  if (isBreak) tr.className = "break";
+  tr.querySelector("[name=kind]").value = kind;
+  tr.querySelector("[name=small_blind]").value = isBreak ? 0 : sb;
+  tr.querySelector("[name=big_blind]").value = isBreak ? 0 : bb;
+  tr.querySelector("[name=minutes]").value = isBreak ? 15 : 20;
+  body.appendChild(tr);
+  renumber();
+}
+
+document.addEventListener("click", (e) => {
+  const add = e.target.closest("[data-add-row]");
+  if (add) { addRow(add.dataset.addRow); return; }
+  const remove = e.target.closest("[data-remove-row]");
+  if (remove && body.contains(remove)) { remove.closest("tr").remove(); renumber(); }
+});

@@ -61,6 +61,8 @@ def test_a_database_outage_is_a_503_with_retry_after():
     assert api.status_code == page.status_code == 503
     assert api["Retry-After"] == "2" and b"database_unavailable" in api.content
     assert b"Nothing was saved" in page.content
+    # The Content-Security-Policy refuses inline styles: the page links its style sheet.
+    assert b"<style" not in page.content and b"/static/floor/error.css" in page.content
     try:
         raise ValueError("bug")
     except ValueError:

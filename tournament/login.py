@@ -51,7 +51,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.events import Actor, event_record
-from tournament.ratelimit import client_address
+from tournament.ratelimit import allow, client_address
 
 log = logging.getLogger("floor.login")
 
@@ -286,13 +286,26 @@ class LoginBusyMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method == "POST" and request.path in _login_paths() and not _slot_free():
-            return self.busy(request)
+        if request.method == "POST" and request.path in _login_paths():
+            if not allow(request, "login", settings.FLOOR_LOGIN_POSTS_PER_MINUTE):
+                return self.too_many(request)
+            if not _slot_free():
+                return self.busy(request)
         response: HttpResponse = self.get_response(request)
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         return self.busy(request) if isinstance(exception, LoginBusy) else None
+
+    @staticmethod
+    def too_many(request: HttpRequest) -> HttpResponse:
+        """One address posting logins faster than any person types: refused before the form,
+        so a flood from one address neither takes the password checks from the others nor
+        keeps them busy until its lock is set."""
+        notice = _("Too many login attempts from this address. Please wait a minute.")
+        response = login_page(request, notice=notice, status=429, retry_after=60)
+        response["X-Floor-Login"] = "rate"
+        return response
 
     @staticmethod
     def busy(request: HttpRequest) -> HttpResponse:

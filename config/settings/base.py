@@ -194,6 +194,9 @@ AUTHENTICATION_BACKENDS = [
 FLOOR_LOGIN_FAILURES_ACCOUNT = env_int("FLOOR_LOGIN_FAILURES_ACCOUNT", 5)
 FLOOR_LOGIN_FAILURES_ADDRESS = env_int("FLOOR_LOGIN_FAILURES_ADDRESS", 20)
 FLOOR_LOGIN_LOCK_MINUTES = env_int("FLOOR_LOGIN_LOCK_MINUTES", 15)
+# Login posts per address and minute, refused before the form (a person types a few; a flood
+# from one address would otherwise keep the password checks busy until its lock is set).
+FLOOR_LOGIN_POSTS_PER_MINUTE = env_int("FLOOR_LOGIN_POSTS_PER_MINUTE", 30)
 AXES_HANDLER = "tournament.login.LockoutHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_FAILURE_LIMIT = FLOOR_LOGIN_FAILURES_ACCOUNT

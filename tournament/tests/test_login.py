@@ -180,3 +180,20 @@ def test_a_password_stored_with_an_older_hasher_is_upgraded_at_login(client, dir
         assert logged_in(attempt(client, "dir", "pw-director-123"))
     director.refresh_from_db()
     assert director.password.startswith("pbkdf2_sha1$")
+
+
+@override_settings(FLOOR_LOGIN_POSTS_PER_MINUTE=3)
+def test_an_address_posting_logins_faster_than_a_person_is_refused_before_the_form(
+    client, director
+):
+    address = "10.9.9.9"
+    for _ in range(3):
+        assert attempt(client, "nobody", "wrong", address=address).status_code == 200
+    refused = attempt(client, "dir", "pw-director-123", address=address)
+    assert refused.status_code == 429 and refused["X-Floor-Login"] == "rate"
+    assert not refused.wsgi_request.user.is_authenticated
+    assert "Too many login attempts from this address" in refused.content.decode()
+    assert 'id="id_password"' in refused.content.decode()
+    # Nothing was hashed or counted for the refused post; another address logs in as usual.
+    assert not AccessAttempt.objects.filter(username="dir").exists()
+    assert logged_in(attempt(client, "dir", "pw-director-123", address=B))

@@ -19,7 +19,13 @@ from tournament.inputs import amount, next_url, search_text, whole_number_or_non
 from tournament.models import Entry, EntryStatus, Player
 from tournament.qr import qr_svg
 from tournament.roles import director_required, floor_required
-from tournament.selectors import entry_search, payout_amounts, satellite_seats, tournament_numbers
+from tournament.selectors import (
+    entry_search,
+    name_query,
+    payout_amounts,
+    satellite_seats,
+    tournament_numbers,
+)
 from tournament.services import eliminations, payouts, registration
 from tournament.views import console_context, get_tournament
 
@@ -95,7 +101,7 @@ def player_search(request: HttpRequest, pk: int) -> HttpResponse:
     q = search_text(request.GET.get("name"))
     players = Player.objects.none()
     if len(q) >= 2:
-        players = Player.objects.filter(name__icontains=q).order_by("name")[:8]
+        players = Player.objects.filter(name_query(q)).order_by("name")[:8]
     return render(request, "tournament/_player_matches.html", {"players": players, "pk": pk})
 
 

@@ -299,6 +299,9 @@ class Player(models.Model):
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     notes = models.TextField(_("notes"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The full and the display name folded for search (tournament/domain/names.py); kept by
+    # a pre_save receiver (tournament/signals.py), so also on import. Never shown.
+    search_key = models.CharField(max_length=200, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["name"]

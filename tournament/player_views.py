@@ -17,6 +17,7 @@ from tournament.events import Actor
 from tournament.inputs import search_text
 from tournament.models import Player
 from tournament.roles import director_required, floor_required, is_director
+from tournament.selectors import name_query
 from tournament.services import privacy
 
 
@@ -26,7 +27,7 @@ def players(request: HttpRequest) -> HttpResponse:
     query = search_text(request.GET.get("q"))
     found = Player.objects.annotate(entry_count=Count("entries")).order_by("name")
     if query:
-        found = found.filter(name__icontains=query)
+        found = found.filter(name_query(query))
     audit = privacy.contact_reads() if is_director(request.user) else []
     return render(
         request,

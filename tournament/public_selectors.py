@@ -10,11 +10,12 @@ from typing import Any
 import psycopg
 from django.conf import settings
 from django.db import connection
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from tournament.domain.names import query_words
 from tournament.models import Entry, EntryStatus, Status, Tournament
+from tournament.selectors import name_query
 
 
 @dataclass(frozen=True)
@@ -181,13 +182,15 @@ def seat_by_number(tournament_id: int, number: int) -> tuple[str, PublicSeat | N
 
 
 def find_seats_by_name(tournament: Tournament, query: str, limit: int = 20) -> list[PublicSeat]:
-    """Entries whose display name holds every word of `query` (numbers: `seat_by_number`).
-    Nobody, once the tournament's names are withheld: a match would confirm the name."""
+    """Entries whose full or display name holds every word of `query`, in any order, folded
+    the German way (tournament/domain/names.py: "Schäfer" = "Schaefer" = "schafer"). Only the
+    display name and the seat are shown (numbers: `seat_by_number`). Nobody, once the
+    tournament's names are withheld: a match would confirm the name."""
     if names_withheld(status=tournament.status, starts_at=tournament.starts_at):
         return []
-    cond = Q()
-    for word in query.split():
-        cond &= Q(player__display_name__icontains=word)
+    if not query_words(query):
+        return []
+    cond = name_query(query, through="player__")
     entries = (
         tournament.entries.exclude(status=EntryStatus.UNREGISTERED)
         .filter(cond)

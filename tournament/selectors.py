@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
+from tournament.domain.names import query_words
 from tournament.domain.payouts import PayoutError, payout_table, prize_pool, satellite_payouts
 from tournament.inputs import search_text, whole_number_or_none
 from tournament.models import BountyKind, Entry, Event, Tournament
@@ -111,6 +112,19 @@ def _broken(tournament: Tournament) -> SettingsBroken:
     )
 
 
+def name_query(query: str, *, through: str = "") -> Q:
+    """Players whose full or display name holds every word of `query`, in any order, case,
+    accents and German umlauts folded (tournament/domain/names.py). `through` reaches the
+    player from another model ("player__"). No words: nobody."""
+    words = query_words(query)
+    if not words:
+        return Q(pk__in=[])
+    cond = Q()
+    for word in words:
+        cond &= Q(**{f"{through}search_key__contains": word})
+    return cond
+
+
 def entry_search(tournament: Tournament, query: str) -> QuerySet[Entry]:
     entries = tournament.entries.select_related("player", "seat__table")
     query = search_text(query)
@@ -119,9 +133,7 @@ def entry_search(tournament: Tournament, query: str) -> QuerySet[Entry]:
     number = whole_number_or_none(query, low=1)
     if number is not None or query.isdigit():
         return entries.filter(number=number or 0)
-    cond = Q()
-    for word in query.split():
-        cond &= Q(player__name__icontains=word) | Q(player__display_name__icontains=word)
+    cond = name_query(query, through="player__")
     return entries.filter(cond).order_by("player__name")
 
 

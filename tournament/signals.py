@@ -1,15 +1,18 @@
 """A staff account that is disabled or loses its role loses access at once: HTTP requests are
 refused from the next one on (Django checks `is_active` and the roles on every request), and
-its open console websockets are told to close here."""
+its open console websockets are told to close here. A player's search key follows the name on
+every save, imports included."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models.signals import m2m_changed, post_save
+from django.db.models.signals import m2m_changed, post_save, pre_save
 from django.dispatch import receiver
 
+from tournament.domain.names import fold
+from tournament.models import Player
 from tournament.realtime import broadcast_on_commit, user_group
 from tournament.roles import STAFF_ROLES
 
@@ -29,3 +32,8 @@ def _role_removed(sender: Any, instance: Any, action: str, reverse: bool, **kwar
     names = set(instance.groups.values_list("name", flat=True))
     if not names & set(STAFF_ROLES) and not instance.is_superuser:
         broadcast_on_commit(user_group(instance.pk), "revoked", {})
+
+
+@receiver(pre_save, sender=Player)
+def _player_search_key(sender: Any, instance: Player, **kwargs: Any) -> None:
+    instance.search_key = fold(f"{instance.name} {instance.display_name}")[:200]

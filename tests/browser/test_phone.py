@@ -63,3 +63,30 @@ def test_scan_receipt_then_live_move_notice(
     assert phone.inner_text("#seat-table") == str(other.number)
     screenshot(phone, "phone-moved")
     phone_ctx.close()
+
+
+@pytest.mark.parametrize("typed", ["Schäfer", "schaefer"])
+def test_find_my_seat_by_surname_with_and_without_umlauts(
+    live_server, browser, actor, make_tournament, register, typed
+):
+    t = make_tournament(status="running", late_registration_until_level=6)
+    anna = register(t, "Anna Schäfer")
+    for i in range(10):
+        register(t, f"Player Number{i}")
+    seating.seats_draw(tournament=t, actor=actor)
+    row = SeatAssignment.objects.select_related("table").get(entry=anna)
+
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, locale="de-DE"
+    )
+    phone = ctx.new_page()
+    phone.set_default_timeout(15000)
+    phone.goto(f"{live_server.url}/t/{t.pk}/find/")
+    phone.fill("#find-q", typed)
+    phone.locator("form button[type=submit]").click()
+    phone.wait_for_selector(f"#find-results :text('#{anna.number}')")
+    results = phone.inner_text("#find-results")
+    assert anna.player.display_name in results and "Schäfer" not in results
+    assert str(row.table.number) in results
+    screenshot(phone, f"phone-find-{typed}")
+    ctx.close()

@@ -25,7 +25,7 @@ from tournament.events import Actor
 from tournament.inputs import search_text
 from tournament.models import ChipSet, Entry, Player, Structure, Tournament
 from tournament.roles import is_director
-from tournament.selectors import entry_search, payout_amounts, tournament_numbers
+from tournament.selectors import entry_search, name_query, payout_amounts, tournament_numbers
 from tournament.services import eliminations, payouts, privacy, registration, tournaments
 
 
@@ -274,7 +274,7 @@ class Players(APIView):
         q = search_text(request.query_params.get("q"))
         players = Player.objects.all()
         if q:
-            players = players.filter(name__icontains=q)
+            players = players.filter(name_query(q))
         data = s.PlayerSerializer(players[:200], many=True, context={"request": request}).data
         if is_director(request.user):  # a bulk read of contact data: recorded
             privacy.contact_read_record(

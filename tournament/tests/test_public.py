@@ -34,6 +34,32 @@ def test_find_by_number_and_name(client, seated):
     assert "Zimmermann" not in body and "rosa@example.org" not in body
 
 
+@pytest.mark.parametrize(
+    "q", ["Schäfer", "schafer", "Schaefer", "SCHAEFER", "anna schäfer", "Schäfer Anna", "Anna S"]
+)
+def test_find_by_surname_with_and_without_umlauts_in_any_order(client, seated, actor, q):
+    from tournament.services.registration import entry_register, player_create
+
+    t, _ = seated
+    anna = player_create(name="Anna Schäfer", display_name="Anna S.", actor=actor)
+    entry_register(tournament=t, player=anna, actor=actor)
+    other = player_create(name="Anna Müller", display_name="Anna M.", actor=actor)
+    entry_register(tournament=t, player=other, actor=actor)
+    body = client.get(reverse("find-seat", args=[t.pk]), {"q": q}).content.decode()
+    assert "Anna S." in body
+    assert "Anna M." not in body
+    assert "Schäfer" not in body.replace(f'value="{q}"', "")  # the full name stays private
+
+
+def test_a_renamed_player_is_found_by_the_new_name(client, seated):
+    t, entry = seated
+    player = entry.player
+    player.name = "Rosa Weiß"
+    player.save()
+    body = client.get(reverse("find-seat", args=[t.pk]), {"q": "weiss"}).content.decode()
+    assert "Rosa Z." in body
+
+
 @pytest.mark.parametrize("q", ["", "r", "9999", "nobody here"])
 def test_friendly_messages_for_bad_queries(client, seated, q):
     t, _ = seated

@@ -28,6 +28,19 @@ def test_register_and_bust_in_the_browser(live_server, page, floor_user, make_to
     page.goto(f"{live_server.url}/console/t/{t.pk}/desk/")
     page.fill("#q", "Paul")
     page.wait_for_selector("#desk-results button[data-bust]")
+    # A bust from the desk asks first, naming the player; "Cancel" changes nothing.
+    asked: list[str] = []
+
+    def cancel(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", cancel)
+    page.click("#desk-results button[data-bust]")
+    page.wait_for_timeout(300)
+    assert asked and "Paul Hartmann (#" in asked[0]
+    assert t.entries.get(player__name="Paul Hartmann").status == EntryStatus.ACTIVE
+    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#desk-results button[data-bust]")
     # Registration is still open: a bust into the money waits until the floor closes it.
     page.wait_for_selector(".messages li.error")
@@ -39,6 +52,7 @@ def test_register_and_bust_in_the_browser(live_server, page, floor_user, make_to
     page.goto(f"{live_server.url}/console/t/{t.pk}/desk/")
     page.fill("#q", "Paul")
     page.wait_for_selector("#desk-results button[data-bust]")
+    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#desk-results button[data-bust]")
     page.wait_for_selector(".messages li.success")
     assert "finishes 2" in page.inner_text(".messages")

@@ -70,10 +70,10 @@ class Floor:
             self.go("seating/")
             final = self.page.locator("form[action$='/seating/final/'] button")
             if final.count():
-                assert "final table is drawn" in " ".join(self.submit_locator(final))
+                assert "final table is drawn" in " ".join(self.submit_locator(final, confirm=True))
                 continue
             if self.page.locator("#break-suggested").count():
-                assert "broken" in " ".join(self.submit("#break-suggested"))
+                assert "broken" in " ".join(self.submit("#break-suggested", confirm=True))
                 continue
             if self.page.locator("#apply-moves").count():
                 assert "moved" in " ".join(self.submit("#apply-moves"))

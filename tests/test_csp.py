@@ -10,30 +10,17 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from tests.test_authorization import all_routes, url_for, world  # noqa: F401  (fixture)
+from tests.test_authorization import (  # noqa: F401  (fixture)
+    POST_ONLY_ACTIONS,
+    all_routes,
+    url_for,
+    world,
+)
 
 pytestmark = pytest.mark.django_db
 
 # Routes that only take POST, or answer with something other than a page.
-NOT_PAGES = {
-    "logout",
-    "set_language",
-    "dealer-action",
-    "console-clock-command",
-    "seating-action",
-    "bust-undo",
-    "registration-close",
-    "registration-reopen",
-    "entry-purchase",
-    "entry-unregister",
-    "payout-paid",
-    "payouts-edit",
-    "structure-generate",
-    "structure-template",
-    "structure-import",
-    "tournament-status",
-    "player-erase",
-}
+NOT_PAGES = {"logout", "set_language", "dealer-action", "player-erase", *POST_ONLY_ACTIONS}
 
 
 class InlineCode(HTMLParser):

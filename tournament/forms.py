@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules_engine.domain.rulesets import version_in_force, versions
 from tournament.domain.money import MoneyError, parse_money
+from tournament.domain.settings_rules import MONEY_FIELDS
 from tournament.errors import FloorError
 from tournament.models import ChipSet, Game, Ruleset, Structure, Tournament
 from tournament.services.tournaments import default_final_table_size
@@ -42,18 +43,8 @@ class MoneyField(forms.CharField):
             ) from exc
 
 
-TOURNAMENT_MONEY = (
-    "buy_in",
-    "fee",
-    "guarantee",
-    "rebuy_price",
-    "rebuy_fee",
-    "addon_price",
-    "addon_fee",
-    "payout_unit",
-    "bounty",
-    "satellite_seat_value",
-)
+# The money fields of a tournament: one list, with the rules (tournament/domain/settings_rules.py).
+TOURNAMENT_MONEY = MONEY_FIELDS
 
 
 def ruleset_version_field(ruleset_id: str) -> forms.ChoiceField:

@@ -31,6 +31,7 @@ from tables.domain.seating import (
     NeedMoreCounts,
     Rules,
     SeatingError,
+    TableClosed,
     TableCount,
     TableState,
     apply_moves,
@@ -776,9 +777,20 @@ def balance_plan(tournament: Tournament) -> BalancePlan:
     """The moves that balance the room now (recomputed every time: never stale). Keep-apart
     pairs a move could not keep apart are in the plan's `together` (bdpv seating rule 4)."""
     rules = balance_rules(tournament)
-    pairs: set[tuple[int, int]] = set()  # filled by the loader with the tables it reads
-    load = _loader(tournament, pairs)
-    return _with_head_counts(tournament, lambda head: plan_balance_lazy(head, load, rules, pairs))
+    for attempt in range(3):
+        pairs: set[tuple[int, int]] = set()  # filled by the loader with the tables it reads
+        load = _loader(tournament, pairs)
+        try:
+            return _with_head_counts(
+                tournament,
+                lambda head, load=load, pairs=pairs: plan_balance_lazy(head, load, rules, pairs),
+            )
+        except TableClosed:
+            # Read without the lock (a page, the API): a table broken between the head counts
+            # and the seats; the next reads see the room after the break.
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 @transaction.atomic

@@ -55,6 +55,11 @@ class SeatingError(ValueError):
     """A seating request that cannot be met."""
 
 
+class TableClosed(SeatingError):
+    """A table the plan read the head count of was closed before its seats were read: the
+    room changed under a plan made without the tournament lock; plan again."""
+
+
 class BustPending(SeatingError):
     """A table is not broken while a bust reported there waits for the floor: the player may
     be out (confirmed) or not (dismissed), and only then is it known who moves."""
@@ -535,7 +540,7 @@ def _loader(load: LoadMany) -> Callable[[Iterable[int]], dict[int, TableState]]:
         found = dict(load(wanted))
         missing = wanted - set(found)
         if missing:
-            raise SeatingError(f"table {min(missing)} is not open")
+            raise TableClosed(f"table {min(missing)} is not open")
         return found
 
     return load_many

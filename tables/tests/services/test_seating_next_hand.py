@@ -179,3 +179,26 @@ def test_the_chart_tells_the_floor_when_a_move_seats_a_keep_apart_pair_together(
     mover = Entry.objects.get(pk=plan.moves[0].entry)
     assert "should be kept apart" in page
     assert f"#{mover.number}" in page
+
+
+def test_a_plan_read_while_a_table_is_broken_plans_again(field, actor, monkeypatch):
+    # A page reads the plan without the lock: a break committed between the head counts and
+    # the seats must not fail the page; the plan is made again on the room after the break.
+    t, _entries = field(20, seats_per_table=9)
+    svc.seats_draw(tournament=t, actor=actor)
+    for row in list(SeatAssignment.objects.filter(table__tournament=t, table__number=1))[:3]:
+        entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
+    real = svc._head_counts
+    calls = []
+
+    def counts_then_break(tournament, fullest, emptiest):
+        head = real(tournament, fullest, emptiest)
+        if not calls:
+            calls.append(head)
+            svc.table_break(tournament=t, number=1, actor=actor)
+        return head
+
+    monkeypatch.setattr(svc, "_head_counts", counts_then_break)
+    plan = svc.balance_plan(t)
+    assert calls and not Table.objects.get(tournament=t, number=1).is_open
+    assert all(1 not in (m.from_table, m.to_table) for m in plan.moves)

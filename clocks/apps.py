@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class ClocksConfig(AppConfig):
     name = "clocks"
     verbose_name = _("Clocks")
+
+    def ready(self) -> None:
+        from clocks import receivers  # noqa: F401  (the clock follows the tournament's end)

@@ -32,6 +32,8 @@ class ClockEventKind(models.TextChoices):
     ADD = "add", _("Add or remove time")
     SET_REMAINING = "set_remaining", _("Set remaining time")
     JUMP = "jump", _("Jump to level")
+    STOP = "stop", _("Stop (tournament ended)")
+    REOPEN = "reopen", _("Go on (tournament reopened)")
 
 
 class ClockEvent(models.Model):

@@ -18,6 +18,7 @@ from clocks.domain.clock import ClockError, ClockState, clock_state, validate_co
 from clocks.domain.clock import ClockEvent as DomainEvent
 from clocks.models import Clock, ClockEvent
 from clocks.selectors import clock_events, level_timings
+from tournament.domain.levels import level_reached
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import Level, Status, Tournament
@@ -28,6 +29,8 @@ COMMANDS = ("start", "pause", "resume", "add", "set_remaining", "jump")
 
 def _message(exc: ClockError, kind: str) -> str:
     text = str(exc).lower()
+    if "stopped" in text:
+        return _("The tournament has ended: the clock is stopped.")
     if "not started" in text or "before start" in text or "not been started" in text:
         return _("The clock has not been started yet.")
     if "already" in text and kind == "start":
@@ -61,13 +64,23 @@ def clock_command(
         raise FloorError(_("Unknown clock command."))
     now = now or timezone.now()
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.status in (Status.PLANNED, Status.FINISHED):
+    if tournament.status == Status.FINISHED:
+        raise FloorError(_("The tournament has ended: the clock is stopped."))
+    if tournament.status == Status.PLANNED:
         raise FloorError(_("Open registration before starting the clock."))
     clock, _created = Clock.objects.get_or_create(tournament=tournament)
     clock = Clock.objects.select_for_update().get(pk=clock.pk)
     levels = list(tournament.structure.levels.all())
     timings = level_timings(levels)
     history = clock_events(clock)
+    if history and clock_state(timings, history, now).stopped:
+        # The tournament was reopened and its clock was not: it comes back paused first.
+        reopen = DomainEvent(kind="reopen", at=now)
+        ClockEvent.objects.create(clock=clock, kind="reopen", at=now)
+        event_record(
+            tournament=tournament, action="clock.reopen", actor=actor, payload={"running": False}
+        )
+        history = [*history, reopen]
     command = DomainEvent(kind=kind, at=now, seconds=seconds, level=level)
     try:
         validate_command(timings, history, command)
@@ -91,12 +104,25 @@ def clock_command(
         tournament=tournament,
         action=f"clock.{kind}",
         actor=actor,
-        payload={"seconds": seconds, "level": level, "level_index": state.level_index},
+        payload={
+            "seconds": seconds,
+            "level": level,
+            "level_index": state.level_index,
+            **_level_words(levels, state.level_index),
+        },
     )
     broadcast_on_commit(
         tournament_group(tournament.pk), "clock", clock_payload(tournament, state, levels, now)
     )
     return state
+
+
+def _level_words(levels: list[Level], index: int) -> dict[str, int]:
+    """What the event log names a row by: the level's number, or the level a break follows."""
+    if not 0 <= index < len(levels):
+        return {}
+    reached = level_reached([x.is_break for x in levels], index)
+    return {"after_level": reached} if levels[index].is_break else {"number": reached}
 
 
 def clock_payload(
@@ -108,10 +134,12 @@ def clock_payload(
         if index is None or index >= len(levels):
             return None
         lv = levels[index]
-        number = sum(1 for x in levels[: index + 1] if not x.is_break)
+        # Breaks are not levels: a break has no number, it follows level `after_level`.
+        reached = level_reached([x.is_break for x in levels], index)
         return {
             "index": index,
-            "number": number,
+            "number": None if lv.is_break else reached,
+            "after_level": reached if lv.is_break else None,
             "is_break": lv.is_break,
             "small_blind": lv.small_blind,
             "big_blind": lv.big_blind,
@@ -131,8 +159,68 @@ def clock_payload(
         "ends_at_ms": int(state.level_ends_at.timestamp() * 1000) if state.level_ends_at else None,
         "seconds_to_break": state.seconds_to_next_break,
         "on_last_level": state.on_last_level,
+        "stopped": state.stopped,
         "server_ms": int(now.timestamp() * 1000),
     }
+
+
+def clock_stop(*, tournament: Tournament, actor: Actor, now: datetime | None = None) -> bool:
+    """Stop the clock because the tournament has ended (the last bust, or a director setting it
+    finished): it no longer counts down, announces levels or takes commands. Recorded like any
+    clock command (`stop`, event `clock.stop`) and sent to every screen.
+
+    Call inside the transaction that finishes the tournament, with the tournament row locked.
+    Returns False (and writes nothing) when there is nothing to stop: a clock never started or
+    already stopped."""
+    return _stop_or_reopen(tournament=tournament, kind="stop", actor=actor, now=now)
+
+
+def clock_reopen(*, tournament: Tournament, actor: Actor, now: datetime | None = None) -> bool:
+    """Take the stopped clock of a reopened tournament back: it stands paused at the level and
+    time it showed when the tournament ended (the time it stood still does not count) until the
+    floor resumes it. Recorded as `reopen` (event `clock.reopen`) and sent to every screen.
+
+    Call inside the transaction that reopens the tournament. Returns False (and writes nothing)
+    when the clock is not stopped. A floor that presses Resume on a stopped clock of a tournament
+    no longer finished reopens it the same way first (`clock_command`)."""
+    return _stop_or_reopen(tournament=tournament, kind="reopen", actor=actor, now=now)
+
+
+def _stop_or_reopen(
+    *, tournament: Tournament, kind: str, actor: Actor, now: datetime | None
+) -> bool:
+    now = now or timezone.now()
+    clock = Clock.objects.select_for_update().filter(tournament=tournament).first()
+    if clock is None:
+        return False
+    levels = list(tournament.structure.levels.all())
+    timings = level_timings(levels)
+    history = clock_events(clock)
+    if not any(e.kind == "start" for e in history):
+        return False
+    command = DomainEvent(kind=kind, at=max(now, history[-1].at))
+    try:
+        validate_command(timings, history, command)
+    except ClockError:
+        return False  # already stopped, or not stopped: nothing to do
+    ClockEvent.objects.create(clock=clock, kind=kind, at=command.at)
+    state = clock_state(timings, [*history, command], command.at)
+    event_record(
+        tournament=tournament,
+        action=f"clock.{kind}",
+        actor=actor,
+        payload={
+            "level_index": state.level_index,
+            "remaining": int(state.remaining),
+            "running": state.running,
+        },
+    )
+    broadcast_on_commit(
+        tournament_group(tournament.pk),
+        "clock",
+        clock_payload(tournament, state, levels, command.at),
+    )
+    return True
 
 
 def clocks_announce_due(*, now: datetime | None = None) -> int:
@@ -174,6 +262,7 @@ def _announce(clock: Clock, state: ClockState, levels: list[Level], now: datetim
             actor=Actor.system("clock"),
             payload={
                 "level_index": index,
+                **_level_words(levels, index),
                 "announced_at": now.isoformat(),
                 "late": index < state.level_index,
             },
@@ -186,4 +275,10 @@ def _announce(clock: Clock, state: ClockState, levels: list[Level], now: datetim
     return state.level_index + 1 - max(first, 0)
 
 
-__all__ = ["clock_command", "clock_payload", "clocks_announce_due"]
+__all__ = [
+    "clock_command",
+    "clock_payload",
+    "clock_reopen",
+    "clock_stop",
+    "clocks_announce_due",
+]

@@ -15,13 +15,14 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from clocks.selectors import clock_state_for
+from clocks.selectors import clock_state_for, numbered
 from clocks.services import clock_command, clock_payload
 from tournament.domain.structure import MAX_LEVELS, MAX_MINUTES
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.inputs import whole_number
 from tournament.models import Tournament
+from tournament.public_selectors import final_results
 from tournament.roles import floor_required
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.validation import SettingsBroken
@@ -50,9 +51,13 @@ def public_snapshot(tournament: Tournament) -> dict[str, Any]:
         "average_stack": numbers.average_stack if numbers else None,
         "prize_pool": numbers.prize_pool if numbers else None,
         "payouts": payouts,
+        "results": final_results(tournament),
         "notice": notice,
         "levels": [
             {
+                # Breaks are not levels: a break has no number and follows level `after_level`.
+                "number": lv.number,  # type: ignore[attr-defined]
+                "after_level": lv.after if lv.is_break else None,  # type: ignore[attr-defined]
                 "is_break": lv.is_break,
                 "small_blind": lv.small_blind,
                 "big_blind": lv.big_blind,
@@ -61,7 +66,7 @@ def public_snapshot(tournament: Tournament) -> dict[str, Any]:
                 "minutes": lv.minutes,
                 "color_up": lv.color_up,
             }
-            for lv in levels
+            for lv in numbered(levels)
         ],
     }
 
@@ -106,6 +111,16 @@ def screen_config(tournament: Tournament) -> dict[str, Any]:
             "colorUp": _("Colour-up"),
             "live": _("live"),
             "offline": _("reconnecting…"),
+            "ended": _("Ended"),
+            "over": _("Tournament over"),
+            "winner": _("Winner"),
+            "winners": _("Seat winners"),
+            "finalResults": _("Final results"),
+            "dealTag": _("Deal"),
+            "seatWon": _("Won a seat"),
+            "deal": _("Deal among %(n)s players (%(method)s): prizes as agreed."),
+            "playedFor": _("The winner also took the %(amount)s left to play for."),
+            "placesPaid": _("Places paid in all: %(n)s"),
         },
     }
 

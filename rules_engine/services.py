@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
@@ -80,6 +81,11 @@ SO_FAR: dict[str, tuple[Act, ...]] = {
     "two_chips": (Act.FOLD, Act.CALL),
     "three": (Act.FOLD, Act.FOLD, Act.FOLD),
 }
+
+
+def _chips(amount: int) -> str:
+    """A chip count grouped the reader's way (2,000 / 2.000)."""
+    return number_format(amount, force_grouping=True)
 
 
 def tournament_version(tournament: Tournament) -> str:
@@ -272,7 +278,7 @@ OUTCOME_TEXT = {
 
 
 def outcome_text(r: Interpretation) -> str:
-    return str(OUTCOME_TEXT[r.outcome.value]) % {"to": f"{r.to:,}"}
+    return str(OUTCOME_TEXT[r.outcome.value]) % {"to": _chips(r.to)}
 
 
 def suggestion(
@@ -316,10 +322,10 @@ def showdown_text(result: dict[str, Any]) -> str:
             parts.append(_("%(pot)s: no eligible hand shown") % {"pot": name})
             continue
         shares = ", ".join(
-            _("seat %(seat)s %(amount)s") % {"seat": seat, "amount": f"{amount:,}"}
+            _("seat %(seat)s %(amount)s") % {"seat": seat, "amount": _chips(amount)}
             for seat, amount in pot["shares"].items()
         )
-        parts.append(f"{name} ({pot['amount']:,}): {shares}")
+        parts.append(f"{name} ({_chips(pot['amount'])}): {shares}")
     return "; ".join(parts) + "."
 
 

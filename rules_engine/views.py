@@ -550,6 +550,12 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST.get("new_value") or request.GET.get("new_value"),
         values[1] if len(values) > 1 else 0,
     )
+    typed = request.POST
+    for row in seats:
+        # What was typed comes back when the colour-up is refused (0 on a fresh page).
+        row.typed_chips = typed.get(f"chips_{row.seat}", "0")[:12]  # type: ignore[attr-defined]
+        row.typed_only = bool(typed.get(f"only_{row.seat}"))  # type: ignore[attr-defined]
+    status = 200
     if request.method == "POST" and table is not None:
         counts: dict[int, tuple[int, int]] = {}
         try:
@@ -576,6 +582,7 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except FloorError as exc:
             messages.error(request, str(exc))
+            status = 400
     done = ColourUp.objects.filter(
         tournament=tournament, pk=_int(request.GET.get("done"), 0)
     ).first()
@@ -608,7 +615,9 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
             race=rs.chip_colour_up == "race",
             history=ColourUp.objects.filter(tournament=tournament)[:20],
             cited=svc.cited([rs.cite["colour_up"]], rs.version),
+            needs_button=table is not None and not table.button_seat,
         ),
+        status=status,
     )
 
 

@@ -431,6 +431,7 @@ def entry_seat(*, tournament: Tournament, entry: Entry, actor: Actor) -> SeatAss
     together = sorted(p for p, number in partners.items() if number == table.number)
     payload: dict[str, Any] = {
         "entry": entry.pk,
+        "number": entry.number,
         "table": table.number,
         "seat": seat.seat,
         "must_wait": seat.must_wait,
@@ -777,14 +778,17 @@ def balance_plan(tournament: Tournament) -> BalancePlan:
     """The moves that balance the room now (recomputed every time: never stale). Keep-apart
     pairs a move could not keep apart are in the plan's `together` (bdpv seating rule 4)."""
     rules = balance_rules(tournament)
-    for attempt in range(3):
+
+    def plan_once() -> BalancePlan:
         pairs: set[tuple[int, int]] = set()  # filled by the loader with the tables it reads
         load = _loader(tournament, pairs)
+        return _with_head_counts(
+            tournament, lambda head: plan_balance_lazy(head, load, rules, pairs)
+        )
+
+    for attempt in range(3):
         try:
-            return _with_head_counts(
-                tournament,
-                lambda head, load=load, pairs=pairs: plan_balance_lazy(head, load, rules, pairs),
-            )
+            return plan_once()
         except TableClosed:
             # Read without the lock (a page, the API): a table broken between the head counts
             # and the seats; the next reads see the room after the break.

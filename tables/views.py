@@ -21,6 +21,7 @@ from tables.domain.button import waiting_seats
 from tables.domain.seating import suggest_break
 from tables.models import ReportKind, SeatAssignment, Table, TableReport, TimeCall
 from tournament.desk_views import finish_message
+from tournament.domain.levels import level_reached
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import chips_or_none, entry_numbers
@@ -110,7 +111,7 @@ def _chart(tournament: Tournament) -> dict[str, Any]:
         if tournament.hand_for_hand
         else [],
         "last_moves": Event.objects.filter(
-            tournament=tournament, action__in=["seats.balance", "seats.break"]
+            tournament=tournament, action__in=["seats.balance", "seats.break", "seats.final"]
         )
         .order_by("-id")
         .first(),
@@ -149,6 +150,7 @@ def _reports_by_hand(reports: Iterable[TableReport]) -> list[list[TableReport]]:
 def seating(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     context = console_context(tournament, "seating", **_chart(tournament))
+    _keep_typed_reports(request, context)
     q = search_text(request.GET.get("q"))
     if q:
         context["query"] = q
@@ -250,7 +252,31 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             raise Http404
     except FloorError as exc:
         messages.error(request, str(exc))
+        if action == "report":
+            # Refused: the stacks and numbers typed for the reports come back on the page.
+            request.session[KEPT_REPORT_INPUT] = {
+                k: str(post.get(k, ""))[:20]
+                for k in list(post)[:100]
+                if k.startswith(("stack_", "by_"))
+            }
     return redirect(next_url(request, default=reverse("seating", args=[pk])))
+
+
+# The session key holding what was typed for dealer reports when confirming them was refused.
+KEPT_REPORT_INPUT = "seating.kept_report_input"
+
+
+def _keep_typed_reports(request: HttpRequest, context: dict[str, Any]) -> None:
+    """Put back on each report what was typed for it before a refused confirmation."""
+    kept = request.session.pop(KEPT_REPORT_INPUT, None)
+    if not kept:
+        return
+    for group in context.get("reports", []):
+        for r in group:
+            if f"stack_{r.pk}" in kept:
+                r.kept_stack = kept[f"stack_{r.pk}"]
+            if f"by_{r.pk}" in kept:
+                r.kept_by = kept[f"by_{r.pk}"]
 
 
 def _int(value: str | None, message: str) -> int:
@@ -366,7 +392,7 @@ def _dealer_context(table: Table) -> dict[str, Any]:
         "seats": seats,
         "level": level,
         "level_started": state.started,
-        "level_number": sum(1 for lv in levels[: state.level_index + 1] if not lv.is_break),
+        "level_number": level_reached([lv.is_break for lv in levels], state.level_index),
         "new_level": state.started
         and table.hand_level >= 0
         and state.level_index != table.hand_level

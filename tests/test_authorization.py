@@ -23,6 +23,7 @@ DIRECTOR_ONLY = {
     "tournament-new",
     "tournament-settings",
     "tournament-status",
+    "tournament-reopen",
     "payouts-edit",
     "tournament-export",
     "registration-reopen",
@@ -125,6 +126,8 @@ POST_ONLY_ACTIONS = frozenset(
         "structure-template",
         "structure-import",
         "tournament-status",
+        "tournament-reopen",
+        "correction-undo",
     }
 )
 
@@ -143,7 +146,13 @@ def test_floor_sees_the_console_but_not_the_directors_pages(client, floor_user, 
             body = response.content.decode()  # contact data is for directors only
             assert SECRET_EMAIL not in body and SECRET_PHONE not in body, name
     before = Event.objects.count()
-    for name in ("tournament-status", "payouts-edit", "registration-reopen", "player-erase"):
+    for name in (
+        "tournament-status",
+        "tournament-reopen",
+        "payouts-edit",
+        "registration-reopen",
+        "player-erase",
+    ):
         route = next(r for r, n in console_routes() if n == name)
         assert client.post(url_for(route, name, kwargs)).status_code == 403, name
     assert Event.objects.count() == before
@@ -155,6 +164,7 @@ def test_director_sees_every_console_page(client, director, world):
     for name in DIRECTOR_ONLY - {
         "payouts-edit",
         "tournament-status",
+        "tournament-reopen",
         "registration-reopen",
         "player-erase",
     }:

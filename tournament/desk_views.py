@@ -3,7 +3,9 @@ undo, receipts, players and payouts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -12,11 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournament.correction_views import desk_same_name, players_known
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import RegisterForm, chips_or_none, entry_numbers
 from tournament.inputs import amount, next_url, search_text, whole_number_or_none, whole_numbers
-from tournament.models import Entry, EntryStatus, Player
+from tournament.models import Entry, EntryStatus, Player, Tournament
 from tournament.qr import qr_svg
 from tournament.roles import director_required, floor_required
 from tournament.selectors import (
@@ -27,6 +30,7 @@ from tournament.selectors import (
     tournament_numbers,
 )
 from tournament.services import eliminations, payouts, registration
+from tournament.services.corrections import recent_corrections
 from tournament.views import console_context, get_tournament
 
 
@@ -39,11 +43,26 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
         actor = Actor.from_request(request)
         data = form.cleaned_data
         existing_id = whole_number_or_none(request.POST.get("player"), low=1)
+        # A name that exists already asks first: register the known player, or a new one.
+        # A key sent before (a double click) answers with its entry, without asking again.
         try:
-            if request.POST.get("player"):
+            key = registration.registration_key(request.POST.get("reg_key"))
+        except FloorError:
+            key = ""  # a form that was tampered with registers unprotected
+        same_name = (
+            []
+            if request.POST.get("player")
+            or request.POST.get("confirm_new")
+            or registration.key_used(tournament, key)
+            else desk_same_name(tournament, data["name"])
+        )
+        try:
+            if same_name:
+                pass
+            elif request.POST.get("player"):
                 player = get_object_or_404(Player, pk=existing_id or 0)
                 created = registration.entry_register(
-                    tournament=tournament, player=player, actor=actor
+                    tournament=tournament, player=player, actor=actor, idempotency_key=key
                 )
             else:
                 created = registration.player_register(
@@ -53,11 +72,14 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
                     email=data["email"],
                     phone=data["phone"],
                     actor=actor,
+                    idempotency_key=key,
                 )
                 player = created.player
         except FloorError as exc:
             form.add_error(None, str(exc))
         else:
+            if created is None:
+                return _desk_page(request, tournament, form, None, same_name=same_name)
             if created.status == EntryStatus.ALTERNATE:
                 messages.warning(
                     request,
@@ -73,10 +95,20 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
             if not getattr(request, "htmx", None):
                 return redirect(f"{request.path}?last={created.pk}")
             form = RegisterForm()
+    return _desk_page(request, tournament, form, created)
+
+
+def _desk_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: RegisterForm,
+    created: Entry | None,
+    same_name: Sequence[Player] = (),
+) -> HttpResponse:
     last = None
     last_id = whole_number_or_none(request.GET.get("last"), low=1)
     if last_id is not None:
-        last = tournament.entries.filter(pk=last_id).select_related("player").first()
+        last = tournament.entries.filter(pk=last_id).select_related("player", "seat__table").first()
     query = search_text(request.GET.get("q"))
     context = console_context(
         tournament,
@@ -87,6 +119,9 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
         query=query,
         last=created or last,
         places_final=registration.field_is_final(tournament),
+        reg_key=secrets.token_urlsafe(18),
+        same_name=same_name,
+        corrections=recent_corrections(tournament, limit=5),
     )
     htmx = getattr(request, "htmx", None)
     if htmx and htmx.target == "desk-results":
@@ -97,11 +132,13 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
 @floor_required
 def player_search(request: HttpRequest, pk: int) -> HttpResponse:
     """Existing players matching the typed name, to re-register a regular without retyping."""
-    get_tournament(pk)
+    tournament = get_tournament(pk)
     q = search_text(request.GET.get("name"))
-    players = Player.objects.none()
+    players: list[Player] = []
     if len(q) >= 2:
-        players = Player.objects.filter(name_query(q)).order_by("name")[:8]
+        players = players_known(
+            tournament, Player.objects.filter(name_query(q)).order_by("name")[:8]
+        )
     return render(request, "tournament/_player_matches.html", {"players": players, "pk": pk})
 
 
@@ -156,8 +193,18 @@ def entry_receipt(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
             "tournament": entry.tournament,
             "qr": qr_svg(seat_url),
             "purchases": entry.purchases.filter(refunded=False),
+            "seat": _seat_of(entry),
         },
     )
+
+
+def _seat_of(entry: Entry) -> object | None:
+    """The entry's seat (with its table) while the player is seated, else None."""
+    from tables.models import SeatAssignment
+
+    if entry.status != EntryStatus.ACTIVE:
+        return None
+    return SeatAssignment.objects.select_related("table").filter(entry=entry).first()
 
 
 @floor_required
@@ -170,7 +217,10 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
         .order_by("number")
     )
     needs_close = False
+    rows: Any = alive
     if request.method == "POST":
+        # Refused, the page comes back with every tick, stack and number as typed.
+        rows = _bust_rows_as_typed(alive, request)
         ids = whole_numbers(request.POST.getlist("entry"))
         reports = []
         try:
@@ -203,11 +253,22 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
         console_context(
             tournament,
             "desk",
-            alive=alive,
+            alive=rows,
             needs_close=needs_close,
             places_final=registration.field_is_final(tournament),
         ),
     )
+
+
+def _bust_rows_as_typed(alive: Any, request: HttpRequest) -> list[Entry]:
+    """The players still in, each with what was typed for them on the bust page."""
+    ticked = set(request.POST.getlist("entry"))
+    rows = list(alive)
+    for e in rows:
+        e.typed_ticked = str(e.pk) in ticked  # type: ignore[attr-defined]
+        e.typed_stack = request.POST.get(f"stack_{e.pk}", "")[:20]  # type: ignore[attr-defined]
+        e.typed_by = request.POST.get(f"by_{e.pk}", "")[:60]  # type: ignore[attr-defined]
+    return rows
 
 
 def finish_message(e: Entry, *, final: bool) -> str:
@@ -311,7 +372,13 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
 
 @floor_required
 def payouts_page(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_tournament(pk)
+    return _payouts_page(request, get_tournament(pk))
+
+
+def _payouts_page(
+    request: HttpRequest, tournament: Any, *, typed: list[str] | None = None, status: int = 200
+) -> HttpResponse:
+    """The payout table; `typed`: the editor's amounts as typed, shown again when refused."""
     numbers = tournament_numbers(tournament)
     amounts = payout_amounts(tournament, numbers)
     winners = {
@@ -328,7 +395,9 @@ def payouts_page(request: HttpRequest, pk: int) -> HttpResponse:
             rows=rows,
             manual=tournament.payouts.exists(),
             satellite_seats=satellite_seats(tournament, numbers),
+            typed_amounts=typed,
         ),
+        status=status,
     )
 
 
@@ -346,6 +415,10 @@ def payouts_edit(request: HttpRequest, pk: int) -> HttpResponse:
             payouts.payouts_set(tournament=tournament, amounts=amounts, actor=actor)
     except FloorError as exc:
         messages.error(request, str(exc))
+        if "reset" not in request.POST:
+            # Refused: the editor comes back with the amounts as typed.
+            kept = [a[:20] for a in request.POST.getlist("amount")[:500]]
+            return _payouts_page(request, tournament, typed=kept, status=400)
     else:
         messages.success(request, _("Payouts saved."))
     return redirect("payouts", pk=pk)

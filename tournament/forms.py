@@ -47,6 +47,25 @@ class MoneyField(forms.CharField):
 TOURNAMENT_MONEY = MONEY_FIELDS
 
 
+# Levels are playing levels: breaks are not counted (tournament/domain/levels.py). A setting
+# "until level N" holds through level N and the break right after it.
+UNTIL_LEVEL_HELP = {
+    "late_registration_until_level": _(
+        "Level number (breaks not counted): open through this level and the break right after "
+        "it. Empty: closes when the clock starts."
+    ),
+    "reentry_until_level": _(
+        "Level number (breaks not counted). Empty: as late registration, never longer."
+    ),
+    "rebuy_until_level": _(
+        "Level number (breaks not counted), the break right after it included. Empty: no limit."
+    ),
+    "addon_until_level": _(
+        "Level number (breaks not counted), the break right after it included. Empty: no limit."
+    ),
+}
+
+
 def ruleset_version_field(ruleset_id: str) -> forms.ChoiceField:
     """The versions the registry holds for the ruleset, newest first."""
     held = list(reversed(versions(ruleset_id)))
@@ -130,6 +149,9 @@ class TournamentForm(forms.ModelForm):
             self.initial["ruleset_version"] = version_in_force(
                 ruleset_id, self.instance.ruleset_version
             )
+        for name, help_text in UNTIL_LEVEL_HELP.items():
+            if name in self.fields:
+                self.fields[name].help_text = help_text
         for name in ("balance_tolerance", "break_order", "bounty_kind", "final_table_size"):
             if name in self.fields:
                 self.fields[name].required = False
@@ -140,6 +162,16 @@ class TournamentForm(forms.ModelForm):
             if self.instance.pk is None and "final_table_size" not in (kwargs.get("initial") or {}):
                 # A new tournament's final table follows its seats per table (tda-de 11).
                 self.initial.pop("final_table_size", None)
+
+    def show_until_texts(self, texts: dict[str, str]) -> None:
+        """Say beside each "until level" setting when it closes as the tournament stands now
+        ("until the end of level 6, about 21:40"), from the saved settings."""
+        for name, text in texts.items():
+            if name in self.fields and text:
+                self.fields[name].help_text = _("%(rule)s Now: %(outlook)s.") % {
+                    "rule": UNTIL_LEVEL_HELP.get(name, ""),
+                    "outlook": text,
+                }
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -499,3 +499,27 @@ class DealShare(models.Model):
 
     class Meta:
         ordering = ["-amount"]
+
+
+class RegistrationKey(models.Model):
+    """A one-time key a registration was submitted with (the desk form's hidden key, the API's
+    `Idempotency-Key` header). Written in the transaction that creates the entry: the same key
+    sent again (a double click, a retry after a timeout) finds the entry instead of making a
+    second one."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registration_keys"
+    )
+    key = models.CharField(max_length=100)
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="registration_keys")
+    # What was asked (the player's id or the folded name): the same key with another request
+    # is refused rather than answered with someone else's entry.
+    fingerprint = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registration key")
+        verbose_name_plural = _("registration keys")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="unique_registration_key")
+        ]

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -14,7 +15,7 @@ from tournament.csvexport import csv_response
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.inputs import CHIPS_MAX, amount, whole_number, whole_number_or_none
-from tournament.models import DealShare, Entry
+from tournament.models import DealShare, Entry, EntryStatus, Status
 from tournament.roles import floor_required
 from tournament.selectors import tournament_numbers
 from tournament.services import deals as svc
@@ -52,12 +53,27 @@ def _read(
 @floor_required
 def deal(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
-    entries = svc.players_left(tournament)
     existing = tournament.deals.prefetch_related("shares__entry__player").first()
+    left = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
+    # A deal is worked out by 2 to 10 players of a running tournament: the page lists them
+    # only then (not the whole field of a 30,000-entry event).
+    possible = (
+        existing is None
+        and 2 <= left <= svc.MAX_DEAL_PLAYERS
+        and tournament.status
+        in (
+            Status.RUNNING,
+            Status.FINAL_TABLE,
+        )
+    )
+    entries = svc.players_left(tournament) if possible else []
     context: dict[str, Any] = {
         "entries": entries,
+        "possible": possible,
+        "left": left,
+        "max_players": svc.MAX_DEAL_PLAYERS,
         "existing": existing,
-        "prizes": svc.open_prizes(tournament) if not existing else [],
+        "prizes": svc.open_prizes(tournament) if possible else [],
         "chips_in_play": tournament_numbers(tournament).chips_in_play,
         "posted": request.POST,
         "rows": [
@@ -70,7 +86,7 @@ def deal(request: HttpRequest, pk: int) -> HttpResponse:
             for e in entries
         ],
     }
-    if request.method == "POST" and existing is None:
+    if request.method == "POST" and possible:
         try:
             data, custom, consents = _read(request, entries)
             rows, proposals = svc.deal_proposals(tournament, data, custom or None)
@@ -88,7 +104,7 @@ def deal(request: HttpRequest, pk: int) -> HttpResponse:
                 {
                     **row,
                     "amounts": amounts[row["entry"].pk],
-                    "pct": f"{100 * data.stacks[row['entry'].pk] / total:.1f}",
+                    "pct": number_format(100 * data.stacks[row["entry"].pk] / total, 1),
                 }
                 for row in context["rows"]
             ]

@@ -209,3 +209,57 @@ def entry_by_token(token: str) -> Entry | None:
         .exclude(status=EntryStatus.UNREGISTERED)
         .first()
     )
+
+
+# --- The end -------------------------------------------------------------------------------
+#
+# When the tournament has finished, the big screen and the public page show the winner and the
+# final results: places, display names (initials once names are withheld) and prizes. With a
+# deal the prizes are the amounts agreed (the winner's share plus what was left to play for).
+
+RESULTS_AT_LEAST = 3  # places shown even when no prize is paid (a freeroll)
+
+
+def final_results(tournament: Tournament) -> dict[str, Any] | None:
+    """The public final results of a finished tournament, best place first; None before the
+    end. Every place with a prize or a seat won is listed, and at least the first three."""
+    if tournament.status != Status.FINISHED:
+        return None
+    from tournament.models import DealMethod
+
+    withheld = names_withheld(status=tournament.status, starts_at=tournament.starts_at)
+    entries = (
+        tournament.entries.filter(place__isnull=False)
+        .exclude(status=EntryStatus.UNREGISTERED)
+        .select_related("player", "deal_share")
+        .order_by("place", "number")
+    )
+    rows: list[dict[str, Any]] = []
+    for e in entries:
+        if (e.place or 0) > RESULTS_AT_LEAST and not e.prize and not e.won_seat:
+            break
+        name = e.player.display_name
+        rows.append(
+            {
+                "place": e.place,
+                "number": e.number,
+                "name": initials(name) if withheld else name,
+                "prize": e.prize,
+                "won_seat": e.won_seat,
+                "deal": hasattr(e, "deal_share"),
+            }
+        )
+    deal = tournament.deals.first()
+    return {
+        "winners": [r for r in rows if r["place"] == 1],
+        "places": rows,
+        "entries": tournament.entries_counted,
+        "satellite": bool(tournament.satellite_seat_value),
+        "deal": {
+            "method": str(DealMethod(deal.method).label),
+            "players": deal.shares.count(),
+            "play_for": deal.play_for,
+        }
+        if deal is not None
+        else None,
+    }

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from tournament.domain.levels import level_reached
 from tournament.inputs import search_text, whole_number_or_none
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.public_selectors import (
@@ -43,9 +44,15 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
         notice = ""
     except SettingsBroken as exc:
         numbers, payouts, notice = None, [], str(exc)
-    history = tournament.events.filter(action__in=["clock.level", "clock.break"]).order_by("-id")[
-        :8
-    ]
+    history = list(
+        tournament.events.filter(action__in=["clock.level", "clock.break"]).order_by("-id")[:8]
+    )
+    breaks = [lv.is_break for lv in tournament.structure.levels.all()]
+    for e in history:
+        # The level's number (breaks are not levels); older events name only the row.
+        e.level_number = e.payload.get("number") or level_reached(  # type: ignore[attr-defined]
+            breaks, int(e.payload.get("level_index", 0))
+        )
     return render(
         request,
         "public/tournament.html",

@@ -3,6 +3,7 @@ from django.urls import path
 
 from tournament import (
     account_views,
+    correction_views,
     desk_views,
     money_views,
     player_views,
@@ -32,6 +33,7 @@ urlpatterns = [
     path("console/t/<int:pk>/", views.tournament_overview, name="tournament-overview"),
     path("console/t/<int:pk>/settings/", views.tournament_settings, name="tournament-settings"),
     path("console/t/<int:pk>/status/", views.tournament_status, name="tournament-status"),
+    path("console/t/<int:pk>/reopen/", views.tournament_reopen, name="tournament-reopen"),
     path("console/t/<int:pk>/structure/", views.structure_editor, name="structure-editor"),
     path(
         "console/t/<int:pk>/structure/generate/",
@@ -68,6 +70,16 @@ urlpatterns = [
         "console/t/<int:pk>/entry/<int:entry_id>/receipt",
         desk_views.entry_receipt,
         name="entry-receipt",
+    ),
+    path(
+        "console/t/<int:pk>/entry/<int:entry_id>/correct/",
+        correction_views.entry_correct,
+        name="entry-correct",
+    ),
+    path(
+        "console/t/<int:pk>/corrections/<int:event_id>/undo",
+        correction_views.correction_undo,
+        name="correction-undo",
     ),
     path("console/t/<int:pk>/bust/", desk_views.bust, name="bust"),
     path("console/t/<int:pk>/bust/undo", desk_views.bust_undo, name="bust-undo"),

@@ -12,9 +12,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournament.csvexport import csv_response
+from tournament.domain.levels import RowLabel, level_reached, row_labels
 from tournament.domain.lifecycle import ALLOWED
 from tournament.domain.lifecycle import Status as DomainStatus
 from tournament.domain.structure import (
@@ -34,11 +36,14 @@ from tournament.forms import (
     NewTournamentForm,
     TournamentForm,
 )
-from tournament.inputs import search_text, whole_number_or_none
+from tournament.inputs import plain_text, search_text, whole_number_or_none
 from tournament.models import Status, Structure, Tournament
 from tournament.roles import director_required, floor_required
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services import tournaments as svc
+from tournament.structure_words import row_name, structure_error_text
+from tournament.templatetags.events import action_groups
+from tournament.templatetags.levels import until_texts
 from tournament.validation import SettingsBroken
 
 
@@ -102,11 +107,7 @@ def tournament_overview(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     numbers = tournament_numbers(tournament)
     payouts = payout_amounts(tournament, numbers)
-    next_statuses = [
-        Status(s)
-        for s in sorted(ALLOWED.get(DomainStatus(tournament.status), frozenset()))
-        if s in Status.values
-    ]
+    next_statuses = status_actions(tournament.status)
     recent = tournament.events.select_related("actor").order_by("-id")[:12]
     return render(
         request,
@@ -138,11 +139,101 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("tournament-overview", pk=pk)
     if request.method == "POST":
         tournament.refresh_from_db()
+    form.show_until_texts(until_texts(tournament))
     return render(
         request,
         "tournament/tournament_form.html",
         console_context(tournament, "settings", form=form, new=False),
     )
+
+
+# What each status change does, as the button says it and as the question before it says it.
+# Forward steps come first; a step back is set apart (it undoes something).
+_STATUS_ACTIONS: dict[tuple[str, str], tuple[Any, Any, bool]] = {
+    ("planned", "registering"): (
+        gettext_lazy("Open registration"),
+        gettext_lazy("Open registration? Players can be registered from now on."),
+        True,
+    ),
+    ("registering", "running"): (
+        gettext_lazy("Start the tournament"),
+        gettext_lazy(
+            "Start the tournament? Registrations from now on are late entries; the clock is "
+            "started separately."
+        ),
+        True,
+    ),
+    ("registering", "planned"): (
+        gettext_lazy("Back to planned"),
+        gettext_lazy(
+            "Set the tournament back to planned? Registration closes until it is opened again."
+        ),
+        False,
+    ),
+    ("running", "final_table"): (
+        gettext_lazy("Final table reached"),
+        gettext_lazy("Mark the final table as reached? Late registration and re-entry end."),
+        True,
+    ),
+    ("running", "finished"): (
+        gettext_lazy("End the tournament"),
+        gettext_lazy(
+            "End the tournament now? Nobody can be registered or busted any more, and only the "
+            "director can reopen it."
+        ),
+        False,
+    ),
+    ("final_table", "finished"): (
+        gettext_lazy("End the tournament"),
+        gettext_lazy(
+            "End the tournament now? Nobody can be registered or busted any more, and only the "
+            "director can reopen it."
+        ),
+        True,
+    ),
+    ("final_table", "running"): (
+        gettext_lazy("Back to running"),
+        gettext_lazy("Set the tournament back from the final table to running?"),
+        False,
+    ),
+}
+
+
+def status_actions(current: str) -> list[dict[str, Any]]:
+    """The status changes open from `current`, each with its button words and its question."""
+    actions = []
+    for target in sorted(ALLOWED.get(DomainStatus(current), frozenset())):
+        label, question, forward = _STATUS_ACTIONS.get(
+            (current, target.value), (Status(target.value).label, "", False)
+        )
+        actions.append(
+            {"value": target.value, "label": label, "confirm": question, "forward": forward}
+        )
+    actions.sort(key=lambda a: not a["forward"])
+    return actions
+
+
+@require_POST
+@director_required
+def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    try:
+        done = svc.tournament_reopen(
+            tournament=tournament,
+            actor=Actor.from_request(request),
+            reason=plain_text(request.POST.get("reason"), longest=500, field="reason"),
+        )
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _(
+                "The tournament is open again (%(status)s). The clock is back, paused: resume it when play goes on."
+            )
+            % {"status": Status(done.status).label},
+        )
+    return redirect("tournament-overview", pk=pk)
 
 
 @require_POST
@@ -165,8 +256,8 @@ def tournament_status(request: HttpRequest, pk: int) -> HttpResponse:
 # --- Structure ---------------------------------------------------------------------------------
 
 
-def _levels_from_post(request: HttpRequest) -> list[LevelSpec]:
-    """Read the editor's rows. Raises FloorError naming the row at fault."""
+def _posted_rows(request: HttpRequest) -> list[dict[str, Any]]:
+    """The editor's rows as typed, for reading them and for showing them again when refused."""
     rows = zip(
         request.POST.getlist("kind"),
         request.POST.getlist("small_blind"),
@@ -177,47 +268,131 @@ def _levels_from_post(request: HttpRequest) -> list[LevelSpec]:
         strict=False,
     )
     bb_ante = set(request.POST.getlist("bb_ante"))
+    return [
+        {
+            "is_break": kind == "break",
+            "small_blind": sb,
+            "big_blind": bb,
+            "ante": ante,
+            "big_blind_ante": str(i) in bb_ante,
+            "minutes": minutes,
+            "color_up": color_up,
+        }
+        for i, (kind, sb, bb, ante, minutes, color_up) in enumerate(rows, start=1)
+    ]
+
+
+def _row_name(label: RowLabel) -> str:
+    """A row as the floor names it: "Level 5", "Break after level 4" (breaks are not levels)."""
+    return row_name(number=label.number, after=label.after)
+
+
+def _levels_from_rows(rows: list[dict[str, Any]]) -> list[LevelSpec]:
+    """Read the editor's rows. Raises FloorError naming the level at fault."""
     levels = []
-    for i, (kind, sb, bb, ante, minutes, color_up) in enumerate(rows, start=1):
+    labels = row_labels([row["is_break"] for row in rows])
+    for label, row in zip(labels, rows, strict=True):
         try:
-            if kind == "break":
-                chips = tuple(int(c) for c in color_up.replace(",", " ").split() if c)
-                levels.append(LevelSpec(0, 0, 0, False, int(minutes), True, chips))
+            if row["is_break"]:
+                chips = tuple(int(c) for c in row["color_up"].replace(",", " ").split() if c)
+                levels.append(LevelSpec(0, 0, 0, False, int(row["minutes"]), True, chips))
             else:
                 levels.append(
-                    LevelSpec(int(sb), int(bb), int(ante or 0), str(i) in bb_ante, int(minutes))
+                    LevelSpec(
+                        int(row["small_blind"]),
+                        int(row["big_blind"]),
+                        int(row["ante"] or 0),
+                        row["big_blind_ante"],
+                        int(row["minutes"]),
+                    )
                 )
         except ValueError as exc:
-            raise FloorError(_("Row %(row)s: enter whole numbers.") % {"row": i}) from exc
+            raise FloorError(
+                _("%(row)s: enter whole numbers.") % {"row": _row_name(label)}
+            ) from exc
     return levels
+
+
+def _editor_rows(
+    rows: list[dict[str, Any]], *, played: int, current_index: int | None
+) -> list[dict[str, Any]]:
+    """The rows for the editor's table, each with its level number (None for a break), the
+    level a break follows, and whether it is history (played) or running now."""
+    labels = row_labels([row["is_break"] for row in rows])
+    return [
+        {
+            **row,
+            "number": label.number,
+            "after": label.after,
+            "past": label.index < played,
+            "current": label.index == current_index,
+            "position": label.index + 1,
+        }
+        for label, row in zip(labels, rows, strict=True)
+    ]
+
+
+def _stored_rows(tournament: Tournament) -> list[dict[str, Any]]:
+    return [
+        {
+            "is_break": lv.is_break,
+            "small_blind": lv.small_blind,
+            "big_blind": lv.big_blind,
+            "ante": lv.ante,
+            "big_blind_ante": lv.big_blind_ante,
+            "minutes": lv.minutes,
+            "color_up": " ".join(str(c) for c in lv.color_up or ()),
+        }
+        for lv in tournament.structure.levels.all()
+    ]
 
 
 @floor_required
 def structure_editor(request: HttpRequest, pk: int) -> HttpResponse:
-    from clocks.selectors import clock_state_for
-
     tournament = get_tournament(pk)
-    state = clock_state_for(tournament)
-    played = state.level_index if state.started else 0
     if request.method == "POST":
+        posted = _posted_rows(request)
         try:
-            specs = _levels_from_post(request)
+            specs = _levels_from_rows(posted)
             svc.structure_replace_levels(
                 tournament=tournament, levels=specs, actor=Actor.from_request(request)
             )
         except FloorError as exc:
+            # Refused: the page comes back with every row as typed, and says why.
             messages.error(request, str(exc))
-        else:
-            messages.success(request, _("Structure saved."))
-            return redirect("structure-editor", pk=pk)
-    levels = list(tournament.structure.levels.all())
+            return _editor_page(request, tournament, rows=posted, status=400)
+        messages.success(request, _("Structure saved."))
+        return redirect("structure-editor", pk=pk)
+    return _editor_page(request, tournament)
+
+
+def _editor_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    rows: list[dict[str, Any]] | None = None,
+    generate_form: GenerateStructureForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The structure editor; a refused form comes back with what was typed (`rows` of the
+    levels table, or the generator's form with its errors)."""
+    from clocks.selectors import clock_state_for
+
+    state = clock_state_for(tournament)
+    played = state.level_index if state.started else 0
+    if rows is None:
+        rows = _stored_rows(tournament)
+    stored_breaks = [lv.is_break for lv in tournament.structure.levels.all()]
     context = console_context(
         tournament,
         "structure",
-        levels=levels,
+        rows=_editor_rows(
+            rows, played=played, current_index=state.level_index if state.started else None
+        ),
         played=played,
-        current_index=state.level_index if state.started else None,
-        generate_form=GenerateStructureForm(
+        played_levels=level_reached(stored_breaks, played - 1) if played else 0,
+        generate_form=generate_form
+        or GenerateStructureForm(
             initial={
                 "starting_stack": tournament.starting_stack,
                 "level_minutes": 20,
@@ -228,7 +403,7 @@ def structure_editor(request: HttpRequest, pk: int) -> HttpResponse:
         templates=sorted(TEMPLATES),
         template_structures=Structure.objects.filter(is_template=True),
     )
-    return render(request, "tournament/structure.html", context)
+    return render(request, "tournament/structure.html", context, status=status)
 
 
 @require_POST
@@ -238,7 +413,7 @@ def structure_generate(request: HttpRequest, pk: int) -> HttpResponse:
     form = GenerateStructureForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Check the generator's values."))
-        return redirect("structure-editor", pk=pk)
+        return _editor_page(request, tournament, generate_form=form, status=400)
     data = form.cleaned_data
     try:
         generated = svc.structure_generate(
@@ -251,12 +426,14 @@ def structure_generate(request: HttpRequest, pk: int) -> HttpResponse:
             break_minutes=data["break_minutes"],
             big_blind_ante=data["big_blind_ante"],
         )
-        _replace_from(request, tournament, svc.level_specs(generated))
-        generated.delete()
+        try:
+            _replace_from(request, tournament, svc.level_specs(generated))
+        finally:
+            generated.delete()
     except FloorError as exc:
         messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Structure generated."))
+        return _editor_page(request, tournament, generate_form=form, status=400)
+    messages.success(request, _("Structure generated."))
     return redirect("structure-editor", pk=pk)
 
 
@@ -310,7 +487,9 @@ def structure_import(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("The file is not UTF-8 text."))
     except StructureError as exc:
         messages.error(
-            request, _("The file is not a valid structure: %(reason)s") % {"reason": exc}
+            request,
+            _("The file is not a valid structure: %(reason)s")
+            % {"reason": structure_error_text(exc)},
         )
     except FloorError as exc:
         messages.error(request, str(exc))
@@ -344,7 +523,7 @@ def history(request: HttpRequest, pk: int) -> HttpResponse:
     action = search_text(request.GET.get("action"), longest=60)
     if action:
         events = events.filter(action__startswith=action)
-    actions = sorted(set(tournament.events.values_list("action", flat=True)))
+    actions = action_groups(sorted(set(tournament.events.values_list("action", flat=True))))
     return render(
         request,
         "tournament/history.html",

@@ -1,7 +1,8 @@
 """The blind clock as data.
 
 A clock is the structure (level lengths) plus the history of commands: start, pause, resume,
-add (± seconds), set_remaining and jump (to a 0-based level index). `clock_state` replays that
+add (± seconds), set_remaining and jump (to a 0-based level index); stop when the tournament ends
+and reopen when a director reopens it. `clock_state` replays that
 history for any instant, so nothing has to fire for the clock to be right and a restart loses
 nothing. When the structure is exhausted the last level runs on.
 """
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-KINDS = ("start", "pause", "resume", "add", "set_remaining", "jump")
+KINDS = ("start", "pause", "resume", "add", "set_remaining", "jump", "stop", "reopen")
 
 
 class ClockError(ValueError):
@@ -45,6 +46,7 @@ class ClockState:
     seconds_to_next_break: float | None
     elapsed_in_level: float
     on_last_level: bool
+    stopped: bool = False  # the tournament has ended: the clock shows no time any more
 
 
 @dataclass
@@ -54,6 +56,7 @@ class _Replay:
     level: int = 0
     elapsed: float = 0.0  # seconds played in the current level
     at: datetime | None = None
+    stopped: bool = False
 
 
 def _advance(levels: Sequence[LevelTiming], r: _Replay, until: datetime) -> None:
@@ -75,6 +78,23 @@ def _apply(levels: Sequence[LevelTiming], r: _Replay, e: ClockEvent) -> None:
         raise ClockError(f"unknown command {e.kind!r}")
     if r.at is not None and e.at < r.at:
         raise ClockError("commands must be in time order")
+    if e.kind == "stop":
+        # The tournament has ended. A clock never started stops too: it will not start.
+        if r.stopped:
+            raise ClockError("the clock is already stopped")
+        _advance(levels, r, e.at)
+        r.stopped, r.running = True, False
+        return
+    if e.kind == "reopen":
+        # A director reopened the tournament: the clock is paused where it stopped (the time
+        # it stood still does not count) until the floor resumes it.
+        if not r.stopped:
+            raise ClockError("the clock is not stopped")
+        r.stopped = False
+        r.at = max(r.at or e.at, e.at)
+        return
+    if r.stopped:
+        raise ClockError("the clock is stopped: the tournament has ended")
     if e.kind == "start":
         if r.started:
             raise ClockError("the clock is already started")
@@ -135,6 +155,7 @@ def clock_state(
             seconds_to_next_break=_to_break(levels, 0, float(levels[0].seconds)),
             elapsed_in_level=0.0,
             on_last_level=len(levels) == 1,
+            stopped=r.stopped,
         )
     if r.at is not None and now > r.at:
         _advance(levels, r, now)
@@ -156,6 +177,7 @@ def clock_state(
         seconds_to_next_break=_to_break(levels, r.level, remaining),
         elapsed_in_level=r.elapsed,
         on_last_level=last,
+        stopped=r.stopped,
     )
 
 

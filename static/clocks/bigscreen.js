@@ -24,6 +24,9 @@ function anteLine(lv) {
   return "";
 }
 function levelNumber(index) {
+  // The server numbers the levels (breaks are not levels); every screen shows its number.
+  const lv = snapshot.levels[index];
+  if (lv && lv.number != null) return lv.number;
   return snapshot.levels.slice(0, index + 1).filter((l) => !l.is_break).length;
 }
 function secondsToBreak(p, index) {
@@ -36,10 +39,79 @@ function secondsToBreak(p, index) {
   return null;
 }
 
+// A figure's text, and its length for the style sheet: a long figure (big blinds, a prize pool
+// in the millions) is set smaller so that it still fits its box (bigscreen.css, --chars).
+function show(id, text) {
+  const node = $(id);
+  if (node.textContent !== text) node.textContent = text;
+  const chars = String(Math.max(text.length, 1));
+  if (node.style.getPropertyValue("--chars") !== chars) node.style.setProperty("--chars", chars);
+}
+
+// The end: the winner and the final results (public display names only), built with
+// textContent so a name is never read as markup.
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+function fill(template, values) {
+  return Object.entries(values).reduce((s, [k, v]) => s.split(`%(${k})s`).join(v), template);
+}
+const BIG_SCREEN_PLACES = 9;
+function drawResults() {
+  const finished = snapshot.status === "finished" && !!snapshot.results;
+  document.body.classList.toggle("finished", finished);
+  const label = $("bs-players-label");
+  if (label) label.textContent = finished ? label.dataset.finished : label.dataset.running;
+  const box = $("bs-results");
+  if (!box || !finished) return;
+  const r = snapshot.results;
+  const money = (cents) => formatMoney(cents, snapshot.currency);
+  const bigScreen = root.classList.contains("bs");
+  const c = (name) => (bigScreen ? "bs-" : "r-") + name; // the big screen's sizes or the phone's
+  const parts = [el("div", c("over"), t.over)];
+  const winners = r.winners;
+  if (winners.length) {
+    parts.push(el("div", c("winner-k"), winners.length > 1 ? t.winners : t.winner));
+    const names = el("div", `${c("winner")}${winners.length > 1 ? " several" : ""}`, winners.map((w) => w.name).join(" · "));
+    names.id = "bs-winner";
+    parts.push(names);
+    if (winners.length === 1 && winners[0].prize) parts.push(el("div", c("winner-prize"), money(winners[0].prize)));
+  }
+  if (r.deal) {
+    let text = fill(t.deal, { n: r.deal.players, method: r.deal.method });
+    if (r.deal.play_for) text += " " + fill(t.playedFor, { amount: money(r.deal.play_for) });
+    parts.push(el("p", c("deal"), text));
+  }
+  const rest = r.places.filter((p) => winners.length !== 1 || p.place !== 1);
+  const shown = bigScreen ? rest.slice(0, BIG_SCREEN_PLACES - 1) : rest;
+  if (shown.length) {
+    const list = el("ol", c("places"));
+    list.id = "bs-places";
+    list.setAttribute("aria-label", t.finalResults);
+    for (const p of shown) {
+      const li = el("li");
+      li.append(el("span", "p", `${p.place}.`));
+      const name = el("span", "n", p.name);
+      if (p.deal) name.append(el("span", "tag", t.dealTag));
+      if (p.won_seat) name.append(el("span", "tag", t.seatWon));
+      li.append(name, el("span", "a", p.prize ? money(p.prize) : ""));
+      list.append(li);
+    }
+    parts.push(list);
+  }
+  if (bigScreen && rest.length > shown.length) parts.push(el("div", "bs-more", fill(t.placesPaid, { n: r.places.length })));
+  box.replaceChildren(...parts);
+}
+
 function drawNumbers() {
-  $("bs-players").textContent = `${formatChips(snapshot.players_left)} / ${formatChips(snapshot.entries)}`;
-  $("bs-avg").textContent = formatChips(snapshot.average_stack);
-  $("bs-pool").textContent = formatMoney(snapshot.prize_pool, snapshot.currency);
+  drawResults();
+  const finished = snapshot.status === "finished";
+  show("bs-players", finished && document.body.classList.contains("bigscreen") ? formatChips(snapshot.entries) : `${formatChips(snapshot.players_left)} / ${formatChips(snapshot.entries)}`);
+  show("bs-avg", formatChips(snapshot.average_stack));
+  show("bs-pool", formatMoney(snapshot.prize_pool, snapshot.currency));
   const rows = snapshot.payouts.map((a, i) => `<tr><td>${i + 1}.</td><td>${formatMoney(a, snapshot.currency)}</td></tr>`).join("");
   $("bs-payouts").innerHTML = rows || `<tr><td colspan="2">–</td></tr>`;
 }
@@ -54,18 +126,19 @@ function frame() {
   $("bs-level").textContent = !p.started ? t.notStarted : lv.is_break ? t.breakWord : `${t.level} ${levelNumber(index)}`;
   const timeEl = $("bs-time");
   timeEl.textContent = formatTime(p.remainingMs);
+  timeEl.classList.toggle("long", timeEl.textContent.length > 5);
   timeEl.dataset.remainingMs = String(Math.round(p.remainingMs));
   timeEl.dataset.levelIndex = String(index);
   timeEl.dataset.localAt = String(Date.now());
   if (lastIndex !== null && index !== lastIndex) timeEl.dataset.switchedAt = String(Date.now());
   timeEl.classList.toggle("paused", p.started && !p.running);
   timeEl.classList.toggle("warn", p.running && p.remainingMs <= 60000);
-  $("bs-paused").textContent = p.started && !p.running ? t.paused : "";
-  $("bs-blinds").textContent = lv && !lv.is_break ? levelLine(lv) : "";
+  $("bs-paused").textContent = payload && payload.stopped ? t.ended : p.started && !p.running ? t.paused : "";
+  show("bs-blinds", lv && !lv.is_break ? levelLine(lv) : "");
   $("bs-ante").textContent = anteLine(lv);
   $("bs-next").textContent = next ? `${t.next}: ${next.is_break ? `${t.breakWord} ${next.minutes} ${t.min}` : `${levelLine(next)}${anteLine(next) ? " · " + anteLine(next) : ""}`}` : t.lastLevel;
   const toBreak = secondsToBreak(p, index);
-  $("bs-break").textContent = toBreak != null && !(lv && lv.is_break) ? formatTime(toBreak) : "–";
+  show("bs-break", toBreak != null && !(lv && lv.is_break) && !payload.stopped ? formatTime(toBreak) : "–");
   const colorUp = lv && lv.is_break && lv.color_up && lv.color_up.length ? `${t.colorUp}: ${lv.color_up.map((c) => formatChips(c)).join(", ")}` : "";
   $("bs-colorup").textContent = colorUp;
   if (lastIndex !== null && index !== lastIndex && p.running) sounds.play(lv.is_break ? "break" : "level");

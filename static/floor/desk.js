@@ -13,9 +13,23 @@ document.addEventListener("keydown", (e) => {
 document.addEventListener("click", (e) => {
   const b = e.target.closest("[data-player]");
   if (!b) return;
+  if (!b.closest("#register-form")) return;
   existing.value = b.dataset.player;
   name.value = b.dataset.name;
   document.getElementById("id_display_name").value = b.dataset.display;
   document.getElementById("player-matches").innerHTML = "";
+  reentry(b.dataset.reentry === "1");
+  name.focus();
 });
-name.addEventListener("input", () => { existing.value = ""; });
+name.addEventListener("input", () => { existing.value = ""; reentry(false); });
+
+// A player who was out of this tournament enters again: the button says so.
+const label = document.querySelector("#register-button .register-label");
+const registerText = label ? label.textContent : "";
+function reentry(on) {
+  if (!label) return;
+  label.textContent = on ? document.getElementById("register-button").dataset.reentryLabel : registerText;
+}
+
+// After each registration the cursor is back in the name field.
+if (document.querySelector(".last-entry") && !document.getElementById("name-warning")) name.focus();

@@ -14,7 +14,11 @@ try { last = JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) {
 function esc(s) { return String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c])); }
 
 function draw(seat) {
-  if (seat.status === "active" && seat.table) {
+  if (seat.status === "active" && seat.place === 1) {
+    // The tournament is over and this player is its winner (or won a satellite seat).
+    const prize = seat.prize ? ` ${t.prize}: ${formatMoney(seat.prize, cfg.currency)}` : "";
+    body.innerHTML = `<div class="notice final-note" id="seat-won">${seat.won_seat ? t.wonSeat : t.won + prize}</div>`;
+  } else if (seat.status === "active" && seat.table) {
     body.innerHTML = `<div class="where"><div><div class="k">${t.table}</div><div class="v" id="seat-table">${seat.table}</div></div><div><div class="k">${t.seat}</div><div class="v" id="seat-seat">${seat.seat}</div></div></div>` +
       (seat.area ? `<div class="area">${esc(seat.area)}</div>` : "") + (seat.must_wait ? `<div class="notice wait">${t.wait}</div>` : "");
   } else if (seat.status === "active") {

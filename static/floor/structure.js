@@ -1,15 +1,28 @@
 // Structure editor: add a level or a break (blinds doubled from the last level), remove a row,
-// and keep the row numbers (and the BB-ante checkboxes' values) in order. New rows are copied
-// from the page's <template id="level-row">, which carries the translated labels.
+// and keep the level numbers (and the BB-ante checkboxes' values) in order. Breaks are not
+// levels: they get no number, and the level after a break goes on from the one before it.
+// New rows are copied from the page's <template id="level-row">, which carries the labels.
 const body = document.querySelector("#levels tbody");
 
+function rowIsBreak(tr) {
+  const k = tr.querySelector("[name=kind]");
+  return !!k && k.value === "break";
+}
+
 function renumber() {
+  let number = 0;
   body.querySelectorAll("tr").forEach((tr, i) => {
-    tr.cells[0].textContent = i + 1;
+    const isBreak = rowIsBreak(tr);
+    if (!isBreak) number += 1;
+    tr.cells[0].textContent = isBreak ? "" : String(number);
+    if (!tr.classList.contains("past") && !tr.classList.contains("current")) tr.classList.toggle("break", isBreak);
+    // The BB-ante box names its row (1-based position in the table), as the server reads it.
     const c = tr.querySelector("input[name=bb_ante]");
     if (c && c.type === "checkbox") c.value = i + 1;
   });
 }
+
+body.addEventListener("change", (e) => { if (e.target.matches("select[name=kind]")) renumber(); });
 
 function addRow(kind) {
   const last = [...body.querySelectorAll("tr")].reverse().find((r) => {

@@ -3,14 +3,17 @@
 // document, so content that htmx swaps in later behaves the same.
 //
 //   <form data-confirm="Really?">        asks first; "Cancel" stops the submit
+//   <button type=submit data-confirm=…>   the same, for that button only
 //   <button data-print>                   prints the page
 //   <select data-autosubmit>              submits its form when changed
 //   <input data-filter-rows="#list tr">   hides the rows whose data-key lacks the typed text
 
 // Capture phase on window: the question comes before any other submit listener (htmx's too).
+// A submit button may carry its own question (a form with a harmless and a lasting button).
 window.addEventListener("submit", (e) => {
-  const form = e.target.closest("form[data-confirm]");
-  if (form && !window.confirm(form.dataset.confirm)) {
+  const form = e.target.closest("form");
+  const question = (e.submitter && e.submitter.dataset.confirm) || (form && form.dataset.confirm);
+  if (question && !window.confirm(question)) {
     e.preventDefault();
     e.stopPropagation();
   }
@@ -20,9 +23,24 @@ document.addEventListener("click", (e) => {
   if (e.target.closest("[data-print]")) window.print();
 });
 
+// A keyboard user steps through the options with the arrow keys: the form waits for Enter or
+// for the focus to leave the list (WCAG 3.2.2), a pointer's choice submits at once.
+let keyedAt = 0;
+document.addEventListener("keydown", (e) => {
+  const select = e.target.closest && e.target.closest("select[data-autosubmit]");
+  if (!select) return;
+  if (e.key === "Enter" && select.dataset.pending) { e.preventDefault(); select.form.submit(); return; }
+  keyedAt = Date.now();
+});
 document.addEventListener("change", (e) => {
   const select = e.target.closest("[data-autosubmit]");
-  if (select && select.form) select.form.submit();
+  if (!select || !select.form) return;
+  if (Date.now() - keyedAt < 800) { select.dataset.pending = "1"; return; }
+  select.form.submit();
+});
+document.addEventListener("focusout", (e) => {
+  const select = e.target.closest && e.target.closest("select[data-autosubmit]");
+  if (select && select.dataset.pending && select.form) select.form.submit();
 });
 
 document.addEventListener("input", (e) => {
@@ -33,3 +51,21 @@ document.addEventListener("input", (e) => {
     row.hidden = !(row.dataset.key || "").includes(q);
   });
 });
+
+// A table that scrolls sideways (a phone, a zoomed page) can be scrolled from the keyboard:
+// the scrolling box takes the focus and is named after its heading (WCAG 2.1.1).
+function focusableScrollers() {
+  document.querySelectorAll(".table-wrap").forEach((box) => {
+    const scrolls = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    if (!scrolls || box.hasAttribute("tabindex")) return;
+    box.tabIndex = 0;
+    if (!box.getAttribute("role")) box.setAttribute("role", "region");
+    const title = box.querySelector("h2, h3, caption") || box.closest(".card")?.querySelector("h2, h3");
+    if (title && !box.hasAttribute("aria-label") && !box.hasAttribute("aria-labelledby")) {
+      box.setAttribute("aria-label", title.textContent.trim());
+    }
+  });
+}
+focusableScrollers();
+window.addEventListener("resize", focusableScrollers);
+document.addEventListener("htmx:afterSettle", focusableScrollers);

@@ -32,11 +32,19 @@ def test_deal_then_pay_at_the_desk(live_server, page, floor_user, make_tournamen
     assert "chip chop" in page.inner_text(".deal-table").lower()
     boxes = page.locator("input[name^=agree_]")
     boxes.nth(0).check()
+    # Recording asks first, naming what happens; cancelling records nothing.
+    said: list[str] = []
+    page.once("dialog", lambda d: (said.append(d.message), d.dismiss()))
+    page.click("button[value=record]")
+    assert said and "cannot be changed" in said[0]
+    assert not Deal.objects.exists()
+    page.once("dialog", lambda d: d.accept())
     page.click("button[value=record]")  # two players have not agreed yet
     page.wait_for_selector(".messages li.error")
     assert not Deal.objects.exists()
     for i in range(boxes.count()):
         page.locator("input[name^=agree_]").nth(i).check()
+    page.once("dialog", lambda d: d.accept())
     page.click("button[value=record]")
     page.wait_for_selector("text=Deal recorded")
     assert Deal.objects.get().shares.count() == 3

@@ -186,8 +186,9 @@ def test_a_whole_night_in_the_browser(
     boss.set_default_timeout(10000)
     login(boss, live_server.url, "dir", "pw-director-123")
     boss.goto(f"{floor.console}/")
+    boss.once("dialog", lambda dialog: dialog.accept())  # "Start the tournament?" asks first
     with boss.expect_navigation():
-        boss.click("form[action$='/status/'] button:has-text('Running')")
+        boss.click("form[action$='/status/'] button:has-text('Start the tournament')")
     assert "Status changed." in boss.locator(".messages li").all_inner_texts()
     boss_ctx.close()
     t.refresh_from_db()
@@ -207,14 +208,21 @@ def test_a_whole_night_in_the_browser(
 
     # Two late players and two re-entries at the desk.
     floor.go("desk/")
+
+    def new_player() -> None:
+        """ "n" jumps to the name field; after a registration the cursor is there already."""
+        if page.evaluate("() => document.activeElement.id") != "id_name":
+            page.keyboard.press("n")
+        assert page.input_value("#id_name") == ""
+
     for name in LATE:
-        page.keyboard.press("n")
+        new_player()
         page.keyboard.type(name)
         with page.expect_navigation():
             page.keyboard.press("Enter")
         assert any(name in m for m in floor.messages())
     for busted in (first_out[0], first_out[2]):
-        page.keyboard.press("n")
+        new_player()
         page.keyboard.type(busted.player.name)
         page.click(f"#player-matches button[data-player='{busted.player_id}']")
         assert page.input_value("#existing-player") == str(busted.player_id)
@@ -367,7 +375,7 @@ def test_a_whole_night_in_the_browser(
     boxes = page.locator("input[name^=agree_]")
     for i in range(boxes.count()):
         boxes.nth(i).check()
-    said = floor.submit("button[value=record]")
+    said = floor.submit("button[value=record]", confirm=True)
     assert any("deal is recorded" in m for m in said), said
     deal = Deal.objects.get(tournament=t)
     shares = {s.entry_id: s.amount for s in deal.shares.all()}

@@ -8,10 +8,20 @@ from tournament.validation import merged_values, settings_errors
 
 
 class LevelSerializer(serializers.ModelSerializer):
+    level_number = serializers.SerializerMethodField(
+        help_text="The playing level's number (1, 2, 3 …); null for a break: breaks are not "
+        "levels. Every screen and every “until level” setting uses this number."
+    )
+    after_level = serializers.SerializerMethodField(
+        help_text="For a break: the number of the level it follows; null for a level."
+    )
+
     class Meta:
         model = Level
         fields = [
             "position",
+            "level_number",
+            "after_level",
             "is_break",
             "small_blind",
             "big_blind",
@@ -20,6 +30,18 @@ class LevelSerializer(serializers.ModelSerializer):
             "minutes",
             "color_up",
         ]
+        extra_kwargs = {
+            "position": {
+                "help_text": "Row in the structure (1-based, breaks included); not the level "
+                "number: see level_number."
+            }
+        }
+
+    def get_level_number(self, obj: Level) -> int | None:
+        return getattr(obj, "number", None)
+
+    def get_after_level(self, obj: Level) -> int | None:
+        return getattr(obj, "after", None) if obj.is_break else None
 
 
 class LevelInputSerializer(serializers.Serializer):
@@ -83,6 +105,27 @@ class TournamentSerializer(serializers.ModelSerializer):
             "registration_closed_at",
             "ruleset_version",
         ]
+        # Level numbers are playing levels (breaks are not counted), as `level_number` of the
+        # levels endpoint and `number` in the clock JSON.
+        extra_kwargs = {
+            "late_registration_until_level": {
+                "help_text": "Playing level number (breaks not counted): late entries are taken "
+                "through this level and the break right after it. Null or 0: until the clock "
+                "starts."
+            },
+            "reentry_until_level": {
+                "help_text": "Playing level number for re-entries; null: as late registration, "
+                "never beyond it."
+            },
+            "rebuy_until_level": {
+                "help_text": "Playing level number, the break right after it included; null: "
+                "no limit by level."
+            },
+            "addon_until_level": {
+                "help_text": "Playing level number, the break right after it included; null: "
+                "no limit by level."
+            },
+        }
 
     def validate(self, attrs: dict) -> dict:
         # The merged state (stored row + this change): a partial PATCH meets every rule too.
@@ -116,6 +159,16 @@ class NumbersSerializer(serializers.Serializer):
 class StatusSerializer(serializers.Serializer):
     status = serializers.ChoiceField(
         choices=["planned", "registering", "running", "final_table", "finished"]
+    )
+
+
+class ReopenSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why the finished tournament is reopened (kept in the event log).",
     )
 
 

@@ -6,12 +6,13 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clocks.selectors import numbered
 from tournament.api import serializers as s
 from tournament.api.permissions import (
     IsDirector,
@@ -96,12 +97,28 @@ class TournamentStatus(APIView):
         return Response(s.TournamentSerializer(t).data)
 
 
+class TournamentReopen(APIView):
+    """A director takes a finished tournament back into play (to undo its last bust)."""
+
+    permission_classes = [IsDirectorForWrites]
+
+    @extend_schema(request=s.ReopenSerializer, responses=s.TournamentSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        ser = s.ReopenSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        t = tournaments.tournament_reopen(
+            tournament=_tournament(pk), actor=_actor(request), reason=ser.validated_data["reason"]
+        )
+        return Response(s.TournamentSerializer(t).data)
+
+
 class Levels(APIView):
     permission_classes = [IsFloorOrReadOnlyPublic]
 
     @extend_schema(responses=s.LevelSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
-        return Response(s.LevelSerializer(_tournament(pk).structure.levels.all(), many=True).data)
+        levels = numbered(list(_tournament(pk).structure.levels.all()))
+        return Response(s.LevelSerializer(levels, many=True).data)
 
     @extend_schema(
         request=s.LevelInputSerializer(many=True), responses=s.LevelSerializer(many=True)
@@ -123,7 +140,8 @@ class Levels(APIView):
         ]
         t = _tournament(pk)
         tournaments.structure_replace_levels(tournament=t, levels=levels, actor=_actor(request))
-        return Response(s.LevelSerializer(t.structure.levels.all(), many=True).data)
+        rows = numbered(list(t.structure.levels.all()))
+        return Response(s.LevelSerializer(rows, many=True).data)
 
 
 class Entries(APIView):
@@ -134,18 +152,40 @@ class Entries(APIView):
         entries = entry_search(_tournament(pk), request.query_params.get("q", ""))[:1000]
         return Response(s.EntrySerializer(entries, many=True).data)
 
-    @extend_schema(request=s.RegisterSerializer, responses={201: s.EntrySerializer})
+    @extend_schema(
+        request=s.RegisterSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description=(
+                    "A one-time key for this registration (1 to 100 printable ASCII characters, "
+                    "such as a UUID). Sent again with the same request (a retry after a "
+                    "timeout), it registers nothing new and answers with the entry the first "
+                    "request made, the same status and body, and the header "
+                    "`Idempotent-Replayed: true`. The same key with another player or name is "
+                    "refused (400, code `key_reused`). Keys are kept per tournament."
+                ),
+            )
+        ],
+        responses={201: s.EntrySerializer},
+    )
     def post(self, request: Request, pk: int) -> Response:
         t = _tournament(pk)
         ser = s.RegisterSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         data = ser.validated_data
         actor = _actor(request)
+        key = registration.registration_key(request.headers.get("Idempotency-Key"))
         if data.get("player"):
             player = Player.objects.filter(pk=data["player"]).first()
             if player is None:
                 raise FloorError("Unknown player.", field="player")
-            entry = registration.entry_register(tournament=t, player=player, actor=actor)
+            entry = registration.entry_register(
+                tournament=t, player=player, actor=actor, idempotency_key=key
+            )
         else:
             entry = registration.player_register(
                 tournament=t,
@@ -154,8 +194,14 @@ class Entries(APIView):
                 email=data.get("email", ""),
                 phone=data.get("phone", ""),
                 actor=actor,
+                idempotency_key=key,
             )
-        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        replayed = bool(getattr(entry, "replayed", False))
+        entry = Entry.objects.select_related("player", "seat__table").get(pk=entry.pk)
+        response = Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        if key:
+            response["Idempotent-Replayed"] = "true" if replayed else "false"
+        return response
 
 
 def _entry(pk: int, entry_id: int) -> Entry:

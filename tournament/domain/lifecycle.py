@@ -28,6 +28,24 @@ class LifecycleError(ValueError):
     """A status change the lifecycle does not allow."""
 
 
+# A finished tournament goes back only by an explicit reopen (a director's act, recorded), never
+# by a plain status change or as a side effect of undoing a bust.
+REOPEN_TO = frozenset({Status.RUNNING, Status.FINAL_TABLE})
+
+
+def reopen_target(previous: str | None, *, alive: int, final_table_size: int) -> Status:
+    """The status a finished tournament reopens to: the one it had before it finished, when
+    that was a playing status; otherwise the final table when the players still in (the
+    winner counted) fit it, else running."""
+    try:
+        before = Status(previous) if previous else None
+    except ValueError:
+        before = None
+    if before in REOPEN_TO:
+        return before
+    return Status.FINAL_TABLE if alive <= final_table_size else Status.RUNNING
+
+
 def check_transition(current: str, target: str) -> None:
     try:
         a, b = Status(current), Status(target)

@@ -10,9 +10,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tournament.domain.levels import RowLabel, row_labels
+
 
 class StructureError(ValueError):
-    """A structure that cannot be played or read."""
+    """A structure that cannot be played or read. `code` and `params` let the caller word it in
+    the user's language; `params` name the row by `number` (a level) or `after` (a break)."""
+
+    def __init__(self, message: str, code: str = "", **params: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -33,38 +41,68 @@ MAX_CHIP_VALUE = 2_147_483_647
 MAX_LEVELS = 500
 
 
+def _where(label: RowLabel) -> str:
+    """A row as people name it: "level 5", "the break after level 4" (breaks are not levels)."""
+    if label.number is not None:
+        return f"level {label.number}"
+    if label.after:
+        return f"the break after level {label.after}"
+    return "the break before level 1"
+
+
+def _row_error(label: RowLabel, code: str, text: str, **params: int) -> StructureError:
+    where = {"number": label.number} if label.number is not None else {"after": label.after}
+    return StructureError(f"{_where(label)}: {text}", code, **where, **params)
+
+
 def validate_levels(levels: Sequence[LevelSpec]) -> None:
-    """Raise StructureError naming the first level at fault (1-based row)."""
+    """Raise StructureError naming the first level (or break) at fault by its level number."""
     if not levels:
-        raise StructureError("the structure has no levels")
+        raise StructureError("the structure has no levels", "no_levels")
     if not any(not lv.is_break for lv in levels):
-        raise StructureError("the structure has only breaks")
+        raise StructureError("the structure has only breaks", "only_breaks")
     if levels[0].is_break:
-        raise StructureError("the structure cannot start with a break")
+        raise StructureError("the structure cannot start with a break", "starts_with_break")
     if len(levels) > MAX_LEVELS:
-        raise StructureError(f"a structure has at most {MAX_LEVELS} levels")
+        raise StructureError(
+            f"a structure has at most {MAX_LEVELS} levels", "too_many", limit=MAX_LEVELS
+        )
     last_bb = 0
-    for row, lv in enumerate(levels, start=1):
+    labels = row_labels([lv.is_break for lv in levels])
+    for label, lv in zip(labels, levels, strict=True):
         if max(lv.small_blind, lv.big_blind, lv.ante, *lv.color_up) > MAX_CHIP_VALUE:
-            raise StructureError(f"row {row}: blinds and chip values go up to {MAX_CHIP_VALUE}")
+            raise _row_error(
+                label,
+                "chip_value",
+                f"blinds and chip values go up to {MAX_CHIP_VALUE}",
+                limit=MAX_CHIP_VALUE,
+            )
         if len(lv.color_up) > 20:
-            raise StructureError(f"row {row}: at most 20 chip values are coloured up")
+            raise _row_error(label, "colour_up_count", "at most 20 chip values are coloured up")
         if not 1 <= lv.minutes <= MAX_MINUTES:
-            raise StructureError(f"row {row}: a level lasts 1 to {MAX_MINUTES} minutes")
+            raise _row_error(
+                label, "minutes", f"a level lasts 1 to {MAX_MINUTES} minutes", limit=MAX_MINUTES
+            )
         if lv.is_break:
             if lv.small_blind or lv.big_blind or lv.ante:
-                raise StructureError(f"row {row}: a break has no blinds")
+                raise _row_error(label, "break_blinds", "a break has no blinds")
             if any(v <= 0 for v in lv.color_up):
-                raise StructureError(f"row {row}: colour-up chip values must be positive")
+                raise _row_error(
+                    label, "colour_up_positive", "colour-up chip values must be positive"
+                )
             continue
         if lv.color_up:
-            raise StructureError(f"row {row}: chips are coloured up during breaks only")
+            raise _row_error(
+                label, "colour_up_in_level", "chips are coloured up during breaks only"
+            )
         if lv.small_blind < 0 or lv.big_blind <= 0 or lv.ante < 0:
-            raise StructureError(f"row {row}: blinds must be positive")
+            raise _row_error(label, "blinds_positive", "blinds must be positive")
         if lv.small_blind > lv.big_blind:
-            raise StructureError(f"row {row}: the small blind is larger than the big blind")
+            raise _row_error(
+                label, "small_above_big", "the small blind is larger than the big blind"
+            )
         if lv.big_blind < last_bb:
-            raise StructureError(f"row {row}: the big blind goes down")
+            raise _row_error(label, "big_blind_down", "the big blind goes down")
         last_bb = lv.big_blind
 
 

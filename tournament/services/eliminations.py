@@ -36,6 +36,7 @@ from tournament.selectors import (
 )
 from tournament.services.deals import deal_prizes
 from tournament.services.registration import alternate_promote_next, field_is_final
+from tournament.status_signals import tournament_finished
 
 _LOCK_FOR_BUST = (
     "SELECT t.*, "
@@ -276,6 +277,8 @@ def entries_bust(
             "hand_for_hand": tournament.hand_for_hand,
         },
     )
+    if tournament.status == Status.FINISHED:
+        tournament_finished.send(sender=Tournament, tournament=tournament, actor=actor)
     if winner is None and not seat_winners and tournament.alternates_waiting:
         alternate_promote_next(tournament=tournament, actor=actor)
     group_name = tournament_group(tournament.pk)
@@ -687,6 +690,14 @@ def bust_undo_last(
     on the books as paid, the amount owed drops, and the payout desk shows the difference as a
     correction to collect (a `payout.correction` event records it)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Status.FINISHED:
+        raise FloorError(
+            _(
+                "The tournament has ended. To undo its last bust, the director reopens it first "
+                "(Overview → Reopen the tournament)."
+            ),
+            code="finished",
+        )
     last = tournament.entries.aggregate(m=Max("bust_sequence"))["m"]
     if last is None:
         raise FloorError(_("There is no bust to undo."))
@@ -749,10 +760,6 @@ def bust_undo_last(
     if event is not None:
         _restore_seats(payload.get("busts", []))
         _undo_bounties(payload)
-        previous = payload.get("previous_status")
-        if tournament.status == Status.FINISHED and previous:
-            tournament.status = previous
-            tournament.save(update_fields=["status"])
     corrections = [
         {"entry": e.pk, "number": e.number, "paid": e.paid_amount}
         for e in Entry.objects.filter(pk__in=[e.pk for e in paid])

@@ -19,6 +19,7 @@ from tournament.domain.lifecycle import (
     check_purchase,
     field_may_grow,
 )
+from tournament.domain.names import fold
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import (
@@ -28,6 +29,7 @@ from tournament.models import (
     Player,
     Purchase,
     PurchaseKind,
+    RegistrationKey,
     Status,
     Tournament,
 )
@@ -152,15 +154,72 @@ def _purchase_counts(entry: Entry | None, player_entries: list[Entry]) -> dict[s
     return counts
 
 
+# The longest one-time key a registration may carry (desk form, `Idempotency-Key` header).
+KEY_LENGTH = 100
+
+
+def registration_key(text: str | None) -> str:
+    """A one-time registration key as sent, checked: printable ASCII, at most 100 characters.
+    Empty: no key (the registration is not protected against a second submission)."""
+    key = (text or "").strip()
+    if len(key) > KEY_LENGTH or not all(33 <= ord(c) <= 126 for c in key):
+        raise FloorError(
+            _("The registration key must be 1 to %(n)s printable characters.") % {"n": KEY_LENGTH},
+            field="idempotency_key",
+        )
+    return key
+
+
+def key_used(tournament: Tournament, key: str) -> bool:
+    """Whether a registration with this key has been made in the tournament."""
+    return bool(key) and RegistrationKey.objects.filter(tournament=tournament, key=key).exists()
+
+
+def _replayed(tournament_pk: int, key: str, fingerprint: str) -> Entry | None:
+    """The entry a registration with this key made before, or None. Call with the tournament
+    row locked. The same key with another request is refused."""
+    if not key:
+        return None
+    found = (
+        RegistrationKey.objects.select_related("entry__player")
+        .filter(tournament_id=tournament_pk, key=key)
+        .first()
+    )
+    if found is None:
+        return None
+    if found.fingerprint and fingerprint and found.fingerprint != fingerprint:
+        raise FloorError(
+            _("This registration key was already used for another registration."),
+            code="key_reused",
+        )
+    entry = found.entry
+    entry.replayed = True  # type: ignore[attr-defined]
+    return entry
+
+
 @transaction.atomic
 def entry_register(
-    *, tournament: Tournament, player: Player, actor: Actor, now: datetime | None = None
+    *,
+    tournament: Tournament,
+    player: Player,
+    actor: Actor,
+    now: datetime | None = None,
+    idempotency_key: str = "",
+    fingerprint: str = "",
 ) -> Entry:
     """Register `player`: a first entry or, after a bust, a re-entry (tda-de 27).
 
     Beyond the room's capacity the entry becomes an alternate and waits for a seat (tda-de 7).
+
+    With an `idempotency_key`, a second registration with the same key (a double click, a
+    retry after a timeout) returns the entry the first one made, marked `replayed`, and changes
+    nothing; the key is stored in the same transaction as the entry.
     """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    fingerprint = fingerprint or f"player:{player.pk}"
+    again = _replayed(tournament.pk, idempotency_key, fingerprint)
+    if again is not None:
+        return again
     player_entries = list(tournament.entries.filter(player=player))
     alive = any(e.status in (EntryStatus.ACTIVE, EntryStatus.ALTERNATE) for e in player_entries)
     has_busted = any(e.status == EntryStatus.BUSTED for e in player_entries)
@@ -207,6 +266,10 @@ def entry_register(
         fee=tournament.fee,
         chips=tournament.starting_stack,
     )
+    if idempotency_key:
+        RegistrationKey.objects.create(
+            tournament=tournament, key=idempotency_key, entry=entry, fingerprint=fingerprint[:200]
+        )
     event_record(
         tournament=tournament,
         action="entry.register",
@@ -239,13 +302,27 @@ def player_register(
     email: str = "",
     phone: str = "",
     actor: Actor,
+    idempotency_key: str = "",
 ) -> Entry:
     """A new player and their first entry, in one transaction: a refused registration (closed,
-    late registration over, a bad name, no seat) leaves no player row with contact data."""
+    late registration over, a bad name, no seat) leaves no player row with contact data.
+    A key used before returns that registration's entry and creates no player."""
+    fingerprint = "name:" + fold(name)
+    if idempotency_key:
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        again = _replayed(locked.pk, idempotency_key, fingerprint)
+        if again is not None:
+            return again
     player = player_create(
         name=name, display_name=display_name, email=email, phone=phone, actor=actor
     )
-    return entry_register(tournament=tournament, player=player, actor=actor)
+    return entry_register(
+        tournament=tournament,
+        player=player,
+        actor=actor,
+        idempotency_key=idempotency_key,
+        fingerprint=fingerprint,
+    )
 
 
 def _seat_if_drawn(tournament: Tournament, entry: Entry, actor: Actor) -> None:

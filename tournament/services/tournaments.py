@@ -10,7 +10,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules_engine.domain.rulesets import ruleset as ruleset_named
-from tournament.domain.lifecycle import LifecycleError, check_transition
+from tournament.domain.levels import level_reached
+from tournament.domain.lifecycle import LifecycleError, check_transition, reopen_target
 from tournament.domain.structure import (
     LevelSpec,
     StructureError,
@@ -22,12 +23,15 @@ from tournament.events import Actor, event_record
 from tournament.models import (
     ChipDenomination,
     ChipSet,
+    EntryStatus,
     Level,
     Status,
     Structure,
     Tournament,
 )
 from tournament.realtime import broadcast_on_commit, tournament_group
+from tournament.status_signals import tournament_finished, tournament_reopened
+from tournament.structure_words import structure_error_text
 from tournament.validation import merged_values, settings_check
 
 TOURNAMENT_FIELDS = {
@@ -111,7 +115,9 @@ def structure_create(
     try:
         validate_levels(levels)
     except StructureError as exc:
-        raise FloorError(_("The structure is not valid: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("The structure is not valid: %(reason)s") % {"reason": structure_error_text(exc)}
+        ) from exc
     structure = Structure.objects.create(name=name, is_template=is_template)
     Level.objects.bulk_create(_level_rows(structure, levels, start=1))
     return structure
@@ -178,7 +184,9 @@ def structure_generate(
             big_blind_ante=big_blind_ante,
         )
     except StructureError as exc:
-        raise FloorError(_("Cannot build a structure: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("Cannot build a structure: %(reason)s") % {"reason": structure_error_text(exc)}
+        ) from exc
     return structure_create(name=name, levels=levels, is_template=is_template)
 
 
@@ -201,11 +209,15 @@ def structure_replace_levels(
     current = list(structure.levels.all())
     played = _played_levels(tournament)
     if [level_spec(lv) for lv in current[:played]] != list(levels[:played]):
-        raise FloorError(_("Levels 1 to %(n)s have been played and cannot change.") % {"n": played})
+        # Named by level number: breaks are not levels.
+        n = level_reached([lv.is_break for lv in current], played - 1)
+        raise FloorError(_("Levels 1 to %(n)s have been played and cannot change.") % {"n": n})
     try:
         validate_levels(levels)
     except StructureError as exc:
-        raise FloorError(_("The structure is not valid: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("The structure is not valid: %(reason)s") % {"reason": structure_error_text(exc)}
+        ) from exc
     if played and len(levels) <= played - 1:
         raise FloorError(_("The running level cannot be removed."))
     structure.levels.filter(position__gt=played).delete()
@@ -338,6 +350,8 @@ def tournament_status_set(*, tournament: Tournament, status: str, actor: Actor) 
         actor=actor,
         payload={"from": previous, "to": status},
     )
+    if status == Status.FINISHED:
+        tournament_finished.send(sender=Tournament, tournament=tournament, actor=actor)
     broadcast_on_commit(tournament_group(tournament.pk), "status", {"status": status})
     return tournament
 
@@ -347,3 +361,48 @@ def _status_label(status: str) -> str:
         return str(Status(status).label)
     except ValueError:
         return status
+
+
+def _status_before_finish(tournament: Tournament) -> str | None:
+    """The status the tournament had when it finished: from the last bust (which records it)
+    or the last status change to finished, whichever came last."""
+    event = (
+        tournament.events.filter(action__in=["entry.bust", "tournament.status"])
+        .order_by("-id")
+        .only("action", "payload")
+        .first()
+    )
+    if event is None:
+        return None
+    payload = event.payload or {}
+    if event.action == "tournament.status":
+        return payload.get("from") if payload.get("to") == Status.FINISHED else None
+    return payload.get("previous_status")
+
+
+@transaction.atomic
+def tournament_reopen(*, tournament: Tournament, actor: Actor, reason: str = "") -> Tournament:
+    """A director takes a finished tournament back into play, explicitly and on the record, so
+    that a bust can be undone after the end. Places, prizes and payments stay as they are until
+    the floor changes them (an undo of the last bust, a correction); the clock comes back paused
+    (`tournament_reopened`, received by the clocks app)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != Status.FINISHED:
+        raise FloorError(_("Only a finished tournament can be reopened."))
+    alive = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
+    target = reopen_target(
+        _status_before_finish(tournament),
+        alive=alive,
+        final_table_size=tournament.final_table_size,
+    )
+    tournament.status = target.value
+    tournament.save(update_fields=["status"])
+    event_record(
+        tournament=tournament,
+        action="tournament.reopen",
+        actor=actor,
+        payload={"from": Status.FINISHED.value, "to": target.value, "reason": reason[:500]},
+    )
+    tournament_reopened.send(sender=Tournament, tournament=tournament, actor=actor)
+    broadcast_on_commit(tournament_group(tournament.pk), "status", {"status": target.value})
+    return tournament

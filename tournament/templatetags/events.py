@@ -6,7 +6,11 @@ from typing import Any
 
 from django import template
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
+
+from tournament.correction_text import SENTENCES as CORRECTION_SENTENCES
+from tournament.models import Status
+from tournament.templatetags import levels
 
 register = template.Library()
 
@@ -14,6 +18,17 @@ register = template.Library()
 def _mmss(seconds: Any) -> str:
     s = abs(int(seconds or 0))
     return f"{s // 60}:{s % 60:02d}"
+
+
+def _status_word(value: Any) -> str:
+    try:
+        return str(Status(value).label)
+    except ValueError:
+        return str(value)
+
+
+def _table_suffix(p: dict[str, Any]) -> str:
+    return " · " + _("table %(t)s") % {"t": p["table"]} if p.get("table") else ""
 
 
 def _bust(p: dict[str, Any]) -> str:
@@ -47,8 +62,11 @@ SENTENCES: dict[str, Any] = {
     % {"n": p.get("from")},
     "tournament.update": lambda p: _("Settings changed: %(f)s")
     % {"f": ", ".join(p.get("changed", []) or p.get("fields", []) or ["–"])},
-    "tournament.status": lambda p: _("Status %(a)s → %(b)s")
-    % {"a": p.get("from"), "b": p.get("to")},
+    "tournament.status": lambda p: _("Status changed: %(a)s → %(b)s")
+    % {"a": _status_word(p.get("from")), "b": _status_word(p.get("to"))},
+    "tournament.reopen": lambda p: _("Finished tournament reopened (%(b)s)")
+    % {"b": _status_word(p.get("to"))}
+    + (": " + str(p["reason"]) if p.get("reason") else ""),
     "structure.edit": lambda p: _("Blind structure edited"),
     "entry.register": lambda p: _("#%(n)s registered") % {"n": p.get("number")}
     + (" · " + _("alternate") if p.get("alternate") else ""),
@@ -63,22 +81,28 @@ SENTENCES: dict[str, Any] = {
     "clock.start": lambda p: _("Clock started"),
     "clock.pause": lambda p: _("Clock paused"),
     "clock.resume": lambda p: _("Clock resumed"),
+    "clock.stop": lambda p: _("Clock stopped: the tournament has ended"),
+    "clock.reopen": lambda p: _("Clock back, paused: the tournament was reopened"),
     "clock.add": lambda p: (
         _("Clock +%(t)s") if int(p.get("seconds") or 0) >= 0 else _("Clock −%(t)s")
     )
     % {"t": _mmss(p.get("seconds"))},
     "clock.set_remaining": lambda p: _("Time set to %(t)s") % {"t": _mmss(p.get("seconds"))},
-    "clock.jump": lambda p: _("Jumped to level row %(n)s") % {"n": int(p.get("level", 0)) + 1},
-    "clock.level": lambda p: _("New level (row %(n)s)") % {"n": int(p.get("level_index", 0)) + 1},
-    "clock.break": lambda p: _("Break started"),
+    "clock.jump": lambda p: levels.jump_sentence(p),
+    "clock.level": lambda p: levels.level_started_sentence(p),
+    "clock.break": lambda p: levels.break_started_sentence(p),
     "tables.open": lambda p: ngettext(
         "%(n)s table opened", "%(n)s tables opened", len(p.get("numbers", []))
     )
     % {"n": len(p.get("numbers", []))},
     "seats.draw": lambda p: _("Seats drawn for %(n)s players") % {"n": p.get("seated")},
     "seats.redraw": lambda p: _("All seats redrawn (%(n)s players)") % {"n": p.get("seated")},
-    "seat.assign": lambda p: _("#%(e)s seated at table %(t)s seat %(s)s")
-    % {"e": p.get("entry"), "t": p.get("table"), "s": p.get("seat")},
+    "seat.assign": lambda p: (
+        _("#%(e)s seated at table %(t)s seat %(s)s")
+        if p.get("number")
+        else _("Player seated at table %(t)s seat %(s)s")
+    )
+    % {"e": p.get("number"), "t": p.get("table"), "s": p.get("seat")},
     "seats.balance": lambda p: _("Balancing") + ": " + _moves(p),
     "seats.break": lambda p: (
         _("Table %(t)s broken") % {"t": p["table"]} if "table" in p else _("Table broken")
@@ -106,6 +130,17 @@ SENTENCES: dict[str, Any] = {
     "h4h.set": lambda p: _("Hand-for-hand on") if p.get("on") else _("Hand-for-hand off"),
     "h4h.next": lambda p: _("Hand-for-hand: next hand"),
     "player.create": lambda p: _("Player created"),
+    "registration.close": lambda p: _("Registration closed"),
+    "registration.reopen": lambda p: _("Registration reopened"),
+    "deal.record": lambda p: ngettext(
+        "Deal recorded for %(n)s player", "Deal recorded for %(n)s players", len(p["shares"])
+    )
+    % {"n": len(p["shares"])},
+    "payout.paid": lambda p: _("Prize paid out to #%(n)s") % {"n": p.get("number")},
+    "payout.correction": lambda p: _("Payout correction: money already paid is to be collected"),
+    "ruling.record": lambda p: _("Ruling recorded") + _table_suffix(p),
+    "penalty.give": lambda p: _("Penalty for #%(n)s") % {"n": p.get("entry")} + _table_suffix(p),
+    "chips.colour_up": lambda p: _("Colour-up recorded") + _table_suffix(p),
     "login.locked": lambda p: _("Login locked for %(account)s from %(address)s")
     % {"account": p.get("account") or "–", "address": p.get("address")},
     "sessions.ended": lambda p: ngettext(
@@ -115,6 +150,9 @@ SENTENCES: dict[str, Any] = {
     )
     % {"account": p.get("account"), "n": p.get("sessions")},
 }
+# Corrections at the desk (tournament/correction_text.py); other lines keep theirs.
+for _action, _make in CORRECTION_SENTENCES.items():
+    SENTENCES.setdefault(_action, _make)
 
 
 @register.filter
@@ -127,3 +165,38 @@ def event_sentence(event: Any) -> str:
         return str(make(payload))
     except (KeyError, TypeError, ValueError):
         return str(event.action)
+
+
+# What kind of change each action is, for the history's filter (a noun, not a code).
+ACTION_NAMES: dict[str, Any] = {
+    "tournament": gettext_lazy("Tournament: status and settings"),
+    "structure": gettext_lazy("Blind structure"),
+    "entry": gettext_lazy("Registrations and busts"),
+    "payouts": gettext_lazy("Payout table"),
+    "payout": gettext_lazy("Payouts paid"),
+    "deal": gettext_lazy("Deals"),
+    "clock": gettext_lazy("Clock"),
+    "tables": gettext_lazy("Tables opened"),
+    "seats": gettext_lazy("Draws and moves"),
+    "seat": gettext_lazy("Seats given"),
+    "table": gettext_lazy("Dealer tablets"),
+    "h4h": gettext_lazy("Hand-for-hand"),
+    "player": gettext_lazy("Players"),
+    "registration": gettext_lazy("Registration open and closed"),
+    "ruling": gettext_lazy("Rulings"),
+    "penalty": gettext_lazy("Penalties"),
+    "chips": gettext_lazy("Colour-ups"),
+    "login": gettext_lazy("Logins"),
+    "sessions": gettext_lazy("Logins"),
+    "correction": gettext_lazy("Corrections"),
+}
+
+
+def action_groups(actions: list[str]) -> list[tuple[str, str]]:
+    """The history filter's choices: one per kind of action present, named in words."""
+    groups: dict[str, str] = {}
+    for action in actions:
+        prefix = action.split(".", 1)[0]
+        name = str(ACTION_NAMES.get(prefix, prefix))
+        groups.setdefault(prefix, name)
+    return sorted(((prefix + ".", name) for prefix, name in groups.items()), key=lambda g: g[1])

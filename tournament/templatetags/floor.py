@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.formats import date_format
 from django.utils.translation import get_language
 
 from tournament.domain.money import format_money
@@ -33,3 +34,28 @@ def money_input(amount: Any) -> str:
     """Cents as a plain decimal for an input field: 12050 -> 120.50, 5000 -> 50."""
     value = int(amount or 0)
     return f"{value // 100}.{value % 100:02d}" if value % 100 else str(value // 100)
+
+
+# Dates as the reader writes them. Templates name the English pattern; German readers get
+# the German form of the same information ("Wed 25 Nov 2026, 20:00" ↔ "Mi., 25. Nov. 2026,
+# 20:00"): a dot after the weekday and the day, the month as its usual abbreviation (N).
+_DATE_PATTERNS = {
+    "de": {
+        "D j M Y, H:i": "D., j. N Y, H:i",
+        "D j M, H:i": "D., j. N, H:i",
+        "D j M Y": "D., j. N Y",
+        "j M Y H:i": "j. N Y, H:i",
+        "j M Y": "j. N Y",
+        "j M H:i": "j. N, H:i",
+        "j M": "j. N",
+        "D H:i": "D., H:i",
+    }
+}
+
+
+@register.filter(expects_localtime=True, is_safe=False)
+def when(value: Any, pattern: str = "D j M Y, H:i") -> str:
+    if value in (None, ""):
+        return ""
+    language = (get_language() or "en")[:2]
+    return date_format(value, _DATE_PATTERNS.get(language, {}).get(pattern, pattern))

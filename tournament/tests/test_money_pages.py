@@ -134,3 +134,17 @@ def test_bust_page_pays_the_bounty_to_who_is_typed(floor_client, make_tournament
     assert b.bounties_won == 2000
     desk = floor_client.get(reverse("payout-desk", args=[t.pk])).content.decode()
     assert "bounties" in desk and f"#{b.number}" in desk
+
+
+def test_the_deal_page_does_not_list_a_field_too_large_for_a_deal(
+    floor_client, make_tournament, register
+):
+    t = make_tournament(status="registering")
+    for _ in range(12):
+        register(t)
+    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    page = floor_client.get(reverse("deal", args=[t.pk])).content.decode()
+    assert "12 players are left now." in page
+    assert "stack_" not in page and "Prizes still open" not in page
+    response = floor_client.post(reverse("deal", args=[t.pk]), {"action": "record"})
+    assert response.status_code == 200 and not Deal.objects.exists()

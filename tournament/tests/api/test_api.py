@@ -43,7 +43,7 @@ def test_public_can_read_tournament_but_not_entries(make_tournament, register):
     assert b"Secret" not in anon.get(f"/api/tournaments/{t.pk}/").content
 
 
-def test_register_and_bust_through_the_api(api, make_tournament, register):
+def test_register_and_bust_through_the_api(api, director_api, make_tournament, register):
     t = make_tournament(status="registering")
     response = api.post(f"/api/tournaments/{t.pk}/entries/", {"name": "Greta Lange"}, format="json")
     assert response.status_code == 201, response.content
@@ -69,6 +69,11 @@ def test_register_and_bust_through_the_api(api, make_tournament, register):
     )
     assert again.status_code == 400
     assert "detail" in again.json()
+    # That bust ended the tournament: the undo waits for the director's explicit reopen.
+    undo = api.post(f"/api/tournaments/{t.pk}/busts/undo/")
+    assert undo.status_code == 400 and undo.json()["code"] == "finished"
+    assert api.post(f"/api/tournaments/{t.pk}/reopen/").status_code == 403  # the director's
+    assert director_api.post(f"/api/tournaments/{t.pk}/reopen/").status_code == 200
     undo = api.post(f"/api/tournaments/{t.pk}/busts/undo/")
     assert undo.status_code == 200
     assert t.entries.get(pk=entry_id).status == EntryStatus.ACTIVE

@@ -1,11 +1,16 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tournament.domain.lifecycle import (
+    REOPEN_TO,
     EntryRules,
     LifecycleError,
     RegistrationError,
+    Status,
     check_purchase,
     check_transition,
+    reopen_target,
 )
 
 
@@ -76,3 +81,33 @@ def test_rebuys_and_addons():
         code(kind="addon", status="running", alive=True, addons_max=1, counts={"addon": 1})
         == "addon_limit"
     )
+
+
+def test_a_finished_tournament_has_no_plain_status_change_back():
+    with pytest.raises(LifecycleError):
+        check_transition("finished", "running")
+    with pytest.raises(LifecycleError):
+        check_transition("finished", "final_table")
+
+
+@pytest.mark.parametrize(
+    ("previous", "alive", "expected"),
+    [
+        ("final_table", 1, Status.FINAL_TABLE),
+        ("running", 1, Status.RUNNING),  # it finished from running: back to running
+        (None, 1, Status.FINAL_TABLE),
+        ("registering", 12, Status.RUNNING),  # not a playing status: decided by the field
+        ("nonsense", 5, Status.FINAL_TABLE),
+    ],
+)
+def test_reopen_goes_back_to_the_playing_status_it_had(previous, alive, expected):
+    assert reopen_target(previous, alive=alive, final_table_size=9) == expected
+
+
+@given(
+    previous=st.sampled_from([None, "", "planned", "registering", "running", "final_table", "x"]),
+    alive=st.integers(min_value=0, max_value=500),
+    size=st.integers(min_value=2, max_value=10),
+)
+def test_reopen_always_lands_on_a_playing_status(previous, alive, size):
+    assert reopen_target(previous, alive=alive, final_table_size=size) in REOPEN_TO

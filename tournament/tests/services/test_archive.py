@@ -15,6 +15,7 @@ from tournament.errors import FloorError
 from tournament.models import Entry, Event, Player, Status, Tournament
 from tournament.services.archive import MODELS, tournament_export, tournament_import
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
+from tournament.services.tournaments import tournament_reopen
 
 pytestmark = pytest.mark.django_db
 
@@ -137,6 +138,7 @@ def test_colliding_ids_change_nothing_here(make_tournament, register, actor):
     assert first.small_blind % 10 == 1
     # The ids in the imported log's payloads name the rows as they were: undo refuses.
     assert Event.objects.filter(tournament=imported, action="tournament.import").exists()
+    tournament_reopen(tournament=imported, actor=actor)
     with pytest.raises(FloorError, match="before the tournament was imported"):
         bust_undo_last(tournament=imported, actor=actor)
 

@@ -9,6 +9,7 @@ from tournament.errors import FloorError
 from tournament.models import EntryStatus, Status
 from tournament.selectors import payout_amounts
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
+from tournament.services.tournaments import tournament_reopen, tournament_status_set
 
 pytestmark = pytest.mark.django_db
 
@@ -89,16 +90,44 @@ def test_undo_restores_the_last_bust(running, actor):
     assert entries[0].place == 5
 
 
-def test_undo_of_the_final_bust_reopens_the_tournament(running, actor):
+def test_undo_after_the_end_needs_an_explicit_reopen(running, actor):
+    # The winner is not put back in play by an undo alone: the director reopens first.
     t, entries = running(2)
     entries_bust(tournament=t, busts=[BustReport(entry=entries[0])], actor=actor)
     t.refresh_from_db()
     assert t.status == Status.FINISHED
+    with pytest.raises(FloorError) as refused:
+        bust_undo_last(tournament=t, actor=actor)
+    assert refused.value.code == "finished"
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED
+    assert t.entries.filter(place__isnull=False).count() == 2
+    tournament_reopen(tournament=t, actor=actor, reason="wrong player busted")
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING  # the status it had when it finished
+    reopen = t.events.get(action="tournament.reopen")
+    assert reopen.payload == {"from": "finished", "to": "running", "reason": "wrong player busted"}
     bust_undo_last(tournament=t, actor=actor)
     t.refresh_from_db()
     assert t.status == Status.RUNNING
     assert t.entries.filter(status=EntryStatus.ACTIVE).count() == 2
     assert not t.entries.filter(place__isnull=False).exists()
+
+
+def test_only_a_finished_tournament_is_reopened(running, actor):
+    t, _ = running(3)
+    with pytest.raises(FloorError):
+        tournament_reopen(tournament=t, actor=actor)
+    assert not t.events.filter(action="tournament.reopen").exists()
+
+
+def test_a_tournament_ended_by_hand_reopens_to_where_it_was(running, actor):
+    t, _ = running(3)
+    tournament_status_set(tournament=t, status="final_table", actor=actor)
+    tournament_status_set(tournament=t, status="finished", actor=actor)
+    tournament_reopen(tournament=t, actor=actor)
+    t.refresh_from_db()
+    assert t.status == Status.FINAL_TABLE
 
 
 def test_nothing_to_undo(running, actor):

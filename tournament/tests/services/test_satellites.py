@@ -8,6 +8,7 @@ from django.utils import timezone
 from tournament.models import Entry, Status, Tournament
 from tournament.selectors import payout_amounts, satellite_seats, tournament_numbers
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
+from tournament.services.tournaments import tournament_reopen
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,8 @@ def test_seats_are_won_when_as_many_players_are_left(satellite, actor):
     assert len(winners) == 3
     assert {(w.place, w.prize) for w in winners} == {(1, 55_000)}
     assert sum(Entry.objects.filter(tournament=t).values_list("prize", flat=True)) == 200_000
-    # An undo reopens the satellite.
+    # After the director reopens the satellite, an undo takes the seats back.
+    tournament_reopen(tournament=t, actor=actor)
     bust_undo_last(tournament=t, actor=actor)
     t.refresh_from_db()
     assert t.status == Status.RUNNING

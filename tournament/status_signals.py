@@ -1,0 +1,17 @@
+"""Signals of a tournament's end and of its reopening.
+
+Sent inside the transaction that changes the status, with the tournament row locked, so what
+other apps do on them (the clock stops, `clocks/receivers.py`) commits or rolls back with it.
+Receivers take keyword arguments `tournament` and `actor` (a `tournament.events.Actor`).
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+# The tournament has just finished: the last bust, a satellite's last seat, or a director's
+# status change.
+tournament_finished = Signal()
+
+# A director has just reopened a finished tournament.
+tournament_reopened = Signal()

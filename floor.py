@@ -10,10 +10,12 @@ Both create ./.venv and install the pinned requirements the first time.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import venv
 from pathlib import Path
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -87,6 +89,38 @@ def test(argv: list[str]) -> None:
     )
     print("== pytest", flush=True)
     sh(str(PY), "-m", "pytest", *argv)
+    if _tests_ran_on_postgres():
+        # The embedded default (SQLite, in-memory layer) is what a newcomer starts: every
+        # service and page test runs on it too. Browser tests need the ASGI server on the
+        # PostgreSQL test database, and tests marked `postgres` test PostgreSQL itself.
+        print("== pytest on SQLite (the embedded default)", flush=True)
+        workers = [] if "-n" in argv else ["-n", "2"]
+        sh(
+            str(PY),
+            "-m",
+            "pytest",
+            "-m",
+            "not postgres and not browser",
+            *workers,
+            *argv,
+            env={"FLOOR_TEST_SQLITE": "1"},
+        )
+
+
+def _tests_ran_on_postgres() -> bool:
+    """The first pass's database, decided as config/settings/test.py decides it."""
+    truthy = {"1", "true", "yes", "on"}
+    if os.environ.get("FLOOR_TEST_SQLITE", "").lower() in truthy:
+        return False
+    if os.environ.get("CI", "").lower() in truthy:
+        return True
+    url = os.environ.get("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 5432), 1):
+            return True
+    except OSError:
+        return False
 
 
 def main() -> None:

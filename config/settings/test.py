@@ -2,7 +2,8 @@
 
 The suite runs on PostgreSQL wherever it is reachable (TEST_DATABASE_URL, default
 postgres://postgres@127.0.0.1:5432/postgres) and always under CI=true; elsewhere it falls back to
-SQLite so a fresh laptop can still run it. Redis-backed tests decide for themselves (see
+SQLite so a fresh laptop can still run it. FLOOR_TEST_SQLITE=1 asks for SQLite (the second pass
+of `floor.py test`, under CI too). Redis-backed tests decide for themselves (see
 tests/services.py).
 """
 
@@ -43,10 +44,10 @@ def _reachable(url: str) -> bool:
         return False
 
 
-if env_bool("FLOOR_TEST_SQLITE", False) and not CI:
-    TEST_ON_POSTGRES = False
-else:
-    TEST_ON_POSTGRES = CI or _reachable(TEST_DATABASE_URL)
+# FLOOR_TEST_SQLITE=1 runs on the embedded default's database. `floor.py test` does so in a
+# second pass after the PostgreSQL one (CI included), so the SQLite branches stay tested.
+SQLITE_PASS = env_bool("FLOOR_TEST_SQLITE", False)
+TEST_ON_POSTGRES = not SQLITE_PASS and (CI or _reachable(TEST_DATABASE_URL))
 
 if TEST_ON_POSTGRES:
     DATABASES = {"default": dj_database_url.parse(TEST_DATABASE_URL)}

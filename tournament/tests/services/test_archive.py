@@ -48,6 +48,7 @@ def finished_event(make_tournament, register, actor, n):
     return t
 
 
+@pytest.mark.postgres  # 500 busts are slow on SQLite; the PostgreSQL pass runs it
 @pytest.mark.skipif(
     connection.vendor != "postgresql", reason="500 busts are slow on SQLite; CI runs PostgreSQL"
 )

@@ -1,4 +1,6 @@
-from csp.decorators import csp_update
+from typing import Any
+
+from csp.decorators import csp_replace, csp_update
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
@@ -12,11 +14,16 @@ from drf_spectacular.views import (
 from config.health import healthz, readyz
 from tournament import public_views
 
-# Swagger UI and Redoc (served from here, their scripts from 'self') write <style> elements of
-# their own; Redoc searches in a worker started from a blob. Only these two pages allow that.
-_api_docs_csp = csp_update(
-    {"style-src-elem": ["'unsafe-inline'"], "worker-src": ["'self'", "blob:"]}
-)
+# Swagger UI and Redoc (served from here, their scripts from 'self') write <style> elements and
+# style attributes of their own; Redoc searches in a worker started from a blob. Only these two
+# pages allow that.
+_docs_added = csp_update({"style-src-elem": ["'unsafe-inline'"], "worker-src": ["'self'", "blob:"]})
+_docs_attrs = csp_replace({"style-src-attr": ["'unsafe-inline'"]})
+
+
+def _api_docs_csp(view: Any) -> Any:
+    return _docs_attrs(_docs_added(view))
+
 
 urlpatterns = [
     # The pages a crowd of phones asks for come first: no walk through every other pattern.

@@ -365,9 +365,10 @@ def _dealer_seats(table: Table) -> list[dict[str, Any]]:
     return out
 
 
-def _seat_style(n: int, size: int) -> str:
+def seat_position(n: int, size: int) -> str:
     """Seats around an oval: the dealer sits at the bottom, seat 1 on the dealer's left and the
-    numbers run clockwise."""
+    numbers run clockwise. Written out for every table size in static/tables/felt.css (no style
+    attribute on the page); a test keeps the two the same."""
     gap = 50.0
     t = math.radians(gap / 2 + (n - 0.5) * (360 - gap) / size)
     x = 50 - 43 * math.sin(t)
@@ -382,8 +383,6 @@ def _dealer_context(table: Table) -> dict[str, Any]:
     level = levels[state.level_index] if levels and state.started else None
     call = TimeCall.objects.filter(table=table, cancelled_at__isnull=True).first()
     seats = _dealer_seats(table)
-    for s in seats:
-        s["style"] = _seat_style(s["n"], table.seats)
     blinds = table.blinds()
     occupied = {s["n"] for s in seats if s["row"]}
     return {

@@ -270,11 +270,12 @@ SPECTACULAR_SETTINGS = {
 
 # Content-Security-Policy (django-csp): every page runs only this installation's own scripts,
 # no inline script, no event-handler attribute, no eval. Websockets are same-origin ('self'
-# covers ws:/wss: of the page's own host in CSP Level 3). Stylesheets come from 'self' only;
-# style *attributes* stay allowed (style-src-attr): about 90 of them place things on the page,
-# some computed (seat positions on the dealer's felt, chip colours). An attribute carries no
-# selector, so it cannot read the page the way an injected <style> can, and any url() in it is
-# bound by img-src/font-src. The API docs relax this per view (config/urls.py).
+# covers ws:/wss: of the page's own host in CSP Level 3). Stylesheets come from 'self' only,
+# and no style attribute is allowed (style-src-attr 'none'): the pages use classes (small
+# one-declaration utilities in floor.css), the felt's seat positions come from
+# static/tables/felt.css, and what is computed (a chip's colour, the big screen's digit count) is
+# set through the CSSOM by the page's own script, which the policy permits. The API docs relax
+# this per view (config/urls.py).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
@@ -283,7 +284,7 @@ CONTENT_SECURITY_POLICY = {
         "img-src": ["'self'", "data:"],
         "style-src": ["'self'"],
         "style-src-elem": ["'self'"],
-        "style-src-attr": ["'unsafe-inline'"],
+        "style-src-attr": ["'none'"],
         "font-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'none'"],

@@ -7,6 +7,8 @@
 //   <button data-print>                   prints the page
 //   <select data-autosubmit>              submits its form when changed
 //   <input data-filter-rows="#list tr">   hides the rows whose data-key lacks the typed text
+//   <span data-colour="#2a6">             takes that colour as its background (a chip's colour:
+//                                         set here, as the policy allows no style attribute)
 
 // Capture phase on window: the question comes before any other submit listener (htmx's too).
 // A submit button may carry its own question (a form with a harmless and a lasting button).
@@ -69,3 +71,11 @@ function focusableScrollers() {
 focusableScrollers();
 window.addEventListener("resize", focusableScrollers);
 document.addEventListener("htmx:afterSettle", focusableScrollers);
+
+// A chip's colour comes from the chip set (data): set through the CSSOM, which the policy allows
+// (a style attribute in the markup it does not). An unknown colour is simply ignored.
+function paintColours(root) {
+  root.querySelectorAll("[data-colour]").forEach((el) => { el.style.background = el.dataset.colour; });
+}
+paintColours(document);
+document.addEventListener("htmx:afterSwap", (e) => paintColours(e.target));

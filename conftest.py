@@ -128,6 +128,18 @@ def register(actor: Any) -> Callable[..., Any]:
     return reg
 
 
+@pytest.fixture
+def counters_agree(db: Any) -> Any:
+    """After the test, every counter the database keeps equals a full recount of its rows (what
+    `manage.py floor_recount --check` checks). Use it on a test or a module:
+    `pytestmark = pytest.mark.usefixtures("counters_agree")`."""
+    from tournament import counters
+
+    yield
+    differences = counters.check().differences
+    assert not differences, "\n".join(str(d) for d in differences)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     from django.core.cache import cache

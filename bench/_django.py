@@ -46,12 +46,14 @@ def setup(fresh: bool = False, migrate: bool = True) -> str:
     of a benchmark whose parent already did). Returns the database URL."""
     sys.path.insert(0, str(ROOT))
     url = database_url()
-    if fresh and url.startswith("postgres") and "floor_bench" in url:
+    name = url.rsplit("/", 1)[-1]
+    if fresh and url.startswith("postgres") and name.startswith("floor_bench"):
         import psycopg
 
+        # The database the URL names (floor_bench or a floor_bench_* of its own), never another.
         admin = url.rsplit("/", 1)[0] + "/postgres"
         with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute("DROP DATABASE IF EXISTS floor_bench WITH (FORCE)")
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     ensure_postgres_database(url)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")

@@ -10,6 +10,7 @@ plan, a seat just taken, a player just busted by someone else) are expected and 
 
 At the end every invariant is checked: no seat holds two players, no player has two seats,
 nobody sits at a closed table, every player in the tournament has a seat and nobody else has,
+every counter the database keeps equals a full recount of its rows (`floor_recount --check`),
 and the event log is complete and in order: one `entry.register`, `entry.bust`, `table.hand`,
 `seats.balance`, `seats.break` or `seats.move` event per operation that succeeded, event ids in
 the order of their times. Prints one JSON line: players, clients, seconds, operations (by kind),
@@ -142,6 +143,7 @@ def main() -> None:
 
     from tables import services as svc
     from tables.models import SeatAssignment, Table
+    from tournament import counters
     from tournament.domain.structure import LevelSpec
     from tournament.events import Actor
     from tournament.models import ChipSet, Entry, EntryStatus, Event, Player, Tournament
@@ -215,14 +217,12 @@ def main() -> None:
             f"{len(alive - set(seated))} players in the tournament without a seat, "
             f"{len(set(seated) - alive)} seated who are out"
         )
-    # The head counts the database keeps match the rows they count (tournament/counters.py).
-    t.refresh_from_db()
-    per_table = Counter(tb for _, tb, _, _ in rows)
-    kept = dict(Table.objects.filter(tournament=t).values_list("pk", "players"))
-    if any(kept[pk] != per_table.get(pk, 0) for pk in kept):
-        violations.append("a table's kept head count differs from its seats")
-    if t.players_left != len(alive):
-        violations.append(f"players left kept as {t.players_left}, counted {len(alive)}")
+    # Every counter the database keeps equals a full recount of its rows: what
+    # `manage.py floor_recount --check` compares (tournament/counters.py).
+    t0 = time.perf_counter()
+    recount = counters.check(t.pk)
+    recount_ms = (time.perf_counter() - t0) * 1000
+    violations.extend(f"counter differs: {d}" for d in recount.differences)
     events = Event.objects.filter(tournament=t, id__gt=first_event)
     by_action = Counter(events.values_list("action", flat=True))
     for action, name in EVENT_OF.items():
@@ -254,6 +254,8 @@ def main() -> None:
                 "events": sum(by_action.values()),
                 "players_left": len(alive),
                 "tables_open": Table.objects.filter(tournament=t, is_open=True).count(),
+                "counters_checked": recount.counters,
+                "counters_check_ms": round(recount_ms, 1),
                 "errors": errors[:10],
                 "error_count": len(errors),
                 "violations": violations,

@@ -13,7 +13,9 @@ On PostgreSQL the seat and entry triggers run once per statement over its transi
 (a 30,000-seat draw is one grouped update, a break one update per table whose count changed);
 on SQLite they run per row.
 
-`recount` rebuilds the counts from the rows (after an import, or to check them).
+`COUNTERS` names every kept counter with the SQL that counts it again from the rows: `recount`
+rebuilds them from it (after an import), `check` compares them with it and writes nothing;
+`manage.py floor_recount [--check]` runs either (docs/backup.md, "Checking the counters").
 
 One exception, on PostgreSQL: the seat draw replaces every seat of a tournament at once and
 writes each table's count itself in the statement that resets the tables; for its own delete
@@ -28,6 +30,7 @@ fails on SQLite otherwise).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 # Entry states that count (the same as the selectors' "players left" and "entries").
@@ -190,19 +193,54 @@ SQLITE_ENTRIES_DROP = [
     "DROP TRIGGER IF EXISTS floor_entry_changed",
 ]
 
-RECOUNT_TABLES = (
-    "UPDATE tables_table SET players = "
-    "(SELECT count(*) FROM tables_seatassignment s WHERE s.table_id = tables_table.id)"
+
+@dataclass(frozen=True)
+class Kept:
+    """One kept counter: the column of the row that holds it (`owner`, a database table) and the
+    SQL that counts it again from the rows, correlated to that row. The rebuild writes it, the
+    check compares it with the column: the count is written once, here."""
+
+    owner: str
+    name: str
+    recount: str
+
+
+SEAT_COUNTERS = (
+    Kept(
+        "tables_table",
+        "players",
+        "(SELECT count(*) FROM tables_seatassignment s WHERE s.table_id = tables_table.id)",
+    ),
 )
-RECOUNT_TOURNAMENTS = (
-    "UPDATE tournament_tournament SET "  # noqa: S608 (constants)
-    f"players_left = (SELECT count(*) FROM tournament_entry e "
-    f"WHERE e.tournament_id = tournament_tournament.id AND e.{ALIVE}), "
-    f"entries_counted = (SELECT count(*) FROM tournament_entry e "
-    f"WHERE e.tournament_id = tournament_tournament.id AND e.{COUNTED}), "
-    f"alternates_waiting = (SELECT count(*) FROM tournament_entry e "
-    f"WHERE e.tournament_id = tournament_tournament.id AND e.{WAITING})"
+
+
+def _entries(where: str) -> str:
+    return (
+        "(SELECT count(*) FROM tournament_entry e "  # noqa: S608 (constants)
+        f"WHERE e.tournament_id = tournament_tournament.id AND e.{where})"
+    )
+
+
+ENTRY_COUNTERS = (
+    Kept("tournament_tournament", "players_left", _entries(ALIVE)),
+    Kept("tournament_tournament", "entries_counted", _entries(COUNTED)),
+    Kept("tournament_tournament", "alternates_waiting", _entries(WAITING)),
 )
+
+
+def recount_sql(kept: tuple[Kept, ...]) -> str:
+    """One UPDATE that writes these counters (all of one owner) from their recounts."""
+    owners = {k.owner for k in kept}
+    if len(owners) != 1:
+        raise ValueError(f"counters of several tables: {sorted(owners)}")
+    sets = ", ".join(f"{k.name} = {k.recount}" for k in kept)
+    return f"UPDATE {kept[0].owner} SET {sets}"  # noqa: S608 (constants)
+
+
+# What the migrations run after installing each group's triggers (the same text as before the
+# counters were declared one by one).
+RECOUNT_TABLES = recount_sql(SEAT_COUNTERS)
+RECOUNT_TOURNAMENTS = recount_sql(ENTRY_COUNTERS)
 
 
 def _run(schema_editor: Any, statements: dict[str, list[str]]) -> None:
@@ -344,10 +382,15 @@ SQLITE_TABLES_DROP = [
     "DROP TRIGGER IF EXISTS floor_table_opened_or_closed",
 ]
 
-RECOUNT_OPEN_TABLES = (
-    "UPDATE tournament_tournament SET tables_open = (SELECT count(*) FROM tables_table t "
-    "WHERE t.tournament_id = tournament_tournament.id AND t.is_open)"
+OPEN_TABLE_COUNTERS = (
+    Kept(
+        "tournament_tournament",
+        "tables_open",
+        "(SELECT count(*) FROM tables_table t "
+        "WHERE t.tournament_id = tournament_tournament.id AND t.is_open)",
+    ),
 )
+RECOUNT_OPEN_TABLES = recount_sql(OPEN_TABLE_COUNTERS)
 
 
 def install_table_counts(apps: Any, schema_editor: Any) -> None:
@@ -460,10 +503,17 @@ _PURCHASED = (
     "FROM tournament_purchase p JOIN tournament_entry e ON e.id = p.entry_id "
     "WHERE e.tournament_id = tournament_tournament.id AND NOT p.refunded"
 )
-RECOUNT_PURCHASES = "UPDATE tournament_tournament SET " + ", ".join(  # noqa: S608 (constants)
-    [f"{name} = coalesce((SELECT sum(p.{col}) {_PURCHASED}), 0)" for col, name in MONEY]
-    + [f"{name} = (SELECT count(*) {_PURCHASED} AND p.kind = '{k}')" for k, name in KINDS]
+PURCHASE_COUNTERS_KEPT = tuple(
+    [
+        Kept("tournament_tournament", name, f"coalesce((SELECT sum(p.{col}) {_PURCHASED}), 0)")
+        for col, name in MONEY
+    ]
+    + [
+        Kept("tournament_tournament", name, f"(SELECT count(*) {_PURCHASED} AND p.kind = '{k}')")
+        for k, name in KINDS
+    ]
 )
+RECOUNT_PURCHASES = recount_sql(PURCHASE_COUNTERS_KEPT)
 
 
 def install_purchase_counts(apps: Any, schema_editor: Any) -> None:
@@ -475,18 +525,130 @@ def remove_purchase_counts(apps: Any, schema_editor: Any) -> None:
     _run(schema_editor, {"postgresql": POSTGRES_PURCHASES_DROP, "sqlite": SQLITE_PURCHASES_DROP})
 
 
-def recount(tournament_id: int | None = None) -> None:
-    """Rebuild the kept counts from the rows (one tournament, or all)."""
+# --- Rebuild and check -------------------------------------------------------------------------
+
+# Every kept counter, by name: the rebuild writes these and the check compares these. The models
+# list the same names (`DatabaseCounted.counters`), which Python never writes.
+COUNTERS: tuple[Kept, ...] = (
+    SEAT_COUNTERS + ENTRY_COUNTERS + PURCHASE_COUNTERS_KEPT + OPEN_TABLE_COUNTERS
+)
+
+
+@dataclass(frozen=True)
+class Owner:
+    """A database table holding counters: the column naming its tournament, and the column that
+    tells its rows apart in a report (a table's number; none for the tournament itself)."""
+
+    tournament: str
+    label: str | None
+
+
+OWNERS = {
+    "tables_table": Owner(tournament="tournament_id", label="number"),
+    "tournament_tournament": Owner(tournament="id", label=None),
+}
+
+
+def counters_of(owner: str) -> tuple[Kept, ...]:
+    return tuple(k for k in COUNTERS if k.owner == owner)
+
+
+def names_of(owner: str) -> tuple[str, ...]:
+    return tuple(k.name for k in counters_of(owner))
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A kept counter that differs from the count of its rows."""
+
+    tournament_id: int
+    counter: str
+    kept: int
+    recounted: int
+    table: int | None = None  # the table's number, for a table's head count
+
+    def __str__(self) -> str:
+        where = f"tournament {self.tournament_id}"
+        if self.table is not None:
+            where += f", table {self.table}"
+        return (
+            f"{where}: {self.counter} is kept as {self.kept}, "
+            f"the rows count {self.recounted} ({self.kept - self.recounted:+d})"
+        )
+
+
+@dataclass
+class Report:
+    """What a check found: how many tournaments and counters it compared, and the differences."""
+
+    tournaments: int = 0
+    counters: int = 0
+    differences: list[Difference] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+
+def check_sql(owner: str, tournament_id: int | None = None) -> tuple[str, list[int]]:
+    """SELECT the tournament, the label, then each counter as kept and as recounted."""
+    o = OWNERS[owner]
+    cols = ", ".join(f"{k.name}, {k.recount}" for k in counters_of(owner))
+    sql = f"SELECT {o.tournament}, {o.label or 'NULL'}, {cols} FROM {owner}"  # noqa: S608
+    if tournament_id is None:
+        return sql, []
+    return sql + f" WHERE {o.tournament} = %s", [tournament_id]
+
+
+def compare(owner: str, rows: list[tuple[Any, ...]]) -> list[Difference]:
+    """The differences in rows read by `check_sql` (pure: no database)."""
+    names = names_of(owner)
+    found = []
+    for tournament_id, label, *values in rows:
+        for i, name in enumerate(names):
+            kept, recounted = int(values[2 * i]), int(values[2 * i + 1])
+            if kept != recounted:
+                found.append(
+                    Difference(
+                        tournament_id=int(tournament_id),
+                        counter=name,
+                        kept=kept,
+                        recounted=recounted,
+                        table=None if label is None else int(label),
+                    )
+                )
+    return found
+
+
+def check(tournament_id: int | None = None) -> Report:
+    """Compare every kept counter with a full recount of its rows (one tournament, or all);
+    writes nothing. Each owner's counters are read in one statement, so kept and recounted
+    values come from the same snapshot of the rows even while the floor plays on."""
     from django.db import connection
 
-    tables = RECOUNT_TABLES
-    tournaments = [RECOUNT_TOURNAMENTS, RECOUNT_PURCHASES, RECOUNT_OPEN_TABLES]
-    params: list[int] = []
-    if tournament_id is not None:
-        tables += " WHERE tournament_id = %s"
-        tournaments = [sql + " WHERE id = %s" for sql in tournaments]
-        params = [tournament_id]
+    report = Report()
     with connection.cursor() as cursor:
-        cursor.execute(tables, params)
-        for sql in tournaments:
+        for owner in OWNERS:
+            sql, params = check_sql(owner, tournament_id)
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+            if owner == "tournament_tournament":
+                report.tournaments = len(rows)
+            report.counters += len(rows) * len(names_of(owner))
+            report.differences.extend(compare(owner, rows))
+    report.differences.sort(key=lambda d: (d.tournament_id, d.table or 0, d.counter))
+    return report
+
+
+def recount(tournament_id: int | None = None) -> None:
+    """Rebuild every kept counter from the rows (one tournament, or all)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for owner, o in OWNERS.items():
+            sql = recount_sql(counters_of(owner))
+            params: list[int] = []
+            if tournament_id is not None:
+                sql += f" WHERE {o.tournament} = %s"
+                params = [tournament_id]
             cursor.execute(sql, params)

@@ -17,7 +17,8 @@ from tournament.services.archive import MODELS, tournament_export, tournament_im
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
 from tournament.services.tournaments import tournament_reopen
 
-pytestmark = pytest.mark.django_db
+# Every counter the database keeps agrees with a full recount after each test (imports too).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("counters_agree")]
 
 
 def strip(export):

@@ -26,7 +26,8 @@ from tournament.services.registration import (
 )
 from tournament.templatetags.events import event_sentence
 
-pytestmark = pytest.mark.django_db
+# Every counter the database keeps agrees with a full recount after each test.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("counters_agree")]
 
 
 def _state(t: Tournament) -> dict:

@@ -15,6 +15,9 @@ from tournament.services.archive import tournament_export, tournament_import
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
 from tournament.services.registration import entry_purchase, entry_register, entry_unregister
 
+# After each test, `floor_recount --check` agrees too (tournament/counters.py `check`).
+pytestmark = pytest.mark.usefixtures("counters_agree")
+
 
 def assert_counts_true(t: Tournament) -> None:
     t.refresh_from_db()

@@ -16,6 +16,11 @@ class Clock(models.Model):
     # a conditional UPDATE so each level start is announced exactly once.
     announced_level = models.IntegerField(default=-1)
     one_minute_warned_level = models.IntegerField(default=-1)
+    # When the announcer has something to do next: the end of the running level, or now when a
+    # level start is not announced yet; empty while nothing is due (not started, paused,
+    # stopped, the last level). Kept by every command, announcement and structure edit, so a
+    # ticker pass reads only the clocks that are due (an index), not every running clock.
+    next_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         verbose_name = _("clock")

@@ -1,5 +1,6 @@
-"""The clock follows the tournament: it stops when the tournament ends and comes back (paused)
-when a director reopens it."""
+"""The clock follows the tournament: it stops when the tournament ends, comes back (paused)
+when a director reopens it, and works out its next level end again when the structure is
+edited."""
 
 from __future__ import annotations
 
@@ -7,8 +8,12 @@ from typing import Any
 
 from django.dispatch import receiver
 
-from clocks.services import clock_reopen, clock_stop
-from tournament.status_signals import tournament_finished, tournament_reopened
+from clocks.services import clock_reopen, clock_reschedule, clock_stop
+from tournament.status_signals import (
+    structure_changed,
+    tournament_finished,
+    tournament_reopened,
+)
 
 
 @receiver(tournament_finished, dispatch_uid="clocks.stop_on_finish")
@@ -19,3 +24,8 @@ def _stop(sender: Any, *, tournament: Any, actor: Any, **kwargs: Any) -> None:
 @receiver(tournament_reopened, dispatch_uid="clocks.reopen")
 def _reopen(sender: Any, *, tournament: Any, actor: Any, **kwargs: Any) -> None:
     clock_reopen(tournament=tournament, actor=actor)
+
+
+@receiver(structure_changed, dispatch_uid="clocks.reschedule")
+def _reschedule(sender: Any, *, tournament: Any, **kwargs: Any) -> None:
+    clock_reschedule(tournament=tournament)

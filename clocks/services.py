@@ -97,9 +97,12 @@ def clock_command(
             actor=actor,
             payload={"from": Status.REGISTERING, "to": Status.RUNNING},
         )
+    announced = clock.announced_level
     if kind in ("jump", "start"):
         # A jump (or start) sets the level directly; the announcer must not repeat it.
-        Clock.objects.filter(pk=clock.pk).update(announced_level=state.level_index)
+        announced = state.level_index
+        Clock.objects.filter(pk=clock.pk).update(announced_level=announced)
+    _schedule(clock.pk, due_at(state, announced, now))
     event_record(
         tournament=tournament,
         action=f"clock.{kind}",
@@ -115,6 +118,70 @@ def clock_command(
         tournament_group(tournament.pk), "clock", clock_payload(tournament, state, levels, now)
     )
     return state
+
+
+def due_at(state: ClockState, announced_level: int, now: datetime) -> datetime | None:
+    """When the announcer has to look at a clock next: now, when a level start is not announced
+    yet; else the end of the running level; never while it is not started, stopped, paused or
+    in its last level (nothing can become due without a command, which sets this again)."""
+    if not state.started or state.stopped:
+        return None
+    if state.level_index > announced_level:
+        return now
+    return state.level_ends_at
+
+
+def _schedule(clock_pk: int, when: datetime | None) -> None:
+    Clock.objects.filter(pk=clock_pk).update(next_due_at=when)
+    if when is not None:
+        transaction.on_commit(_wake_ticker)
+
+
+def _wake_ticker() -> None:
+    from clocks.ticker import wake
+
+    wake()
+
+
+def clock_reschedule(*, tournament: Tournament, now: datetime | None = None) -> None:
+    """Work out the clock's next due instant again (after its structure was edited)."""
+    now = now or timezone.now()
+    clock = Clock.objects.filter(tournament=tournament).first()
+    if clock is None:
+        return
+    levels = list(tournament.structure.levels.all())
+    state = clock_state(level_timings(levels), clock_events(clock), now)
+    _schedule(clock.pk, due_at(state, clock.announced_level, now))
+
+
+def clocks_reschedule_all(*, now: datetime | None = None) -> int:
+    """The safety net: every running tournament's clock gets its due instant worked out from its
+    history again (a clock imported or changed outside the services). Returns how many."""
+    now = now or timezone.now()
+    count = 0
+    for clock in Clock.objects.filter(
+        tournament__status__in=[Status.RUNNING, Status.FINAL_TABLE]
+    ).select_related("tournament__structure"):
+        levels = list(clock.tournament.structure.levels.all())
+        state = clock_state(level_timings(levels), clock_events(clock), now)
+        when = due_at(state, clock.announced_level, now)
+        if when != clock.next_due_at:
+            _schedule(clock.pk, when)
+        count += 1
+    return count
+
+
+def next_due(now: datetime | None = None) -> datetime | None:
+    """The soonest instant any running clock is due (one indexed read): the ticker sleeps
+    until then."""
+    return (
+        Clock.objects.filter(
+            tournament__status__in=[Status.RUNNING, Status.FINAL_TABLE], next_due_at__isnull=False
+        )
+        .order_by("next_due_at")
+        .values_list("next_due_at", flat=True)
+        .first()
+    )
 
 
 def _level_words(levels: list[Level], index: int) -> dict[str, int]:
@@ -205,6 +272,7 @@ def _stop_or_reopen(
         return False  # already stopped, or not stopped: nothing to do
     ClockEvent.objects.create(clock=clock, kind=kind, at=command.at)
     state = clock_state(timings, [*history, command], command.at)
+    _schedule(clock.pk, due_at(state, clock.announced_level, command.at))
     event_record(
         tournament=tournament,
         action=f"clock.{kind}",
@@ -229,17 +297,24 @@ def clocks_announce_due(*, now: datetime | None = None) -> int:
     Safe to call from any number of tickers at once. Returns how many level starts this call
     recorded.
     """
-    now = now or timezone.now()
+    fixed = now  # tests pass an instant; a real pass reads the time for each clock
     made = 0
+    # Only the clocks whose due instant has come (an index on next_due_at): an idle pass is one
+    # query, whatever the number of running clocks.
     clocks = Clock.objects.filter(
-        tournament__status__in=[Status.RUNNING, Status.FINAL_TABLE]
+        tournament__status__in=[Status.RUNNING, Status.FINAL_TABLE],
+        next_due_at__lte=fixed or timezone.now(),
     ).select_related("tournament__structure")
     for clock in clocks:
+        # Each clock with its own `now`: one late in a long pass is not announced with the
+        # instant the pass began.
+        at = fixed or timezone.now()
         levels = list(clock.tournament.structure.levels.all())
-        state = clock_state(level_timings(levels), clock_events(clock), now)
+        state = clock_state(level_timings(levels), clock_events(clock), at)
         if not state.started or state.level_index <= clock.announced_level:
+            _schedule(clock.pk, due_at(state, clock.announced_level, at))  # not due after all
             continue
-        made += _announce(clock, state, levels, now)
+        made += _announce(clock, state, levels, at)
     return made
 
 
@@ -252,7 +327,9 @@ def _announce(clock: Clock, state: ClockState, levels: list[Level], now: datetim
     if locked is None or locked.announced_level >= state.level_index:
         return 0  # another ticker announced it first
     first = locked.announced_level + 1
-    Clock.objects.filter(pk=clock.pk).update(announced_level=state.level_index)
+    Clock.objects.filter(pk=clock.pk).update(
+        announced_level=state.level_index, next_due_at=due_at(state, state.level_index, now)
+    )
     tournament = clock.tournament
     for index in range(max(first, 0), state.level_index + 1):
         level = levels[index]
@@ -279,6 +356,10 @@ __all__ = [
     "clock_command",
     "clock_payload",
     "clock_reopen",
+    "clock_reschedule",
     "clock_stop",
     "clocks_announce_due",
+    "clocks_reschedule_all",
+    "due_at",
+    "next_due",
 ]

@@ -1,4 +1,4 @@
-"""Signals of a tournament's end and of its reopening.
+"""Signals of a tournament's end, of its reopening and of an edit of its structure.
 
 Sent inside the transaction that changes the status, with the tournament row locked, so what
 other apps do on them (the clock stops, `clocks/receivers.py`) commits or rolls back with it.
@@ -15,3 +15,6 @@ tournament_finished = Signal()
 
 # A director has just reopened a finished tournament.
 tournament_reopened = Signal()
+
+# The levels of a running tournament were edited: the clock's next level end may have moved.
+structure_changed = Signal()

@@ -171,6 +171,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BEAT_SCHEDULE = {
     "clock-tick": {"task": "clocks.tasks.clocks_tick", "schedule": 1.0},
+    "clock-reschedule": {"task": "clocks.tasks.clocks_reschedule", "schedule": 60.0},
 }
 
 # --- Auth ------------------------------------------------------------------------------------

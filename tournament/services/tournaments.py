@@ -30,7 +30,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.realtime import broadcast_on_commit, tournament_group
-from tournament.status_signals import tournament_finished, tournament_reopened
+from tournament.status_signals import structure_changed, tournament_finished, tournament_reopened
 from tournament.structure_words import structure_error_text
 from tournament.validation import merged_values, settings_check
 
@@ -228,6 +228,7 @@ def structure_replace_levels(
         actor=actor,
         payload={"levels": len(levels), "kept_history": played},
     )
+    structure_changed.send(sender=Tournament, tournament=tournament, actor=actor)
     broadcast_on_commit(tournament_group(tournament.pk), "structure", {"levels": len(levels)})
     return structure
 

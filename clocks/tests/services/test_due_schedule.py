@@ -1,0 +1,107 @@
+"""The announcer reads only the clocks that are due (#27): each clock keeps its next due
+instant, set by every command, announcement and structure edit; an idle pass is one query
+whatever the number of running clocks; the ticker sleeps until the soonest due instant."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from clocks import ticker
+from clocks.models import Clock
+from clocks.selectors import clock_state_for
+from clocks.services import (
+    clock_command,
+    clocks_announce_due,
+    clocks_reschedule_all,
+    next_due,
+)
+from tournament.services.tournaments import level_specs, structure_replace_levels
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def started(make_tournament, register, actor):
+    def make(minutes_ago: float = 0, **options):
+        t = make_tournament(status="registering", **options)
+        register(t)
+        register(t)
+        at = timezone.now() - timedelta(minutes=minutes_ago)
+        clock_command(tournament=t, kind="start", actor=actor, now=at)
+        t.refresh_from_db()
+        return t
+
+    return make
+
+
+def _due(t):
+    return Clock.objects.get(tournament=t).next_due_at
+
+
+def test_a_started_clock_is_due_at_the_end_of_its_level(started):
+    t = started()
+    state = clock_state_for(t)
+    assert abs((_due(t) - state.level_ends_at).total_seconds()) < 1
+
+
+def test_pause_clears_the_due_instant_and_resume_sets_it(started, actor):
+    t = started()
+    clock_command(tournament=t, kind="pause", actor=actor)
+    assert _due(t) is None
+    clock_command(tournament=t, kind="resume", actor=actor)
+    assert _due(t) is not None
+    clock_command(tournament=t, kind="add", seconds=-60, actor=actor)
+    assert abs((_due(t) - clock_state_for(t).level_ends_at).total_seconds()) < 1
+
+
+def test_a_due_clock_is_announced_once_and_then_due_at_the_next_level_end(started):
+    t = started()
+    end = _due(t)
+    just_after = end + timedelta(seconds=1)
+    assert clocks_announce_due(now=end - timedelta(seconds=1)) == 0
+    assert clocks_announce_due(now=just_after) == 1
+    assert clocks_announce_due(now=just_after) == 0  # exactly once
+    assert t.events.filter(action__in=["clock.level", "clock.break"]).count() == 1
+    following = clock_state_for(t, just_after).level_ends_at
+    assert abs((_due(t) - following).total_seconds()) < 1
+
+
+def test_an_idle_pass_is_one_query_whatever_the_number_of_clocks(
+    started, django_assert_max_num_queries
+):
+    clocks = [started() for _ in range(30)]
+    soon = min(_due(t) for t in clocks)
+    with django_assert_max_num_queries(1):
+        assert clocks_announce_due(now=soon - timedelta(seconds=5)) == 0
+    with django_assert_max_num_queries(1):
+        assert next_due() == soon
+
+
+def test_a_structure_edit_moves_the_due_instant(started, actor):
+    t = started()
+    before = _due(t)
+    specs = level_specs(t.structure)
+    shorter = [specs[0].__class__(**{**specs[0].__dict__, "minutes": 1}), *specs[1:]]
+    structure_replace_levels(tournament=t, levels=shorter, actor=actor)
+    assert _due(t) < before - timedelta(minutes=5)
+
+
+def test_the_safety_net_repairs_a_lost_due_instant(started):
+    t = started(minutes_ago=60)  # several level ends since, none announced by a ticker
+    Clock.objects.filter(tournament=t).update(next_due_at=None)
+    assert clocks_announce_due() == 0  # lost: nothing reads it
+    assert clocks_reschedule_all() == 1
+    assert clocks_announce_due() >= 1  # caught up, marked late
+
+
+@pytest.mark.parametrize(
+    ("due_in", "expected"),
+    [(None, 5.0), (-3.0, 0.0), (0.25, 0.25), (90.0, 5.0)],
+)
+def test_the_ticker_sleeps_until_the_next_due_instant(due_in, expected):
+    now = timezone.now()
+    due = None if due_in is None else now + timedelta(seconds=due_in)
+    assert ticker.sleep_for(due, now, idle=5.0) == pytest.approx(expected)

@@ -30,6 +30,7 @@ from django.conf import settings  # noqa: E402
 from config.health import with_liveness  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.wsgi_bridge import Response, WSGIBridge, environ_for  # noqa: E402
+from tournament.realtime import note_server_loop  # noqa: E402
 
 
 def _refuse(scope: dict[str, Any], status: int) -> Response:
@@ -55,7 +56,7 @@ def request_body_cap() -> int | None:
     return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE) + settings.FLOOR_UPLOAD_MAX_BYTES + 65536
 
 
-application = ProtocolTypeRouter(
+_router = ProtocolTypeRouter(
     {
         "http": with_liveness(
             WSGIBridge(
@@ -71,3 +72,10 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    # The embedded mode's in-memory channel layer belongs to this loop: broadcasts made on
+    # other threads (views on the bridge's threads, the clock ticker) are handed to it.
+    note_server_loop()
+    await _router(scope, receive, send)

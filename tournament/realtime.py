@@ -97,6 +97,18 @@ async def _drain(outbox: asyncio.Queue[tuple[str, dict[str, Any]] | None]) -> No
             _idle.notify_all()
 
 
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def note_server_loop() -> None:
+    """Remember the event loop of the ASGI server of this process (called by config/asgi.py on
+    each connection): with the in-memory layer, messages are handed to it."""
+    global _server_loop
+    loop = asyncio.get_running_loop()
+    if _server_loop is not loop:
+        _server_loop = loop
+
+
 def _flush(timeout: float = 5.0) -> bool:
     """Wait until the outbox is empty (at exit, and in tests); False on timeout."""
     with _idle:
@@ -115,7 +127,22 @@ def _send(group: str, message: dict[str, Any]) -> None:
             _pending += 1
         loop.call_soon_threadsafe(_outbox.put_nowait, (group, message))
         return
-    # The in-memory layer (one process): its queues belong to the server's loop.
+    # The in-memory layer (one process): its queues belong to the server's loop. Hand the send
+    # to that loop, thread-safe, which wakes it at once (a send from another loop would reach
+    # the queue without waking the loop: up to 100 ms late per message).
+    server = _server_loop
+    if server is not None and server.is_running() and not server.is_closed():
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is server:
+            task = server.create_task(layer.group_send(group, message))
+            _tasks.add(task)
+            task.add_done_callback(_tasks.discard)
+        else:
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), server)
+        return
     try:
         try:
             asyncio.get_running_loop()

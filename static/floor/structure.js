@@ -2,7 +2,21 @@
 // and keep the level numbers (and the BB-ante checkboxes' values) in order. Breaks are not
 // levels: they get no number, and the level after a break goes on from the one before it.
 // New rows are copied from the page's <template id="level-row">, which carries the labels.
-const body = document.querySelector("#levels tbody");
+const table = document.getElementById("levels");
+const body = table.querySelector("tbody");
+
+// Each row's inputs are named with their row ("Small blind, level 3"), so a screen reader says
+// which level a field belongs to; the words come from the page (translated).
+function nameRow(tr, isBreak, number) {
+  const words = isBreak
+    ? (number ? table.dataset.rowBreak : table.dataset.rowFirstBreak)
+    : table.dataset.rowLevel;
+  const row = (words || "").replace("{n}", String(number));
+  tr.querySelectorAll("input:not([type=hidden]), select, button[data-remove-row]").forEach((el) => {
+    if (!el.dataset.label) el.dataset.label = el.getAttribute("aria-label") || "";
+    el.setAttribute("aria-label", row ? `${el.dataset.label}, ${row}` : el.dataset.label);
+  });
+}
 
 function rowIsBreak(tr) {
   const k = tr.querySelector("[name=kind]");
@@ -15,6 +29,7 @@ function renumber() {
     const isBreak = rowIsBreak(tr);
     if (!isBreak) number += 1;
     tr.cells[0].textContent = isBreak ? "" : String(number);
+    nameRow(tr, isBreak, number);
     if (!tr.classList.contains("past") && !tr.classList.contains("current")) tr.classList.toggle("break", isBreak);
     // The BB-ante box names its row (1-based position in the table), as the server reads it.
     const c = tr.querySelector("input[name=bb_ante]");
@@ -48,3 +63,5 @@ document.addEventListener("click", (e) => {
   const remove = e.target.closest("[data-remove-row]");
   if (remove && body.contains(remove)) { remove.closest("tr").remove(); renumber(); }
 });
+
+renumber();

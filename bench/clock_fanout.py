@@ -8,6 +8,13 @@ separate client process), issues pause/resume commands through the real service 
 per message, the time from just before the command is issued to its arrival at each client.
 Then the same measurement against a bare baseline: a minimal websocket server per process that
 fans out a plain Redis PUBLISH. Prints one JSON line.
+
+    python -m bench.clock_fanout --clients 1000 --slow 50
+
+adds 50 clients that stop reading (a phone on bad Wi-Fi): each opens its socket with a tiny
+receive window, fills the server's send buffer for it with large pongs and never reads again, so
+every write to it blocks. The figures (`p99_ms`, `lost`) are then those of the other clients;
+`slow_connected` says how many slow ones were connected when the commands began.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import asyncio
 import json
 import multiprocessing as mp
 import os
+import socket
 import sys
 import time
 from typing import Any
@@ -30,12 +38,20 @@ REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 
 def client_main(
-    urls: list[str], n: int, ready: Any, done: Any, out: Any, origin_ports: list[int]
+    urls: list[str],
+    n: int,
+    ready: Any,
+    done: Any,
+    out: Any,
+    origin_ports: list[int],
+    slow: int = 0,
 ) -> None:
     import websockets
 
-    received: list[tuple[float, float]] = []  # (command id, arrival)
+    received: list[tuple[float, float]] = []  # (command id, arrival), normal clients only
     connected = 0
+    slow_connected = 0
+    slow_ids = {k * n // slow for k in range(slow)} if slow else set()
     sockets: list[Any] = []
 
     async def one(i: int) -> None:
@@ -65,19 +81,59 @@ def client_main(
                     return
                 await asyncio.sleep(0.2 * (attempt + 1))
 
+    async def stalled(i: int) -> None:
+        """A client that stops reading: a tiny receive window and small segments keep the
+        kernel's buffers for it small, `max_queue=1` stops the library reading, and pings whose
+        `t0` is a long number make the server queue about 1 kB of pong each until its writes to
+        this socket block."""
+        nonlocal slow_connected
+        url = urls[i % len(urls)]
+        port = int(url.split(":")[2].split("/")[0])
+        origin = f"http://127.0.0.1:{origin_ports[i % len(origin_ports)]}"
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
+        sock.setblocking(False)
+        try:
+            await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+            ws = await websockets.connect(
+                url,
+                sock=sock,
+                origin=origin,
+                open_timeout=30,
+                max_queue=1,
+                ping_interval=None,
+                compression=None,
+            )
+        except (OSError, websockets.exceptions.WebSocketException):
+            sock.close()
+            return
+        sockets.append(ws)
+        ping = json.dumps({"type": "ping", "t0": int("9" * 900)})
+        try:
+            for _ in range(300):
+                await asyncio.wait_for(ws.send(ping), 1.0)
+        except (TimeoutError, websockets.exceptions.ConnectionClosed):
+            pass
+        slow_connected += 1
+
     async def run() -> None:
         tasks = []
         for i in range(n):
-            tasks.append(asyncio.create_task(one(i)))
+            tasks.append(asyncio.create_task(stalled(i) if i in slow_ids else one(i)))
             if i % 100 == 99:
                 await asyncio.sleep(0.05)
         deadline = time.time() + 120 + n / 50
-        while connected < n and time.time() < deadline:
+        while connected + slow_connected < n and time.time() < deadline:
             await asyncio.sleep(0.1)
-        ready.put(connected)
+        ready.put((connected, slow_connected))
         while not done.is_set():  # one cheap poll for the whole process, not one per socket
             await asyncio.sleep(0.2)
-        await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+        await asyncio.gather(
+            *(asyncio.wait_for(ws.close(), 5) for ws in sockets), return_exceptions=True
+        )
+        for task in tasks:
+            task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
     asyncio.run(run())
@@ -122,16 +178,24 @@ def baseline_server(port: int, channel: str) -> None:
 
 
 def measure(
-    urls: list[str], origin_ports: list[int], clients: int, commands: int, issue: Any, settle: float
+    urls: list[str],
+    origin_ports: list[int],
+    clients: int,
+    commands: int,
+    issue: Any,
+    settle: float,
+    slow: int = 0,
 ) -> dict[str, Any]:
     ctx = mp.get_context("spawn")
     ready: Any = ctx.Queue()
     out: Any = ctx.Queue()
     done: Any = ctx.Event()
-    proc = ctx.Process(target=client_main, args=(urls, clients, ready, done, out, origin_ports))
+    proc = ctx.Process(
+        target=client_main, args=(urls, clients, ready, done, out, origin_ports, slow)
+    )
     proc.start()
-    connected = ready.get(timeout=180)
-    time.sleep(1.0)
+    connected, slow_connected = ready.get(timeout=180)
+    time.sleep(3.0 if slow else 1.0)  # let the servers work off the slow clients' pings
     sent: dict[float, float] = {}
     for k in range(commands):
         cid, t_sent = issue(k)
@@ -147,6 +211,7 @@ def measure(
     expected = connected * commands
     return {
         "connected": connected,
+        "slow_connected": slow_connected,
         "messages": len(latencies),
         "lost": max(0, expected - len(latencies)),
         "p50_ms": round(_stack.percentile(latencies, 50), 1),
@@ -159,6 +224,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--commands", type=int, default=10)
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument(
+        "--slow", type=int, default=0, help="how many of the clients stop reading (see above)"
+    )
     args = parser.parse_args()
 
     db_url = _django.setup()
@@ -178,7 +246,8 @@ def main() -> None:
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # The servers' prefix (config/installation.py), or they would hear nothing.
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": settings.FLOOR_REDIS_PREFIX},
         }
     }
     import channels.layers
@@ -218,7 +287,7 @@ def main() -> None:
             clock_command(tournament=t, kind=kind, actor=actor, now=now)
             return float(int(now.timestamp() * 1000)), t_sent
 
-        floor = measure(urls, ports, args.clients, args.commands, issue, settle=1.0)
+        floor = measure(urls, ports, args.clients, args.commands, issue, settle=1.0, slow=args.slow)
     finally:
         _stack.stop(procs)
 
@@ -257,6 +326,7 @@ def main() -> None:
             args.commands,
             issue_baseline,
             settle=1.0,
+            slow=args.slow,
         )
     finally:
         for p in bprocs:
@@ -268,6 +338,11 @@ def main() -> None:
             {
                 "clients": args.clients,
                 "connected": floor["connected"],
+                **(
+                    {"slow": args.slow, "slow_connected": floor["slow_connected"]}
+                    if args.slow
+                    else {}
+                ),
                 "processes": args.processes,
                 "commands": args.commands,
                 "messages": floor["messages"],

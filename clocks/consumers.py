@@ -60,6 +60,10 @@ class TournamentConsumer(AsyncWebsocketConsumer):
     async def deliver(self, message: dict[str, Any], text: str) -> None:
         await self.send(text_data=text)
 
+    async def hang_up(self, code: int) -> None:
+        # Dropped by the hub as too slow (or broken): the page reconnects and takes a snapshot.
+        await self.close(code=code)
+
     async def disconnect(self, code: int) -> None:
         if self.hub_group:
             await hub_leave(self.hub_group, self)

@@ -76,3 +76,25 @@ async def test_screens_of_a_process_share_one_listener(tournament):
     for ws in screens[1:]:
         await ws.disconnect()
     assert not [g for (_loop, g) in hub._hubs if g == group]  # the last one out closes it
+
+
+async def test_a_screen_the_hub_drops_is_closed_so_the_page_reconnects(tournament):
+    from clocks import hub
+
+    slow, fast = [(await connect(f"/ws/t/{tournament.pk}/"))[0] for _ in range(2)]
+    group = tournament_group(tournament.pk)
+    (listener,) = [h for (loop, g), h in hub._hubs.items() if g == group]
+    next(iter(listener.members.values())).drop(hub.CLOSE_TOO_SLOW)  # as on an overflow
+    closed = [ws for ws in (slow, fast) if not await ws.receive_nothing(timeout=0.5)]
+    assert len(closed) == 1
+    output = await closed[0].receive_output(timeout=2)
+    assert output["type"] == "websocket.close" and output["code"] == hub.CLOSE_TOO_SLOW
+    (other,) = [ws for ws in (slow, fast) if ws is not closed[0]]
+    await get_channel_layer().group_send(
+        group, {"type": "floor.event", "event": "clock", "data": {"n": 2}, "text": '{"n": 2}'}
+    )
+    assert await other.receive_json_from(timeout=2) == {"n": 2}
+    assert len(listener.members) == 1
+    await closed[0].disconnect()
+    await other.disconnect()
+    assert not [g for (_loop, g) in hub._hubs if g == group]

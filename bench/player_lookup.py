@@ -392,6 +392,7 @@ def _move_notices(t: Any, ports: list[int], pages: int, ctx: Any) -> dict[str, A
     from tables import services as svc
     from tables.domain.seating import Move
     from tables.models import SeatAssignment, Table
+    from tables.services.moves import _apply
     from tournament.events import Actor
 
     actor = Actor.system("bench")
@@ -424,7 +425,7 @@ def _move_notices(t: Any, ports: list[int], pages: int, ctx: Any) -> dict[str, A
         ]
         t0 = time.time()
         with transaction.atomic():
-            svc._apply(t, moves, actor, action="seats.move")
+            _apply(t, moves, actor, action="seats.move")
         for m in moves:
             started[m.entry] = t0
         time.sleep(0.3)

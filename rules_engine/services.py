@@ -48,6 +48,7 @@ from rules_engine.domain.showdown import ShowdownError, cards, showdown
 from rules_engine.models import ColourUp, Penalty, PenaltyKind, Ruling
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus, Tournament
 
 SITUATION_BET = "bet_interpretation"
@@ -563,7 +564,7 @@ def penalty_give(
     from tables.models import SeatAssignment
     from tournament.services.eliminations import BustReport, entries_bust
 
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     entry = playing_entry(tournament, number)
     reason = reason.strip()
     if not reason:
@@ -665,7 +666,7 @@ def colour_up_run(
 
     from tables.models import Table
 
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     table = Table.objects.filter(tournament=tournament, number=table_number, is_open=True).first()
     if table is None:
         raise FloorError(_("Table %(n)s is not open.") % {"n": table_number})

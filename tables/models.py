@@ -65,7 +65,7 @@ class Table(DatabaseCounted):
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         indexes = [
-            # Balancing reads the fullest and the emptiest open tables (tables/services.py).
+            # Balancing reads the fullest and the emptiest open tables (tables/selectors.py).
             models.Index(
                 fields=["tournament", "players", "number"],
                 condition=models.Q(is_open=True),

@@ -22,6 +22,7 @@ from tournament.domain.lifecycle import (
 from tournament.domain.names import fold
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
 from tournament.models import (
     BountyKind,
     Entry,
@@ -215,7 +216,7 @@ def entry_register(
     retry after a timeout) returns the entry the first one made, marked `replayed`, and changes
     nothing; the key is stored in the same transaction as the entry.
     """
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     fingerprint = fingerprint or f"player:{player.pk}"
     again = _replayed(tournament.pk, idempotency_key, fingerprint)
     if again is not None:
@@ -309,7 +310,7 @@ def player_register(
     A key used before returns that registration's entry and creates no player."""
     fingerprint = "name:" + fold(name)
     if idempotency_key:
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        locked = lock_tournament(tournament.pk, key=True)
         again = _replayed(locked.pk, idempotency_key, fingerprint)
         if again is not None:
             return again
@@ -340,7 +341,7 @@ def entry_purchase(
     """A rebuy or an add-on for a live entry, within the limits and before the level cut-off."""
     if kind not in (PurchaseKind.REBUY, PurchaseKind.ADDON):
         raise FloorError(_("Choose a rebuy or an add-on."))
-    tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+    tournament = lock_tournament(entry.tournament_id, key=True)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     alive = entry.status == EntryStatus.ACTIVE
     try:
@@ -373,7 +374,7 @@ def entry_purchase(
 @transaction.atomic
 def entry_unregister(*, entry: Entry, actor: Actor) -> Entry:
     """Take an entry back with a full refund — only before the tournament starts."""
-    tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+    tournament = lock_tournament(entry.tournament_id, key=True)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if tournament.status not in (Status.PLANNED, Status.REGISTERING):
         raise FloorError(_("Entries can only be refunded before the tournament starts."))
@@ -440,7 +441,7 @@ def registration_close(*, tournament: Tournament, actor: Actor) -> Tournament:
     """Close registration: no more late entries or re-entries, alternates still waiting for a
     seat are refunded. From now the field is final, and with it every finishing place; busts
     already recorded get the prizes of their final places."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     if tournament.status not in (Status.REGISTERING, Status.RUNNING, Status.FINAL_TABLE):
         raise FloorError(_("Registration can only be closed while the tournament is on."))
     if tournament.registration_closed_at is not None:
@@ -474,7 +475,7 @@ def registration_close(*, tournament: Tournament, actor: Actor) -> Tournament:
 @transaction.atomic
 def registration_reopen(*, tournament: Tournament, actor: Actor) -> Tournament:
     """Undo a close of registration made by mistake, while no prize has been given yet."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     if tournament.registration_closed_at is None:
         raise FloorError(_("Registration is not closed."))
     if tournament.status not in (Status.REGISTERING, Status.RUNNING):

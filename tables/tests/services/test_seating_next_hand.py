@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tables import selectors
 from tables import services as svc
 from tables.domain.seating import next_hand_blinds
 from tables.models import KeepApart, ReportKind, SeatAssignment, Table, TableReport
@@ -188,7 +189,7 @@ def test_a_plan_read_while_a_table_is_broken_plans_again(field, actor, monkeypat
     svc.seats_draw(tournament=t, actor=actor)
     for row in list(SeatAssignment.objects.filter(table__tournament=t, table__number=1))[:3]:
         entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
-    real = svc._head_counts
+    real = selectors._head_counts
     calls = []
 
     def counts_then_break(tournament, fullest, emptiest):
@@ -198,7 +199,7 @@ def test_a_plan_read_while_a_table_is_broken_plans_again(field, actor, monkeypat
             svc.table_break(tournament=t, number=1, actor=actor)
         return head
 
-    monkeypatch.setattr(svc, "_head_counts", counts_then_break)
+    monkeypatch.setattr(selectors, "_head_counts", counts_then_break)
     plan = svc.balance_plan(t)
     assert calls and not Table.objects.get(tournament=t, number=1).is_open
     assert all(1 not in (m.from_table, m.to_table) for m in plan.moves)

@@ -1,0 +1,324 @@
+"""Reads of the seating: the table states the plans work on, the head counts at both ends
+of the room, the balancing plan and the break suggestion, time calls as the screens show them.
+Nothing here writes; the services in `tables/services/` lock and write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from typing import Any, TypeVar
+
+from django.db import connection
+from django.db.models import F, Max, Min, Sum
+from django.utils import timezone
+
+from rules_engine.services import tournament_ruleset
+from tables.domain.button import Blinds
+from tables.domain.seating import (
+    BalancePlan,
+    HeadCounts,
+    NeedMoreCounts,
+    Rules,
+    TableClosed,
+    TableCount,
+    TableState,
+    break_due,
+    emptiest_first,
+    fullest_first,
+    hold_threshold,
+    plan_balance_lazy,
+)
+from tables.models import (
+    KeepApart,
+    ReportKind,
+    SeatAssignment,
+    Table,
+    TableReport,
+    TimeCall,
+    blinds_of,
+)
+from tournament.models import Status, Tournament
+
+T = TypeVar("T")
+
+# The tournament states in which seats can be drawn and are kept.
+SEATED_STATUSES = (Status.REGISTERING, Status.RUNNING, Status.FINAL_TABLE)
+
+
+def balance_rules(tournament: Tournament) -> Rules:
+    """Balancing parameters of the tournament's ruleset: the tournament's tolerance (tda-de 10,
+    default 1); the hold threshold of the ruleset for the tournament's table size (tda-de 10:
+    three short at full tables; short-handed the ruleset's own); bdpv keeps the mover's position
+    to the button and never moves a player who posts a blind next (bdpv 3.7, 6.12)."""
+    rules = tournament_ruleset(tournament)
+    tolerance = tournament.balance_tolerance or 1
+    return Rules(
+        tolerance=tolerance,
+        hold_short_by=hold_threshold(
+            tournament.seats_per_table,
+            full_ring=rules.hold_short_by,
+            short_handed=rules.hold_short_by_short_handed,
+            tolerance=tolerance,
+        ),
+        keep_position=rules.keep_position_on_move,
+        never_move_blind_posters=rules.never_move_blind_posters,
+    )
+
+
+def table_state(
+    table: Table,
+    rows: Iterable[SeatAssignment] | None = None,
+    leaving: Collection[int] | None = None,
+) -> TableState:
+    """The table during the hand being played. `leaving`: the entries out in that hand (see
+    `leaving_entries`); read for this table when not given."""
+    if rows is None:
+        rows = table.assignments.all()
+    if leaving is None:
+        leaving = leaving_entries([table])
+    return _state(
+        table.number,
+        table.seats,
+        table.blinds(),
+        table.opening_order,
+        ((row.seat, row.entry_id, row.must_wait, row.entry_id in leaving) for row in rows),
+    )
+
+
+def _state(
+    number: int,
+    size: int,
+    blinds: Blinds | None,
+    opening_order: int,
+    seats: Iterable[tuple[int, int, bool, bool]],
+) -> TableState:
+    """A table as the seating plans see it, from its (seat, entry id, sits out, is out in the
+    hand being played) rows."""
+    seated: dict[int, int] = {}
+    waiting: set[int] = set()
+    leaving: set[int] = set()
+    for seat, entry, wait, out in seats:
+        seated[seat] = entry
+        if wait:
+            waiting.add(seat)
+        if out:
+            leaving.add(seat)
+    return TableState(
+        number=number,
+        size=size,
+        seated=seated,
+        blinds=blinds,
+        waiting=frozenset(waiting),
+        opening_order=opening_order,
+        leaving=frozenset(leaving),
+    )
+
+
+def leaving_entries(tables: Sequence[Table], up_to_hand: int | None = None) -> set[int]:
+    """Entries a dealer reported out at their table, in the hand it is playing or an earlier
+    one (several "hand done" taps before the floor came; or up to hand `up_to_hand`), not yet
+    confirmed or dismissed (their seats are not free yet), at any of `tables`, in one query.
+    The caller keeps those still seated at the table (not moved, not busted at the desk)."""
+    return set(
+        TableReport.objects.filter(
+            table__in=[t.pk for t in tables],
+            kind=ReportKind.BUST,
+            resolved_at__isnull=True,
+            hand_number__lte=F("table__hand_number") if up_to_hand is None else up_to_hand,
+        ).values_list("entry_id", flat=True)
+    )
+
+
+def leaving_seats(
+    table: Table, rows: Iterable[SeatAssignment], up_to_hand: int | None = None
+) -> set[int]:
+    """The seats of `rows` (the table's seats) whose players are leaving (`leaving_entries`)."""
+    leaving = leaving_entries([table], up_to_hand)
+    return {r.seat for r in rows if r.entry_id in leaving}
+
+
+def open_tables(tournament: Tournament) -> list[Table]:
+    return list(tournament.tables.filter(is_open=True).order_by("opening_order", "number"))
+
+
+def seating_is_drawn(tournament: Tournament) -> bool:
+    return SeatAssignment.objects.filter(table__tournament=tournament).exists()
+
+
+def rows_by_table(tables: Sequence[Table]) -> dict[int, list[SeatAssignment]]:
+    rows: dict[int, list[SeatAssignment]] = {}
+    for row in SeatAssignment.objects.filter(table__in=tables):
+        rows.setdefault(row.table_id, []).append(row)
+    return rows
+
+
+# Rows read from each end of the room for a plan; more are read only when the plan needs them.
+HEAD_ROWS = 8
+
+
+def _head_counts(tournament: Tournament, fullest: int, emptiest: int) -> HeadCounts:
+    """The `fullest` fullest and the `emptiest` emptiest open tables, in one statement (the
+    two partial indexes on the table's head count serve it)."""
+    table = connection.ops.quote_name(Table._meta.db_table)
+    part = (
+        f"SELECT * FROM (SELECT %s AS end_, number, players, seats FROM {table} "  # noqa: S608
+        "WHERE tournament_id = %s AND is_open ORDER BY players {order}, number LIMIT %s) AS {alias}"
+    )
+    sql = (
+        part.format(order="DESC", alias="fullest")
+        + " UNION ALL "
+        + part.format(order="ASC", alias="emptiest")
+    )
+    full: list[TableCount] = []
+    empty: list[TableCount] = []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [0, tournament.pk, fullest, 1, tournament.pk, emptiest])
+        for end, number, players, seats in cursor.fetchall():
+            (empty if end else full).append(TableCount(number, players, seats))
+    full.sort(key=fullest_first)
+    empty.sort(key=emptiest_first)
+    return HeadCounts(tuple(full), tuple(empty), fullest, emptiest)
+
+
+def with_head_counts(tournament: Tournament, plan: Callable[[HeadCounts], T]) -> T:
+    """Run `plan` on the head counts at both ends of the room, reading more rows from the end
+    it asks for: eight times as many, or every table up to the head count it names."""
+    limits = {"fullest": HEAD_ROWS, "emptiest": HEAD_ROWS}
+    while True:
+        try:
+            return plan(_head_counts(tournament, limits["fullest"], limits["emptiest"]))
+        except NeedMoreCounts as more:
+            if more.players_at_most is None:
+                limits[more.end] *= 8
+            else:  # every table up to that head count, and one more to mark the edge
+                at_most = tournament.tables.filter(
+                    is_open=True, players__lte=more.players_at_most
+                ).count()
+                limits[more.end] = max(limits[more.end], at_most) + 1
+
+
+def table_loader(
+    tournament: Tournament, pairs: set[tuple[int, int]] | None = None
+) -> Callable[[Iterable[int]], dict[int, TableState]]:
+    """Load open tables with their seats and who is out in the hand being played (an open bust
+    report of the table's current hand), in one query per call; a table read once is not read
+    again by the same loader (one plan, inside one transaction). The same query adds to `pairs`
+    the keep-apart pairs (bdpv seating rule 4) of every player it loads: all a plan needs to
+    know about them, as only the players of the tables it loads can move or be joined."""
+    memo: dict[int, TableState] = {}
+    table_table = connection.ops.quote_name(Table._meta.db_table)
+    seat_table = connection.ops.quote_name(SeatAssignment._meta.db_table)
+    report_table = connection.ops.quote_name(TableReport._meta.db_table)
+    pair_table = connection.ops.quote_name(KeepApart._meta.db_table)
+
+    def load(numbers: Iterable[int]) -> dict[int, TableState]:
+        wanted = set(numbers)
+        found = {n: memo[n] for n in wanted if n in memo}
+        missing = sorted(wanted - set(found))
+        if not missing:
+            return found
+        tables: dict[int, tuple[Any, ...]] = {}
+        seats: dict[int, dict[int, tuple[int, int, bool, bool]]] = {}
+        with connection.cursor() as cursor:
+            # Written out: through the ORM this read cost 2 ms, most of it building the query.
+            # A player with keep-apart pairs comes once per pair.
+            cursor.execute(
+                f"SELECT t.number, t.seats, t.button_seat, t.small_blind_seat, "  # noqa: S608
+                "t.big_blind_seat, t.opening_order, s.seat, s.entry_id, s.must_wait, "
+                f"EXISTS (SELECT 1 FROM {report_table} r WHERE r.table_id = t.id "
+                "AND r.entry_id = s.entry_id AND r.kind = %s AND r.resolved_at IS NULL "
+                "AND r.hand_number <= t.hand_number), k.first_id, k.second_id "
+                f"FROM {table_table} t LEFT JOIN {seat_table} s ON s.table_id = t.id "
+                f"LEFT JOIN {pair_table} k ON k.tournament_id = t.tournament_id "
+                "AND (k.first_id = s.entry_id OR k.second_id = s.entry_id) "
+                f"WHERE t.tournament_id = %s AND t.is_open "
+                f"AND t.number IN ({', '.join(['%s'] * len(missing))})",
+                [ReportKind.BUST.value, tournament.pk, *missing],
+            )
+            rows = cursor.fetchall()
+        for number, size, button, sb, bb, order, seat, entry, wait, out, first, second in rows:
+            tables[number] = (size, blinds_of(button, sb, bb), order)
+            if seat is not None:
+                seats.setdefault(number, {})[seat] = (seat, entry, wait, bool(out))
+            if first is not None and pairs is not None:
+                pairs.add((first, second))
+        for n, (size, blinds, order) in tables.items():
+            memo[n] = found[n] = _state(n, size, blinds, order, seats.get(n, {}).values())
+        return found
+
+    return load
+
+
+def table_counts(tournament: Tournament) -> dict[int, int]:
+    """Head count of every open table (for pages that show the whole room)."""
+    return dict(tournament.tables.filter(is_open=True).values_list("number", "players"))
+
+
+def break_suggestion(tournament: Tournament) -> int | None:
+    """The table to break now, if the players fit in one table fewer (tda-de 9). Usually one
+    read of the tournament row: it keeps the open tables and the players still in, an upper
+    bound of the players seated, so the tables are only read when a break may be due."""
+    tournaments = connection.ops.quote_name(Tournament._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT tables_open, players_left FROM {tournaments} WHERE id = %s",  # noqa: S608
+            [tournament.pk],
+        )
+        tables, left = cursor.fetchone()
+    seats = tournament.seats_per_table
+    if tables < 2 or left > (tables - 1) * seats:
+        return None
+    found = tournament.tables.filter(is_open=True).aggregate(
+        seated=Sum("players"), lowest=Min("number"), highest=Max("number")
+    )
+    return break_due(
+        players=found["seated"] or 0,
+        tables=tables,
+        lowest=found["lowest"],
+        highest=found["highest"],
+        seats_per_table=seats,
+        order=tournament.break_order,
+    )
+
+
+def balance_plan(tournament: Tournament) -> BalancePlan:
+    """The moves that balance the room now (recomputed every time: never stale). Keep-apart
+    pairs a move could not keep apart are in the plan's `together` (bdpv seating rule 4)."""
+    rules = balance_rules(tournament)
+
+    def plan_once() -> BalancePlan:
+        pairs: set[tuple[int, int]] = set()  # filled by the loader with the tables it reads
+        load = table_loader(tournament, pairs)
+        return with_head_counts(
+            tournament, lambda head: plan_balance_lazy(head, load, rules, pairs)
+        )
+
+    for attempt in range(3):
+        try:
+            return plan_once()
+        except TableClosed:
+            # Read without the lock (a page, the API): a table broken between the head counts
+            # and the seats; the next reads see the room after the break.
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def time_call_of(tournament: Tournament) -> tuple[int, int]:
+    """Seconds to act after a time call, then the countdown, in the tournament's ruleset
+    version (tda-de 29, bdpv 5.12)."""
+    return tournament_ruleset(tournament).time_call
+
+
+def time_call_payload(call: TimeCall | None) -> dict[str, Any] | None:
+    if call is None or call.cancelled_at is not None:
+        return None
+    ends = call.started_at.timestamp() + call.seconds + call.countdown
+    if ends < timezone.now().timestamp():
+        return None
+    return {
+        "seat": call.seat,
+        "started_ms": int(call.started_at.timestamp() * 1000),
+        "seconds": call.seconds,
+        "countdown": call.countdown,
+        "ends_ms": int(ends * 1000),
+    }

@@ -1,0 +1,196 @@
+"""Dealer reports (busts, floor calls) and how the floor resolves them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables.models import ReportKind, Table, TableReport, blinds_of
+from tables.selectors import leaving_entries, leaving_seats
+from tables.services.hands import _deal_next_hand
+from tournament.errors import FloorError
+from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
+from tournament.realtime import broadcast_on_commit, console_group, table_group
+
+
+@transaction.atomic
+def report_bust(
+    *, table: Table, seat: int, stack_at_hand_start: int | None, actor: Actor
+) -> TableReport:
+    """A dealer reports a bust in the hand being played; the floor confirms it (then it
+    counts). The report keeps the hand: its number, its button and the hand-for-hand round, so
+    that players out in the same hand are ranked together (bdpv 6.28) whenever the floor
+    confirms them, and the next hand is dealt without the player."""
+    lock_tournament(table.tournament_id)
+    table = (
+        Table.objects.select_for_update(no_key=True).select_related("tournament").get(pk=table.pk)
+    )
+    row = table.assignments.filter(seat=seat).first()
+    if row is None:
+        raise FloorError(_("Nobody sits in seat %(s)s.") % {"s": seat})
+    tournament = table.tournament
+    if stack_at_hand_start is not None and stack_at_hand_start > tournament.chips_in:
+        raise FloorError(
+            _("A stack of %(stack)s is more than the chips in play (%(chips)s).")
+            % {"stack": stack_at_hand_start, "chips": tournament.chips_in}
+        )
+    if TableReport.objects.filter(
+        entry_id=row.entry_id, kind=ReportKind.BUST, resolved_at__isnull=True
+    ).exists():
+        raise FloorError(_("This bust has been reported already."))
+    playing = table.assignments.exclude(entry_id__in=leaving_entries([table])).count()
+    if playing <= 1:
+        raise FloorError(_("The last player at the table cannot be out in this hand."))
+    report = TableReport.objects.create(
+        table=table,
+        kind=ReportKind.BUST,
+        entry_id=row.entry_id,
+        seat=seat,
+        stack_at_hand_start=stack_at_hand_start,
+        hand_number=table.hand_number,
+        button_seat=table.button_seat,
+        h4h_round=tournament.h4h_round if tournament.hand_for_hand else None,
+    )
+    event_record(
+        tournament=tournament,
+        action="table.report_bust",
+        actor=actor,
+        payload={
+            "table": table.number,
+            "seat": seat,
+            "entry": row.entry_id,
+            "hand": table.hand_number,
+            "stack": stack_at_hand_start,
+        },
+    )
+    broadcast_on_commit(console_group(table.tournament_id), "report", {"table": table.number})
+    broadcast_on_commit(table_group(table.pk), "table", {"reported": seat})
+    return report
+
+
+@transaction.atomic
+def call_floor(*, table: Table, note: str, actor: Actor) -> TableReport:
+    note = note.strip()[:200]
+    report = TableReport.objects.create(
+        table=table, kind=ReportKind.FLOOR, note=note, hand_number=table.hand_number
+    )
+    event_record(
+        tournament=table.tournament,
+        action="table.call_floor",
+        actor=actor,
+        payload={"table": table.number, "note": note},
+    )
+    broadcast_on_commit(
+        console_group(table.tournament_id), "report", {"table": table.number, "floor": True}
+    )
+    return report
+
+
+@transaction.atomic
+def report_resolve(
+    *,
+    report: TableReport,
+    confirm: bool,
+    actor: Actor,
+    eliminated_by: tuple[int, ...] | Mapping[int, tuple[int, ...]] = (),
+    stacks: Mapping[int, int | None] | None = None,
+) -> TableReport:
+    """The floor confirms a reported bust (the elimination is made; in a bounty tournament
+    with who knocked the player out) or dismisses a report. `eliminated_by` and `stacks` may
+    be given per report id (the floor confirming a hand's reports together types each one's
+    eliminators and, where the dealer left it out, the stack at the start of the hand).
+
+    Confirming one bust of a hand confirms every bust still waiting from the same hand (the
+    same table and hand number, or the same hand-for-hand round), so they are ranked together
+    as the ruleset says, whichever the floor clicked first; a bust confirmed later for a hand
+    already recorded joins that hand's ranking (tournament/services/eliminations.py)."""
+    report = (
+        TableReport.objects.select_for_update(of=("self",))
+        .select_related("table__tournament", "entry")
+        .get(pk=report.pk)
+    )
+    if report.resolved_at is not None:
+        raise FloorError(_("This report has been handled already."))
+    tournament = report.table.tournament
+    resolved = [report]
+    if report.kind == ReportKind.BUST and confirm:
+        from tournament.services.eliminations import BustReport, entries_bust
+
+        resolved = _same_hand_reports(report)
+        by = eliminated_by if isinstance(eliminated_by, Mapping) else {report.pk: eliminated_by}
+        for r in resolved:
+            typed = (stacks or {}).get(r.pk)
+            if typed is not None:
+                r.stack_at_hand_start = typed
+        entries_bust(
+            tournament=tournament,
+            busts=[
+                BustReport(
+                    entry=r.entry,
+                    stack_at_hand_start=r.stack_at_hand_start,
+                    eliminated_by=by.get(r.pk, ()),
+                    hand_number=r.hand_number,
+                    button_seat=r.button_seat,
+                    h4h_round=r.h4h_round,
+                )
+                for r in resolved
+                if r.entry is not None
+            ],
+            actor=actor,
+        )
+        resolution = "confirmed"
+    else:
+        resolution = "done" if report.kind == ReportKind.FLOOR else "dismissed"
+    now = timezone.now()
+    for r in resolved:
+        r.resolution = resolution
+        r.resolved_at = now
+    TableReport.objects.bulk_update(resolved, ["resolution", "resolved_at", "stack_at_hand_start"])
+    if resolution == "dismissed" and report.hand_number < report.table.hand_number:
+        _redeal_after_dismissal(report)
+    event_record(
+        tournament=tournament,
+        action="table.report_resolve",
+        actor=actor,
+        payload={
+            "report": report.pk,
+            "reports": [r.pk for r in resolved],
+            "resolution": resolution,
+        },
+    )
+    broadcast_on_commit(console_group(tournament.pk), "report", {"resolved": report.pk})
+    broadcast_on_commit(table_group(report.table_id), "table", {"resolved": report.pk})
+    return report
+
+
+def _same_hand_reports(report: TableReport) -> list[TableReport]:
+    """The waiting bust reports of the report's hand, the report first (locked)."""
+    same = TableReport.objects.select_for_update(of=("self",)).select_related("entry", "table")
+    same = same.filter(kind=ReportKind.BUST, resolved_at__isnull=True).exclude(pk=report.pk)
+    if report.h4h_round is not None:
+        same = same.filter(
+            table__tournament_id=report.table.tournament_id, h4h_round=report.h4h_round
+        )
+    else:
+        same = same.filter(table_id=report.table_id, hand_number=report.hand_number, h4h_round=None)
+    return [report, *same.order_by("id")]
+
+
+def _redeal_after_dismissal(report: TableReport) -> None:
+    """A bust reported in the hand before the current one turned out wrong: the player is still
+    in, so the current hand's positions are worked out again from the hand before it with the
+    player dealt in (only while that hand is still the table's latest)."""
+    table = Table.objects.select_for_update(no_key=True).get(pk=report.table_id)
+    if report.hand_number != table.hand_number - 1 or table.previous_big_blind_seat is None:
+        return
+    previous = blinds_of(
+        table.previous_button_seat, table.previous_small_blind_seat, table.previous_big_blind_seat
+    )
+    rows = list(table.assignments.select_for_update())
+    still_out = leaving_seats(table, rows, up_to_hand=report.hand_number)
+    _deal_next_hand(table, rows, previous, still_out)
+    table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])

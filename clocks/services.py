@@ -18,7 +18,7 @@ from clocks.domain.clock import ClockError, ClockState, clock_state, validate_co
 from clocks.domain.clock import ClockEvent as DomainEvent
 from clocks.models import Clock, ClockEvent
 from clocks.selectors import clock_events, level_timings
-from tournament.domain.levels import level_reached
+from tournament.domain.levels import level_reached, row_labels
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import Level, Status, Tournament
@@ -101,8 +101,7 @@ def clock_command(
     if kind in ("jump", "start"):
         # A jump (or start) sets the level directly; the announcer must not repeat it.
         announced = state.level_index
-        Clock.objects.filter(pk=clock.pk).update(announced_level=announced)
-    _schedule(clock.pk, due_at(state, announced, now))
+    _schedule(clock.pk, due_at(state, announced, now), announced_level=announced)
     event_record(
         tournament=tournament,
         action=f"clock.{kind}",
@@ -131,8 +130,8 @@ def due_at(state: ClockState, announced_level: int, now: datetime) -> datetime |
     return state.level_ends_at
 
 
-def _schedule(clock_pk: int, when: datetime | None) -> None:
-    Clock.objects.filter(pk=clock_pk).update(next_due_at=when)
+def _schedule(clock_pk: int, when: datetime | None, **also: Any) -> None:
+    Clock.objects.filter(pk=clock_pk).update(next_due_at=when, **also)
     if when is not None:
         transaction.on_commit(_wake_ticker)
 
@@ -197,16 +196,17 @@ def clock_payload(
 ) -> dict[str, Any]:
     """What every screen needs to draw the clock: instants as epoch milliseconds."""
 
+    labels = row_labels([x.is_break for x in levels])
+
     def level_info(index: int | None) -> dict[str, Any] | None:
         if index is None or index >= len(levels):
             return None
         lv = levels[index]
         # Breaks are not levels: a break has no number, it follows level `after_level`.
-        reached = level_reached([x.is_break for x in levels], index)
         return {
             "index": index,
-            "number": None if lv.is_break else reached,
-            "after_level": reached if lv.is_break else None,
+            "number": labels[index].number,
+            "after_level": labels[index].after if lv.is_break else None,
             "is_break": lv.is_break,
             "small_blind": lv.small_blind,
             "big_blind": lv.big_blind,

@@ -103,12 +103,7 @@ def entry_correct(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
             error=error,
             posted=request.POST if error else {},
             can_void=entry.status in (EntryStatus.ACTIVE, EntryStatus.ALTERNATE),
-            history=[
-                e
-                for e in corrections.recent_corrections(tournament, limit=50)
-                if (e.payload or {}).get("entry") == entry.pk
-                or (e.payload or {}).get("player") == entry.player_id
-            ][:5],
+            history=corrections.recent_corrections(tournament, limit=5, entry=entry),
         ),
     )
 

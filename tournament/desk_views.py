@@ -105,17 +105,26 @@ def _desk_page(
     created: Entry | None,
     same_name: Sequence[Player] = (),
 ) -> HttpResponse:
+    query = search_text(request.GET.get("q"))
+    results = entry_search(tournament, query)[:25]
+    htmx = getattr(request, "htmx", None)
+    if htmx and htmx.target == "desk-results":
+        # The search box asks while someone types: only the list, nothing else of the page.
+        return render(
+            request,
+            "tournament/_desk_results.html",
+            console_context(tournament, "desk", results=results, query=query),
+        )
     last = None
     last_id = whole_number_or_none(request.GET.get("last"), low=1)
     if last_id is not None:
         last = tournament.entries.filter(pk=last_id).select_related("player", "seat__table").first()
-    query = search_text(request.GET.get("q"))
     context = console_context(
         tournament,
         "desk",
         form=form,
         numbers=tournament_numbers(tournament),
-        results=entry_search(tournament, query)[:25],
+        results=results,
         query=query,
         last=created or last,
         places_final=registration.field_is_final(tournament),
@@ -123,9 +132,6 @@ def _desk_page(
         same_name=same_name,
         corrections=recent_corrections(tournament, limit=5),
     )
-    htmx = getattr(request, "htmx", None)
-    if htmx and htmx.target == "desk-results":
-        return render(request, "tournament/_desk_results.html", context)
     return render(request, "tournament/desk.html", context)
 
 
@@ -144,7 +150,9 @@ def player_search(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _entry(request: HttpRequest, pk: int, entry_id: int) -> Entry:
     return get_object_or_404(
-        Entry.objects.select_related("player", "tournament"), pk=entry_id, tournament_id=pk
+        Entry.objects.select_related("player", "tournament", "seat__table"),
+        pk=entry_id,
+        tournament_id=pk,
     )
 
 
@@ -193,18 +201,10 @@ def entry_receipt(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
             "tournament": entry.tournament,
             "qr": qr_svg(seat_url),
             "purchases": entry.purchases.filter(refunded=False),
-            "seat": _seat_of(entry),
+            # The entry's seat (with its table) while the player is seated.
+            "seat": getattr(entry, "seat", None) if entry.status == EntryStatus.ACTIVE else None,
         },
     )
-
-
-def _seat_of(entry: Entry) -> object | None:
-    """The entry's seat (with its table) while the player is seated, else None."""
-    from tables.models import SeatAssignment
-
-    if entry.status != EntryStatus.ACTIVE:
-        return None
-    return SeatAssignment.objects.select_related("table").filter(entry=entry).first()
 
 
 @floor_required

@@ -42,6 +42,14 @@ class Status(models.TextChoices):
     FINISHED = DomainStatus.FINISHED.value, _("Finished")
 
 
+def status_label(value: Any) -> str:
+    """A tournament status in the reader's words; an unknown value as it is."""
+    try:
+        return str(Status(value).label)
+    except ValueError:
+        return str(value)
+
+
 class ChipSet(models.Model):
     name = models.CharField(_("name"), max_length=100)
 

@@ -15,7 +15,7 @@ from tournament.csvexport import csv_response
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.inputs import CHIPS_MAX, amount, whole_number, whole_number_or_none
-from tournament.models import DealShare, Entry, EntryStatus, Status
+from tournament.models import DealShare, Entry, Status
 from tournament.roles import floor_required
 from tournament.selectors import tournament_numbers
 from tournament.services import deals as svc
@@ -54,7 +54,7 @@ def _read(
 def deal(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     existing = tournament.deals.prefetch_related("shares__entry__player").first()
-    left = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
+    left = tournament.players_left  # kept by the database (tournament/counters.py)
     # A deal is worked out by 2 to 10 players of a running tournament: the page lists them
     # only then (not the whole field of a 30,000-entry event).
     possible = (

@@ -197,20 +197,3 @@ def validate_command(
     """Raise ClockError if `command` cannot follow `events`."""
     r = _replay(levels, events)
     _apply(levels, r, command)
-
-
-def playing_level_number(levels: Sequence[LevelTiming], index: int) -> int:
-    """1-based number of the playing level at `index`; a break counts as the level before it."""
-    return sum(1 for lv in levels[: index + 1] if not lv.is_break)
-
-
-def late_registration_open(
-    levels: Sequence[LevelTiming], state: ClockState, until_level: int | None
-) -> bool:
-    """Late registration is open before the start and through level `until_level` (including
-    the break right after it); None means it closes when the clock starts."""
-    if not state.started:
-        return True
-    if until_level is None:
-        return False
-    return playing_level_number(levels, state.level_index) <= until_level

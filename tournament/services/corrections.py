@@ -21,10 +21,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
 from tournament.models import (
     Entry,
     EntryStatus,
@@ -36,8 +38,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.realtime import broadcast_on_commit, tournament_group
-from tournament.selectors import event_renumbered, payout_amounts
-from tournament.services.deals import deal_prizes
+from tournament.selectors import event_renumbered
 from tournament.services.registration import (
     _default_display_name,
     _seat_if_drawn,
@@ -55,10 +56,6 @@ UNDO = "correction.undo"
 CORRECTIONS = (VOID, PERSON, NAME, MONEY)
 
 _COUNTED = (EntryStatus.ACTIVE, EntryStatus.BUSTED)
-
-
-def _lock(tournament_pk: int) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament_pk)
 
 
 def _entry_by_number(tournament: Tournament, number: int | None) -> Entry:
@@ -88,24 +85,13 @@ def _money_follows_field(tournament: Tournament, *, correct_payments: bool) -> l
     final, give them the prizes of their new places. A prize already paid that would change
     refuses the correction unless `correct_payments` is set. Returns the paid entries whose
     prize changed (for a `payout.correction` event)."""
-    from tournament.services.eliminations import _prizes_by_place
+    from tournament.services.eliminations import prizes_changed, prizes_write
 
     places_renumber(tournament)
     fresh = Tournament.objects.get(pk=tournament.pk)
     if not field_is_final(fresh):
         return []
-    rows = {
-        e.pk: e
-        for e in fresh.entries.select_for_update().filter(
-            status=EntryStatus.BUSTED, place__isnull=False
-        )
-    }
-    if not rows:
-        return []
-    payouts = payout_amounts(fresh)
-    places = {pk: e.place for pk, e in rows.items() if e.place is not None}
-    prizes = _prizes_by_place(fresh, places, payouts, deal_prizes(fresh))
-    changed = [e for pk, e in rows.items() if e.prize != prizes[pk]]
+    changed = prizes_changed(fresh)
     paid = [e for e in changed if e.paid_amount > 0]
     if paid and not correct_payments:
         raise FloorError(
@@ -116,9 +102,7 @@ def _money_follows_field(tournament: Tournament, *, correct_payments: bool) -> l
             % {"who": ", ".join(f"#{e.number}" for e in sorted(paid, key=lambda x: x.number))},
             code="paid",
         )
-    for e in changed:
-        e.prize = prizes[e.pk]
-    Entry.objects.bulk_update(changed, ["prize"])
+    prizes_write(changed)
     return [{"entry": e.pk, "number": e.number, "paid": e.paid_amount} for e in paid]
 
 
@@ -148,7 +132,7 @@ def entry_void(
     """Void a wrong registration. Its money is refunded, or, with `move_to` (an entry number),
     booked on that entry instead. Only a registration still in play or waiting can be voided:
     a bust is undone first. Returns the correction event."""
-    tournament = _lock(entry.tournament_id)
+    tournament = lock_tournament(entry.tournament_id, key=True)
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if tournament.status == Status.FINISHED:
         raise FloorError(
@@ -347,7 +331,7 @@ def entry_change_player(
 ) -> Event:
     """Another person takes the entry: an existing player, or a new one (`name`). The entry
     keeps its number, seat, chips and money."""
-    tournament = _lock(entry.tournament_id)
+    tournament = lock_tournament(entry.tournament_id, key=True)
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if entry.status == EntryStatus.UNREGISTERED:
         raise FloorError(_("#%(n)s is not registered.") % {"n": entry.number})
@@ -423,7 +407,7 @@ def player_rename(
     follows the new name when it was the one made from the old name. The search key follows
     (tournament/signals.py)."""
     if tournament is not None:
-        tournament = _lock(tournament.pk)
+        tournament = lock_tournament(tournament.pk, key=True)
     player = Player.objects.select_for_update().get(pk=player.pk)
     name = " ".join(name.split())
     if len(name) < 2:
@@ -490,7 +474,7 @@ def _limit_check(tournament: Tournament, purchase: Purchase, target: Entry) -> N
 def purchase_move(*, purchase: Purchase, to_number: int | None, actor: Actor) -> Event:
     """A buy-in, re-entry, rebuy or add-on booked on the wrong entry moves to the right one.
     The prize pool, chips and counts stay as they are."""
-    tournament = _lock(purchase.entry.tournament_id)
+    tournament = lock_tournament(purchase.entry.tournament_id, key=True)
     purchase = Purchase.objects.select_for_update().select_related("entry").get(pk=purchase.pk)
     if purchase.refunded:
         raise FloorError(_("This purchase has been refunded."))
@@ -541,19 +525,26 @@ def _money_undo(tournament: Tournament, event: Event) -> dict[str, Any]:
 # --- Undo -------------------------------------------------------------------------------
 
 
-def undone_ids(tournament: Tournament) -> set[int]:
-    """The correction events that have been undone."""
+def undone_ids(tournament: Tournament, event_ids: list[int]) -> set[int]:
+    """Which of these correction events have been undone (one query over their undos only)."""
     return {
-        int(p.get("undoes") or 0)
-        for p in tournament.events.filter(action=UNDO).values_list("payload", flat=True)
-        if isinstance(p, dict)
+        int(undoes)
+        for undoes in tournament.events.filter(
+            action=UNDO, payload__undoes__in=event_ids
+        ).values_list("payload__undoes", flat=True)
     }
 
 
-def recent_corrections(tournament: Tournament, limit: int = 8) -> list[Event]:
-    """The latest corrections, newest first, each marked `undone`."""
-    rows = list(tournament.events.filter(action__in=CORRECTIONS).order_by("-id")[:limit])
-    done = undone_ids(tournament) if rows else set()
+def recent_corrections(
+    tournament: Tournament, limit: int = 8, *, entry: Entry | None = None
+) -> list[Event]:
+    """The latest corrections (of one entry or its player, when given), newest first, each
+    marked `undone`."""
+    events = tournament.events.filter(action__in=CORRECTIONS)
+    if entry is not None:
+        events = events.filter(Q(payload__entry=entry.pk) | Q(payload__player=entry.player_id))
+    rows = list(events.order_by("-id")[:limit])
+    done = undone_ids(tournament, [e.pk for e in rows]) if rows else set()
     for e in rows:
         e.undone = e.pk in done  # type: ignore[attr-defined]
     return rows
@@ -565,11 +556,11 @@ def correction_undo(
 ) -> Event:
     """Undo one correction, restoring the state before it; refused when later changes make
     that impossible. Returns the undo's event."""
-    tournament = _lock(tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     event = tournament.events.filter(pk=event_id, action__in=CORRECTIONS).first()
     if event is None:
         raise FloorError(_("There is no such correction to undo."))
-    if event.pk in undone_ids(tournament):
+    if undone_ids(tournament, [event.pk]):
         raise FloorError(_("This correction has been undone already."))
     if event_renumbered(event=event):
         raise FloorError(

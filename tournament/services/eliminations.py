@@ -798,10 +798,9 @@ def _rerank_all(tournament: Tournament) -> list[dict[str, int]]:
     return _write_moved(earlier, moved, field, prizes)
 
 
-def prizes_refresh(*, tournament: Tournament) -> int:
-    """Give every finish recorded so far the prize of its place, now that the field is final
-    (registration closed). Returns how many prizes changed. Call inside the transaction that
-    closed registration."""
+def prizes_changed(tournament: Tournament) -> list[Entry]:
+    """The finishes recorded so far (locked) whose prize differs from the prize of their place
+    now, each with its `new_prize`. Writes nothing."""
     rows = {
         e.pk: e
         for e in tournament.entries.select_for_update().filter(
@@ -809,14 +808,29 @@ def prizes_refresh(*, tournament: Tournament) -> int:
         )
     }
     if not rows:
-        return 0
+        return []
     payouts = payout_amounts(tournament)
     places = {pk: e.place for pk, e in rows.items() if e.place is not None}
     prizes = _prizes_by_place(tournament, places, payouts, deal_prizes(tournament))
     changed = [e for pk, e in rows.items() if e.prize != prizes[pk]]
     for e in changed:
-        e.prize = prizes[e.pk]
+        e.new_prize = prizes[e.pk]  # type: ignore[attr-defined]
+    return changed
+
+
+def prizes_write(changed: list[Entry]) -> None:
+    """Write the `new_prize` of each entry `prizes_changed` returned."""
+    for e in changed:
+        e.prize = e.new_prize  # type: ignore[attr-defined]
     Entry.objects.bulk_update(changed, ["prize"])
+
+
+def prizes_refresh(*, tournament: Tournament) -> int:
+    """Give every finish recorded so far the prize of its place, now that the field is final
+    (registration closed). Returns how many prizes changed. Call inside the transaction that
+    closed registration."""
+    changed = prizes_changed(tournament)
+    prizes_write(changed)
     return len(changed)
 
 

@@ -23,11 +23,11 @@ from tournament.events import Actor, event_record
 from tournament.models import (
     ChipDenomination,
     ChipSet,
-    EntryStatus,
     Level,
     Status,
     Structure,
     Tournament,
+    status_label,
 )
 from tournament.realtime import broadcast_on_commit, tournament_group
 from tournament.status_signals import structure_changed, tournament_finished, tournament_reopened
@@ -340,7 +340,7 @@ def tournament_status_set(*, tournament: Tournament, status: str, actor: Actor) 
     except LifecycleError as exc:
         raise FloorError(
             _("The tournament cannot go from “%(a)s” to “%(b)s”.")
-            % {"a": Status(tournament.status).label, "b": _status_label(status)}
+            % {"a": Status(tournament.status).label, "b": status_label(status)}
         ) from exc
     previous = tournament.status
     tournament.status = status
@@ -355,13 +355,6 @@ def tournament_status_set(*, tournament: Tournament, status: str, actor: Actor) 
         tournament_finished.send(sender=Tournament, tournament=tournament, actor=actor)
     broadcast_on_commit(tournament_group(tournament.pk), "status", {"status": status})
     return tournament
-
-
-def _status_label(status: str) -> str:
-    try:
-        return str(Status(status).label)
-    except ValueError:
-        return status
 
 
 def _status_before_finish(tournament: Tournament) -> str | None:
@@ -390,10 +383,9 @@ def tournament_reopen(*, tournament: Tournament, actor: Actor, reason: str = "")
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status != Status.FINISHED:
         raise FloorError(_("Only a finished tournament can be reopened."))
-    alive = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
     target = reopen_target(
         _status_before_finish(tournament),
-        alive=alive,
+        alive=tournament.players_left,  # kept by the database: the entries still active
         final_table_size=tournament.final_table_size,
     )
     tournament.status = target.value

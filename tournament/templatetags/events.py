@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tournament.correction_text import SENTENCES as CORRECTION_SENTENCES
-from tournament.models import Status
+from tournament.models import status_label
 from tournament.templatetags import levels
 
 register = template.Library()
@@ -18,13 +18,6 @@ register = template.Library()
 def _mmss(seconds: Any) -> str:
     s = abs(int(seconds or 0))
     return f"{s // 60}:{s % 60:02d}"
-
-
-def _status_word(value: Any) -> str:
-    try:
-        return str(Status(value).label)
-    except ValueError:
-        return str(value)
 
 
 def _table_suffix(p: dict[str, Any]) -> str:
@@ -63,9 +56,9 @@ SENTENCES: dict[str, Any] = {
     "tournament.update": lambda p: _("Settings changed: %(f)s")
     % {"f": ", ".join(p.get("changed", []) or p.get("fields", []) or ["–"])},
     "tournament.status": lambda p: _("Status changed: %(a)s → %(b)s")
-    % {"a": _status_word(p.get("from")), "b": _status_word(p.get("to"))},
+    % {"a": status_label(p.get("from")), "b": status_label(p.get("to"))},
     "tournament.reopen": lambda p: _("Finished tournament reopened (%(b)s)")
-    % {"b": _status_word(p.get("to"))}
+    % {"b": status_label(p.get("to"))}
     + (": " + str(p["reason"]) if p.get("reason") else ""),
     "structure.edit": lambda p: _("Blind structure edited"),
     "entry.register": lambda p: _("#%(n)s registered") % {"n": p.get("number")}

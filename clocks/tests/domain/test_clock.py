@@ -9,9 +9,10 @@ from clocks.domain.clock import (
     ClockEvent,
     LevelTiming,
     clock_state,
-    late_registration_open,
     validate_command,
 )
+from tournament.domain.levels import level_reached
+from tournament.domain.lifecycle import EntryRules, field_may_grow
 
 T0 = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
 LEVELS = [
@@ -86,11 +87,18 @@ def test_impossible_commands(history, command):
         validate_command(LEVELS, history, command)
 
 
+def _late_registration_open(at_: datetime, until_level: int | None) -> bool:
+    """The tournament's rule (lifecycle.field_may_grow) read at the clock's playing level."""
+    state = clock_state(LEVELS, [ev("start", 0)], at_)
+    level = level_reached([lv.is_break for lv in LEVELS], state.level_index)
+    rules = EntryRules(late_registration_until_level=until_level)
+    return field_may_grow(rules=rules, status="running", current_level=level)
+
+
 def test_late_registration_through_the_break_after_the_level():
-    events = [ev("start", 0)]
-    assert late_registration_open(LEVELS, clock_state(LEVELS, events, at(2500)), 2)
-    assert not late_registration_open(LEVELS, clock_state(LEVELS, events, at(3400)), 2)
-    assert not late_registration_open(LEVELS, clock_state(LEVELS, events, at(1)), None)
+    assert _late_registration_open(at(2500), 2)
+    assert not _late_registration_open(at(3400), 2)
+    assert not _late_registration_open(at(1), None)
 
 
 @given(

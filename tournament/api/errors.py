@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from django.http import Http404
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -14,4 +15,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if exc.field:
             body["field"] = exc.field
         return Response(body, status=exc.status_code)
+    if isinstance(exc, OverflowError):
+        # SQLite refuses an integer beyond 64 bits in a query (PostgreSQL finds no row): an id
+        # that large names nothing.
+        exc = Http404()
     return drf_exception_handler(exc, context)

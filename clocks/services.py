@@ -22,7 +22,7 @@ from tournament.domain.levels import level_reached, row_labels
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import Level, Status, Tournament
-from tournament.realtime import broadcast_on_commit, table_group, tournament_group
+from tournament.realtime import broadcast_on_commit, tournament_group
 
 COMMANDS = ("start", "pause", "resume", "add", "set_remaining", "jump")
 
@@ -345,10 +345,9 @@ def _announce(clock: Clock, state: ClockState, levels: list[Level], now: datetim
             },
         )
     payload = clock_payload(tournament, state, levels, now)
+    # tda-de 23: the new level applies from the next hand; the dealer tablets take this same
+    # message (they are in the tournament's audience) and say so.
     broadcast_on_commit(tournament_group(tournament.pk), "level", payload)
-    # tda-de 23: the new level applies from the next hand; the dealer tablets say so.
-    for table_id in tournament.tables.filter(is_open=True).values_list("pk", flat=True):
-        broadcast_on_commit(table_group(table_id), "level", payload)
     return state.level_index + 1 - max(first, 0)
 
 

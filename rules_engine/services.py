@@ -619,9 +619,10 @@ def penalty_give(
 
 
 def _notify_table(table: Any) -> None:
-    from tournament.realtime import broadcast_on_commit, table_group
+    # The tablet shows who sits out, and for how many hands.
+    from tables.live import notify_tables
 
-    broadcast_on_commit(table_group(table.pk), "table", {"penalty": True})
+    notify_tables(table.tournament_id, [table.pk], console=False)
 
 
 def penalties_count_hand(table: Any) -> None:

@@ -14,14 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clocks.selectors import clock_state_for
-from rules_engine.services import sitting_out
 from tables import services as svc
+from tables.dealer_view import dealer_context, dealer_seats
 from tables.domain.button import waiting_seats
 from tables.domain.seating import suggest_break
-from tables.models import ReportKind, SeatAssignment, Table, TableReport, TimeCall
+from tables.models import ReportKind, SeatAssignment, Table, TableReport
 from tournament.desk_views import finish_message
-from tournament.domain.levels import level_reached
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import chips_or_none, entry_numbers
@@ -43,10 +41,14 @@ from tournament.views import console_context, get_tournament
 # --- Console: seating chart -----------------------------------------------------------------
 
 
-def _chart(tournament: Tournament) -> dict[str, Any]:
+def _chart(tournament: Tournament, only: set[int] | None = None) -> dict[str, Any]:
+    """The seating chart. `only`: the cards of these table numbers alone (the console asks for
+    the tables a live message named); the figures above the cards are for the whole room."""
+    open_tables = tournament.tables.filter(is_open=True)
+    if only is not None:
+        open_tables = open_tables.filter(number__in=only)
     tables = list(
-        tournament.tables.filter(is_open=True)
-        .order_by("number")
+        open_tables.order_by("number")
         .prefetch_related(
             Prefetch(
                 "assignments",
@@ -86,15 +88,18 @@ def _chart(tournament: Tournament) -> dict[str, Any]:
                 "h4h_done": tournament.hand_for_hand and t.h4h_done_round >= tournament.h4h_round,
             }
         )
-    counts = [c["count"] for c in cards]
-    suggestion = suggest_break(
-        {c["table"].number: c["count"] for c in cards},
-        tournament.seats_per_table,
-        order=tournament.break_order,
+    room = (
+        {c["table"].number: c["count"] for c in cards}
+        if only is None
+        else svc.table_counts(tournament)
     )
+    counts = list(room.values())
+    suggestion = suggest_break(room, tournament.seats_per_table, order=tournament.break_order)
     left = sum(counts)
     return {
         "cards": cards,
+        "open_tables": len(room),
+        "partial": only is not None,
         "plan": plan,
         "together": _numbers_of_pairs(tournament, plan.together if plan else ()),
         "players_seated": left,
@@ -149,7 +154,9 @@ def _reports_by_hand(reports: Iterable[TableReport]) -> list[list[TableReport]]:
 @floor_required
 def seating(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
-    context = console_context(tournament, "seating", **_chart(tournament))
+    context = console_context(
+        tournament, "seating", **_chart(tournament, _table_numbers(request.GET.get("tables")))
+    )
     _keep_typed_reports(request, context)
     q = search_text(request.GET.get("q"))
     if q:
@@ -159,6 +166,13 @@ def seating(request: HttpRequest, pk: int) -> HttpResponse:
         context["found"] = list(entry_search(tournament, q)[:20])
     template = "tables/_chart.html" if getattr(request, "htmx", None) else "tables/seating.html"
     return render(request, template, context)
+
+
+def _table_numbers(text: str | None) -> set[int] | None:
+    """`?tables=3,7`: the table numbers a live message named (bad parts are dropped)."""
+    if text is None:
+        return None
+    return {int(part) for part in text.split(",")[:200] if part.isdigit() and len(part) < 7}
 
 
 @floor_required
@@ -320,7 +334,7 @@ def table_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         table=table,
         dealer_link=link,
         qr=qr_svg(link),
-        seats=_dealer_seats(table),
+        seats=dealer_seats(table),
     )
     return render(request, "tables/table_detail.html", context)
 
@@ -335,36 +349,6 @@ def _table_by_token(token: str) -> Table:
     return table
 
 
-def _dealer_seats(table: Table) -> list[dict[str, Any]]:
-    rows = {r.seat: r for r in table.assignments.select_related("entry__player")}
-    blinds = table.blinds()
-    zone = waiting_seats(table.seats, blinds) if blinds else frozenset()
-    penalised = sitting_out(table)
-    reported = set(
-        TableReport.objects.filter(
-            table=table, kind=ReportKind.BUST, resolved_at__isnull=True
-        ).values_list("seat", flat=True)
-    )
-    out = []
-    for n in range(1, table.seats + 1):
-        r = rows.get(n)
-        out.append(
-            {
-                "n": n,
-                "row": r,
-                "button": blinds is not None and n == blinds.button,
-                "sb": blinds is not None and n == blinds.small_blind,
-                "bb": blinds is not None and n == blinds.big_blind,
-                "dead_button": blinds is not None and n == blinds.button and r is None,
-                "dead_sb": blinds is not None and n == blinds.small_blind and r is None,
-                "zone": r is None and n in zone,
-                "reported": n in reported,
-                "sits_out": penalised.get(r.entry_id, 0) if r else 0,
-            }
-        )
-    return out
-
-
 def seat_position(n: int, size: int) -> str:
     """Seats around an oval: the dealer sits at the bottom, seat 1 on the dealer's left and the
     numbers run clockwise. Written out for every table size in static/tables/felt.css (no style
@@ -374,44 +358,6 @@ def seat_position(n: int, size: int) -> str:
     x = 50 - 43 * math.sin(t)
     y = 50 + 40 * math.cos(t)
     return f"left:{x:.1f}%;top:{y:.1f}%"
-
-
-def _dealer_context(table: Table) -> dict[str, Any]:
-    tournament = table.tournament
-    levels = list(tournament.structure.levels.all())
-    state = clock_state_for(tournament, levels=levels)
-    level = levels[state.level_index] if levels and state.started else None
-    call = TimeCall.objects.filter(table=table, cancelled_at__isnull=True).first()
-    seats = _dealer_seats(table)
-    blinds = table.blinds()
-    occupied = {s["n"] for s in seats if s["row"]}
-    return {
-        "table": table,
-        "tournament": tournament,
-        "seats": seats,
-        "level": level,
-        "level_started": state.started,
-        "level_number": level_reached([lv.is_break for lv in levels], state.level_index),
-        "new_level": state.started
-        and table.hand_level >= 0
-        and state.level_index != table.hand_level
-        and level is not None
-        and not level.is_break,
-        "time_call": svc.time_call_payload(call),
-        "time_seconds": svc.time_call_of(tournament)[0],
-        "h4h_waiting": tournament.hand_for_hand and table.h4h_done_round >= tournament.h4h_round,
-        "players": len(occupied),
-        "heads_up": blinds is not None and blinds.heads_up,
-        "dead_button": blinds is not None and blinds.button not in occupied,
-        "dead_sb": blinds is not None and blinds.small_blind not in occupied,
-        "texts": {
-            "seat": _("Seat"),
-            "live": _("live"),
-            "offline": _("offline – retrying"),
-            "revoked": _("This table link was revoked. Ask the floor for the new one."),
-            "closed": _("This table was broken. Ask the floor where to go next."),
-        },
-    }
 
 
 def _show_order_hint(table: Table, seats: list[dict[str, Any]], query: Any) -> dict[str, Any]:
@@ -453,7 +399,7 @@ def dealer(request: HttpRequest, token: str) -> HttpResponse:
         response["Cache-Control"] = "no-store"
         return response
     template = "tables/_dealer.html" if getattr(request, "htmx", None) else "tables/dealer.html"
-    context = _dealer_context(table)
+    context = dealer_context(table)
     context["show_order"] = _show_order_hint(table, context["seats"], request.GET)
     if getattr(request, "htmx", None) and "show" in request.GET:
         template = "tables/_show_order.html"
@@ -525,5 +471,5 @@ def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse
         messages.error(request, str(exc))
     if getattr(request, "htmx", None):
         table.refresh_from_db()
-        return render(request, "tables/_dealer.html", _dealer_context(table))
+        return render(request, "tables/_dealer.html", dealer_context(table))
     return redirect("dealer", token=token)

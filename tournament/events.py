@@ -9,6 +9,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest
 
+from tournament.catalogue import check_action
 from tournament.models import Event, Tournament
 
 
@@ -36,6 +37,7 @@ class Actor:
 def event_record(
     *, tournament: Tournament | None, action: str, actor: Actor, payload: dict[str, Any]
 ) -> Event:
+    check_action(action)
     clean = json.loads(json.dumps(payload, cls=DjangoJSONEncoder))
     return Event.objects.create(
         tournament=tournament,

@@ -13,12 +13,16 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
+
+from tournament.catalogue import check_message
 
 log = logging.getLogger(__name__)
 
@@ -159,14 +163,38 @@ def _send(group: str, message: dict[str, Any]) -> None:
         log.exception("broadcast to %s failed", group)
 
 
+def _message(group: str, event: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The channel-layer message for `event` to `group`, checked against the event catalogue
+    (tournament/catalogue.py) and encoded once here, not once per connected screen."""
+    check_message(group, event, data)
+    payload = json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+    text = json.dumps({"type": "event", "event": event, "data": payload})
+    return {"type": "floor.event", "event": event, "data": payload, "text": text}
+
+
 def broadcast_on_commit(group: str, event: str, data: dict[str, Any]) -> None:
     """Queue a `floor.event` message for `group`, sent when the current transaction commits.
 
-    `data` must be JSON-serializable; it is checked now, so a bad payload fails the action
-    instead of a consumer.
+    `data` must match the event's declared payload and be JSON-serializable; both are checked
+    now, so a bad payload fails the action instead of a consumer.
     """
-    payload = json.loads(json.dumps(data, cls=DjangoJSONEncoder))
-    # Encoded once here, not once per connected screen.
-    text = json.dumps({"type": "event", "event": event, "data": payload})
-    message = {"type": "floor.event", "event": event, "data": payload, "text": text}
+    message = _message(group, event, data)
     transaction.on_commit(lambda: _send(group, message))
+
+
+def send_on_commit(group: str, event: str, build: Callable[[], dict[str, Any] | None]) -> None:
+    """Like broadcast_on_commit, with the payload built when the transaction commits (from
+    what is committed). `build` returning None sends nothing. Messages leave in the order they
+    were queued, whichever of the two queued them."""
+
+    def send() -> None:
+        try:
+            data = build()
+            if data is not None:
+                _send(group, _message(group, event, data))
+        except Exception:  # the change is committed; a screen that misses it catches up
+            log.exception("building %s for %s failed", event, group)
+            if getattr(settings, "FLOOR_RAISE_ON_EVENT_ERRORS", False):
+                raise
+
+    transaction.on_commit(send)

@@ -18,3 +18,8 @@ tournament_reopened = Signal()
 
 # The levels of a running tournament were edited: the clock's next level end may have moved.
 structure_changed = Signal()
+
+# Players left or came back to seats outside the tables app (a bust, its undo, a voided
+# registration): arguments `tournament_id` and `table_ids`. The tables app tells those tables'
+# screens (tables/receivers.py).
+seats_changed = Signal()

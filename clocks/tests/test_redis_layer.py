@@ -41,11 +41,11 @@ async def test_broadcast_after_commit_reaches_the_socket(redis_layer, make_tourn
 
     def change() -> None:
         with transaction.atomic():
-            broadcast_on_commit(tournament_group(t.pk), "clock", {"running": True})
+            broadcast_on_commit(tournament_group(t.pk), "seating", {"draw": True})
 
     await sync_to_async(change)()
     message = await ws.receive_json_from(timeout=5)
-    assert message == {"type": "event", "event": "clock", "data": {"running": True}}
+    assert message == {"type": "event", "event": "seating", "data": {"draw": True}}
     await ws.disconnect()
 
 
@@ -62,7 +62,7 @@ async def test_broadcast_from_a_worker_thread_reaches_the_socket(redis_layer, ma
 
     def change() -> None:
         with transaction.atomic():
-            broadcast_on_commit(tournament_group(t.pk), "level", {"index": 3})
+            broadcast_on_commit(tournament_group(t.pk), "h4h", {"on": True, "round": 3})
 
     def in_plain_thread() -> None:
         worker = threading.Thread(target=change)
@@ -71,7 +71,7 @@ async def test_broadcast_from_a_worker_thread_reaches_the_socket(redis_layer, ma
 
     await sync_to_async(in_plain_thread)()
     message = await ws.receive_json_from(timeout=5)
-    assert message["data"] == {"index": 3}
+    assert message["data"] == {"on": True, "round": 3}
     await ws.disconnect()
 
 
@@ -90,9 +90,9 @@ async def test_broadcasts_leave_the_outbox_in_the_order_they_were_made(
     def changes() -> None:
         for i in range(20):
             with transaction.atomic():
-                broadcast_on_commit(tournament_group(t.pk), "bust", {"n": i})
+                broadcast_on_commit(tournament_group(t.pk), "h4h", {"on": True, "round": i})
 
     await sync_to_async(changes)()
-    seen = [(await ws.receive_json_from(timeout=5))["data"]["n"] for _ in range(20)]
+    seen = [(await ws.receive_json_from(timeout=5))["data"]["round"] for _ in range(20)]
     assert seen == list(range(20))
     await ws.disconnect()

@@ -23,6 +23,8 @@ CELERY_BROKER_URL = "memory://"
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 FLOOR_TICKER = "off"
+# A live message that cannot be built fails the test (production logs it and goes on).
+FLOOR_RAISE_ON_EVENT_ERRORS = True
 # Tests log in many times a minute from one address; the per-address limit has its own test.
 FLOOR_LOGIN_POSTS_PER_MINUTE = 100_000
 LANGUAGE_CODE = "en"

@@ -1,4 +1,4 @@
-import { Feed, ServerClock, Sounds, formatChips, formatMoney, formatTime, keepAwake, project } from "./clock.js";
+import { Feed, ServerClock, Sounds, applyBoard, formatChips, formatMoney, formatTime, keepAwake, project } from "./clock.js";
 
 const root = document.getElementById("bigscreen");
 const cfg = JSON.parse(document.getElementById("bigscreen-config").textContent);
@@ -152,7 +152,13 @@ const feed = new Feed({
   snapshotUrl: cfg.snapshotUrl,
   clock,
   onSnapshot: (s) => { snapshot = s; payload = s.clock; drawNumbers(); },
-  onEvent: (kind, data) => { payload = data; },
+  onEvent: (kind, data) => {
+    if (kind === "clock" || kind === "level") { payload = data; return; }
+    let changed = false;
+    if (data.levels) { snapshot.levels = data.levels; changed = true; }
+    if (data.board) changed = applyBoard(snapshot, data.board) || changed;
+    if (changed) drawNumbers();
+  },
   onStatus: (s) => { const el = $("bs-status"); el.textContent = s === "live" ? t.live : t.offline; el.classList.toggle("offline", s !== "live"); },
 });
 

@@ -76,6 +76,23 @@ export function formatMoney(cents, currency, lang) {
   }
 }
 
+// A newer board wins: boards carry the version of the tournament's event log they were read at,
+// and one from another server process may arrive after a newer one.
+export function applyBoard(snapshot, board, lang) {
+  if (!board || (snapshot.version != null && board.version != null && board.version < snapshot.version)) return false;
+  const { results_by_language: byLang, ...rest } = board;
+  Object.assign(snapshot, rest);
+  if (byLang) {
+    const mine = (lang || document.documentElement.lang || "en").slice(0, 2);
+    snapshot.results = byLang[mine] || rest.results;
+  }
+  return true;
+}
+
+// Once the draw is out every phone and tablet asks for its seat: spread over a few seconds so a
+// room of thousands does not ask in the same instant.
+export function soonSpread(fn, spreadMs = 3000) { setTimeout(fn, Math.random() * spreadMs); }
+
 // A live feed: websocket with reconnect and ping-based offset sync; polling while it is down.
 export class Feed {
   constructor({ wsUrl, snapshotUrl, clock, onSnapshot, onEvent, onStatus, pollMs = 5000 }) {
@@ -136,11 +153,9 @@ export class Feed {
       let msg;
       try { msg = JSON.parse(m.data); } catch (e) { return; }
       if (msg.type === "pong") { this.clock.addSample(msg.t0, msg.server_ms, t1); return; }
-      if (msg.type === "event") {
-        if ((msg.event === "clock" || msg.event === "level") && msg.data) this.onEvent && this.onEvent(msg.event, msg.data);
-        else this.refetchSoon();
-        if (msg.event !== "clock") this.refetchSoon();
-      }
+      // Events carry what the screen shows (tournament/catalogue.py): the screen applies them
+      // and asks for nothing. A snapshot is fetched only on (re)connect.
+      if (msg.type === "event" && msg.data) this.onEvent && this.onEvent(msg.event, msg.data);
     };
     ws.onclose = () => {
       this.onStatus && this.onStatus("offline");

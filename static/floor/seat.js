@@ -1,6 +1,6 @@
 // "My seat": the player's own page. Live over the websocket, polling while it is down, and the
 // last known seat kept on the phone so a dead connection still shows where to sit.
-import { Feed, ServerClock, formatMoney } from "../clocks/clock.js";
+import { Feed, ServerClock, formatMoney, soonSpread } from "../clocks/clock.js";
 
 const cfg = JSON.parse(document.getElementById("seat-config").textContent);
 const t = cfg.texts;
@@ -53,9 +53,13 @@ const feed = new Feed({
   snapshotUrl: cfg.json,
   clock: new ServerClock("/api/time"),
   onSnapshot: update,
-  onEvent: () => feed.refetchSoon(),
+  // The player's own messages carry the seat (tournament/live.py): shown at once, no request.
+  // Only a draw, sent to the whole room at once, makes the phone ask, once, spread out.
+  onEvent: (event, data) => {
+    if (data.seat) update(data.seat);
+    else if (event === "seating" && data.draw) soonSpread(() => feed.refresh());
+  },
   onStatus: (s) => { conn.textContent = s === "live" ? `● ${t.live}` : t.offline; },
 });
-feed.refetchSoon = function () { clearTimeout(this._t); this._t = setTimeout(() => this.refresh(), 50); };
 feed.start();
 window.floorSeat = { get last() { return last; } };

@@ -1,29 +1,75 @@
-// Seating chart: refresh when the floor's feed says the tables changed; poll while it is down.
+// Seating chart, live. A live message names the tables that changed: the console fetches those
+// cards and the figures above them, and swaps them in; a draw reloads the whole chart. While
+// the feed is down it polls.
 const chart = document.getElementById("chart");
 let timer = null;
-let ws = null;
 let retry = 500;
+let wanted = new Set(); // table numbers named since the last fetch
+let whole = false;
 
+function busyTyping() {
+  return !!document.querySelector("#chart form:focus-within input:not([type=hidden])");
+}
+
+function swapIn(html) {
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  const head = doc.getElementById("chart-head");
+  if (head) document.getElementById("chart-head")?.replaceWith(head);
+  const grid = chart.querySelector(".tables-grid");
+  for (const n of wantedNow) {
+    const fresh = doc.getElementById(`table-${n}`);
+    const old = document.getElementById(`table-${n}`);
+    if (fresh && old) old.replaceWith(fresh);
+    else if (old) old.remove(); // the table closed
+    else if (fresh && grid) {
+      // A table new to this page: put it in its place by number.
+      const after = [...grid.children].find((c) => Number(c.id.replace("table-", "")) > n);
+      grid.insertBefore(fresh, after || null);
+    }
+  }
+  if (window.htmx) window.htmx.process(chart);
+}
+
+let wantedNow = [];
 function refresh() {
   clearTimeout(timer);
-  timer = setTimeout(() => {
-    if (document.querySelector("#chart form:focus-within input:not([type=hidden])")) return;
-    if (window.htmx) window.htmx.ajax("GET", chart.dataset.url + location.search, { target: "#chart", swap: "innerHTML" });
-  }, 300);
+  timer = setTimeout(async () => {
+    if (busyTyping()) { refresh(); return; }
+    if (whole || !chart.querySelector(".tables-grid")) {
+      whole = false; wanted = new Set();
+      if (window.htmx) window.htmx.ajax("GET", chart.dataset.url + location.search, { target: "#chart", swap: "innerHTML" });
+      return;
+    }
+    wantedNow = [...wanted];
+    wanted = new Set();
+    const params = new URLSearchParams(location.search);
+    params.set("tables", wantedNow.join(","));
+    try {
+      const r = await fetch(`${chart.dataset.url}?${params}`, { headers: { "HX-Request": "true" }, cache: "no-store" });
+      if (r.ok) swapIn(await r.text());
+    } catch (e) { /* the next message or the poll brings it */ }
+  }, 200);
 }
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}${chart.dataset.ws}`);
+  const ws = new WebSocket(`${proto}//${location.host}${chart.dataset.ws}`);
   ws.onopen = () => { retry = 500; clearInterval(window.__poll); };
   ws.onmessage = (m) => {
     let msg;
     try { msg = JSON.parse(m.data); } catch (e) { return; }
-    if (msg.type === "event" && msg.event !== "clock") refresh();
+    if (msg.type !== "event") return;
+    if (msg.event === "seating" && msg.data) {
+      if (msg.data.all || msg.data.draw) whole = true;
+      for (const n of msg.data.tables || []) wanted.add(n);
+      refresh();
+    } else if (msg.event === "report" || msg.event === "bust" || msg.event === "bust_undo") {
+      refresh(); // the reports and the figures above the cards
+    }
   };
   ws.onclose = () => {
     clearInterval(window.__poll);
-    window.__poll = setInterval(refresh, 10000);
+    window.__poll = setInterval(() => { whole = true; refresh(); }, 10000);
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 10000);
   };

@@ -1,7 +1,9 @@
-// Dealer tablet: live table view. The websocket tells us when something changed; we then fetch
-// the table fragment again (htmx). The level clock and the time call are drawn from the server
-// clock (offset estimated NTP-style), so every tablet shows the same second.
-import { Feed, ServerClock, formatTime, keepAwake, project, Sounds } from "../clocks/clock.js";
+// Dealer tablet: live table view. A change at this table arrives rendered over the websocket
+// (tables/live.py) and is swapped in; a new level and hand-for-hand are written here from the
+// tournament's messages. The tablet fetches its table only on (re)connect and after a draw.
+// The level clock and the time call are drawn from the server clock (offset estimated
+// NTP-style), so every tablet shows the same second.
+import { Feed, ServerClock, formatChips, formatTime, keepAwake, project, soonSpread, Sounds } from "../clocks/clock.js";
 
 const root = document.getElementById("dealer");
 const texts = JSON.parse(document.getElementById("dealer-texts").textContent);
@@ -20,8 +22,72 @@ function reloadTable() {
   if (window.htmx) window.htmx.ajax("GET", root.dataset.url, { target: "#dealer", swap: "innerHTML" });
 }
 document.addEventListener("close", (e) => {
-  if (e.target.tagName === "DIALOG" && reloadWaiting) setTimeout(reloadTable, 0);
+  if (e.target.tagName !== "DIALOG" || !reloadWaiting) return;
+  setTimeout(() => { if (pendingHtml !== null) applyTable({ html: { [lang]: pendingHtml } }); else reloadTable(); }, 0);
 }, true);
+
+const lang = (document.documentElement.lang || "en").slice(0, 2);
+const csrf = (() => { try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return ""; } })();
+let pendingHtml = null;
+
+// The rendered table: swapped in unless a sheet is open (then when it closes).
+function applyTable(view) {
+  const html = view.html[lang] || Object.values(view.html)[0];
+  if (root.querySelector("dialog[open]")) { pendingHtml = html; reloadWaiting = true; return; }
+  pendingHtml = null;
+  reloadWaiting = false;
+  root.innerHTML = html;
+  for (const form of root.querySelectorAll("form[method=post]")) {
+    if (form.querySelector("input[name=csrfmiddlewaretoken]")) continue;
+    const input = document.createElement("input");
+    input.type = "hidden"; input.name = "csrfmiddlewaretoken"; input.value = csrf;
+    form.prepend(input);
+  }
+  if (window.htmx) window.htmx.process(root);
+}
+
+const fill = (template, values) => Object.entries(values).reduce((s, [k, v]) => s.split(`%(${k})s`).join(v), template);
+
+// tda-de 23: a new level applies from the next hand; the tablet says so until the next hand.
+function drawLevel(clockData) {
+  const box = document.getElementById("d-level");
+  const line = document.getElementById("d-lv");
+  const banner = document.getElementById("d-newlevel");
+  const lv = clockData && clockData.level;
+  if (!box || !line || !lv) return;
+  line.replaceChildren();
+  if (lv.is_break) line.textContent = texts.breakWord;
+  else {
+    const strong = document.createElement("strong");
+    strong.textContent = `${formatChips(lv.small_blind)}/${formatChips(lv.big_blind)}`;
+    line.append(`${texts.level} ${lv.number} · `, strong);
+    if (lv.ante) line.append(` · ${lv.big_blind_ante ? texts.bbAnte : texts.ante} ${formatChips(lv.ante)}`);
+  }
+  const handLevel = Number(box.dataset.handLevel);
+  if (banner) {
+    banner.replaceChildren();
+    if (clockData.started && handLevel >= 0 && lv.index !== handLevel && !lv.is_break) {
+      const b = document.createElement("div");
+      b.className = "banner level"; b.setAttribute("role", "status");
+      b.textContent = fill(texts.newLevel, { sb: formatChips(lv.small_blind), bb: formatChips(lv.big_blind) });
+      banner.append(b);
+    }
+  }
+}
+
+// Hand-for-hand on, off, or a new round: every table plays the next hand.
+function drawH4h(data) {
+  const box = document.getElementById("d-h4h");
+  const done = document.getElementById("hand-done");
+  if (!box) return;
+  box.replaceChildren();
+  if (data.on) {
+    const b = document.createElement("div");
+    b.className = "banner h4h"; b.textContent = texts.h4hPlay;
+    box.append(b);
+  }
+  if (done) done.disabled = false;
+}
 
 const feed = new Feed({
   wsUrl: root.dataset.ws,
@@ -29,9 +95,13 @@ const feed = new Feed({
   clock,
   onSnapshot: (s) => { snapshot = s; },
   onEvent: (event, data) => {
-    if (event === "clock" && snapshot) snapshot.clock = data;
-    feed.refresh();
-    if (event === "level") reloadTable();
+    if (event === "clock" || event === "level") {
+      if (snapshot) snapshot.clock = data;
+      if (event === "level") drawLevel(data);
+    } else if (event === "table" && data.html) applyTable(data);
+    else if (event === "h4h") drawH4h(data);
+    else if (event === "structure" && snapshot && data.levels) snapshot.levels = data.levels;
+    else if (event === "seating" && data.draw) soonSpread(reloadTable);
   },
   onStatus: (s) => {
     conn.textContent = s === "live" ? `● ${texts.live}` : texts.offline;
@@ -39,8 +109,6 @@ const feed = new Feed({
     if (s === "live") reloadTable();
   },
 });
-const baseRefetch = feed.refetchSoon.bind(feed);
-feed.refetchSoon = () => { baseRefetch(); clearTimeout(feed._tableTimer); feed._tableTimer = setTimeout(reloadTable, 120); };
 // The server closes the socket for good when the link is revoked or unknown (4403, 4404) or the
 // table was broken or closed (4410, tables/consumers.py): the tablet stops trying and says why.
 const FINAL_CLOSE = { 4403: "revoked", 4404: "revoked", 4410: "closed" };
@@ -107,7 +175,7 @@ document.addEventListener("click", (e) => {
 document.addEventListener("htmx:beforeRequest", () => {
   const sheet = document.getElementById("seat-sheet");
   if (sheet && sheet.open) {
-    reloadWaiting = false; // the answer to this request is the fresh table
+    pendingHtml = null; reloadWaiting = false; // the answer to this request is the fresh table
     sheet.close();
   }
 });

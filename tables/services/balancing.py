@@ -18,6 +18,7 @@ from tables.domain.seating import (
     plan_break_lazy,
     plan_final_table,
 )
+from tables.live import tablets_close
 from tables.models import Table
 from tables.selectors import (
     balance_plan,
@@ -28,7 +29,6 @@ from tables.selectors import (
     table_state,
     with_head_counts,
 )
-from tables.services._notify import tablets_close
 from tables.services.moves import _apply, _close_table
 from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record

@@ -11,14 +11,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables.domain.seating import SeatingError, draw, tables_needed
+from tables.live import notify_chart, tablets_close
 from tables.models import KeepApart, SeatAssignment, Table
 from tables.selectors import SEATED_STATUSES
-from tables.services._notify import tablets_close
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import EntryStatus, Tournament
-from tournament.realtime import broadcast_on_commit, console_group, tournament_group
+from tournament.realtime import broadcast_on_commit, tournament_group
 
 
 @transaction.atomic
@@ -116,8 +116,10 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
         actor=actor,
         payload={"seated": len(result), "tables": sorted(used)},
     )
+    # Thousands of seats are not sent one by one: the phones and tablets ask once each, spread
+    # over a few seconds (static/floor/seat.js, static/tables/dealer.js).
     broadcast_on_commit(tournament_group(tournament.pk), "seating", {"draw": True})
-    broadcast_on_commit(console_group(tournament.pk), "seating", {"draw": True})
+    notify_chart(tournament.pk)
     return len(result)
 
 

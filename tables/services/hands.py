@@ -9,13 +9,14 @@ from django.utils.translation import gettext as _
 
 from rules_engine.services import penalties_count_hand
 from tables.domain.button import Blinds, ButtonError, deal_next_hand, first_hand
+from tables.live import notify_tables
 from tables.models import SeatAssignment, Table
 from tables.selectors import leaving_seats
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Tournament
-from tournament.realtime import broadcast_on_commit, console_group, table_group, tournament_group
+from tournament.realtime import broadcast_on_commit, tournament_group
 
 
 @transaction.atomic
@@ -35,8 +36,7 @@ def button_set(*, table: Table, seat: int, actor: Actor) -> Table:
         actor=actor,
         payload={"table": table.number, **asdict(blinds)},
     )
-    broadcast_on_commit(table_group(table.pk), "table", {"button": seat})
-    broadcast_on_commit(console_group(table.tournament_id), "seating", {"table": table.number})
+    notify_tables(table.tournament_id, [table.pk])
     return table
 
 
@@ -96,8 +96,7 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
     )
     if tournament.hand_for_hand:
         _h4h_maybe_next(tournament, actor)
-    broadcast_on_commit(table_group(table.pk), "table", {"hand": table.hand_number})
-    broadcast_on_commit(console_group(tournament.pk), "seating", {"table": table.number})
+    notify_tables(tournament.pk, [table.pk])
     return table
 
 
@@ -146,9 +145,10 @@ def _h4h_maybe_next(tournament: Tournament, actor: Actor) -> None:
         actor=actor,
         payload={"round": tournament.h4h_round},
     )
-    broadcast_on_commit(tournament_group(tournament.pk), "h4h", {"round": tournament.h4h_round})
-    for pk in tournament.tables.filter(is_open=True).values_list("pk", flat=True):
-        broadcast_on_commit(table_group(pk), "table", {"h4h_round": tournament.h4h_round})
+    # Every tablet takes the new round from this one message (static/tables/dealer.js).
+    broadcast_on_commit(
+        tournament_group(tournament.pk), "h4h", {"on": True, "round": tournament.h4h_round}
+    )
 
 
 @transaction.atomic
@@ -164,7 +164,7 @@ def hand_for_hand_set(*, tournament: Tournament, on: bool, actor: Actor) -> Tour
         actor=actor,
         payload={"on": on, "round": tournament.h4h_round},
     )
-    broadcast_on_commit(tournament_group(tournament.pk), "h4h", {"on": on})
-    for pk in tournament.tables.filter(is_open=True).values_list("pk", flat=True):
-        broadcast_on_commit(table_group(pk), "table", {"h4h": on})
+    broadcast_on_commit(
+        tournament_group(tournament.pk), "h4h", {"on": on, "round": tournament.h4h_round}
+    )
     return tournament

@@ -19,15 +19,15 @@ from tables.domain.seating import (
     secure_random,
     tables_apart,
 )
+from tables.live import notify_tables
 from tables.models import KeepApart, SeatAssignment, Table
 from tables.selectors import table_state, with_head_counts
-from tables.services._notify import notify_tables
 from tables.services.draw import _insert_seats, tables_create
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.live import notify_seats
 from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus, Event, Tournament
-from tournament.realtime import broadcast_on_commit, entry_group
 from tournament.selectors import event_renumbered
 
 
@@ -66,12 +66,8 @@ def entry_seat(*, tournament: Tournament, entry: Entry, actor: Actor) -> SeatAss
     if together:
         payload["together"] = [[entry.pk, p] for p in together]
     event_record(tournament=tournament, action="seat.assign", actor=actor, payload=payload)
-    notify_tables(
-        tournament,
-        [table.pk],
-        {"seated": entry.pk, **({"together": payload["together"]} if together else {})},
-    )
-    broadcast_on_commit(entry_group(entry.pk), "seat", {"table": table.number, "seat": seat.seat})
+    notify_tables(tournament.pk, [table.pk])
+    notify_seats([entry.pk])
     return row
 
 
@@ -286,22 +282,6 @@ def _record_moves(
         actor=actor,
         payload={"moves": [asdict(m) for m in moves], **(payload or {})},
     )
-    for m in moves:
-        broadcast_on_commit(
-            entry_group(m.entry),
-            "moved",
-            {
-                "table": m.to_table,
-                "seat": m.to_seat,
-                "from_table": m.from_table,
-                "from_seat": m.from_seat,
-                "reason": m.reason,
-                "area": tables[m.to_table][1],
-            },
-        )
-    notify_tables(
-        tournament,
-        (table_id for table_id, _area in tables.values()),
-        {"moves": len(moves), "event": event.pk},
-    )
+    notify_seats(m.entry for m in moves)
+    notify_tables(tournament.pk, (table_id for table_id, _area in tables.values()))
     return event.pk

@@ -8,13 +8,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tables.live import notify_tables
 from tables.models import ReportKind, Table, TableReport, blinds_of
 from tables.selectors import leaving_entries, leaving_seats
 from tables.services.hands import _deal_next_hand
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
-from tournament.realtime import broadcast_on_commit, console_group, table_group
+from tournament.realtime import broadcast_on_commit, console_group
 
 
 @transaction.atomic
@@ -68,7 +69,7 @@ def report_bust(
         },
     )
     broadcast_on_commit(console_group(table.tournament_id), "report", {"table": table.number})
-    broadcast_on_commit(table_group(table.pk), "table", {"reported": seat})
+    notify_tables(table.tournament_id, [table.pk], console=False)
     return report
 
 
@@ -84,9 +85,7 @@ def call_floor(*, table: Table, note: str, actor: Actor) -> TableReport:
         actor=actor,
         payload={"table": table.number, "note": note},
     )
-    broadcast_on_commit(
-        console_group(table.tournament_id), "report", {"table": table.number, "floor": True}
-    )
+    broadcast_on_commit(console_group(table.tournament_id), "report", {"table": table.number})
     return report
 
 
@@ -163,7 +162,7 @@ def report_resolve(
         },
     )
     broadcast_on_commit(console_group(tournament.pk), "report", {"resolved": report.pk})
-    broadcast_on_commit(table_group(report.table_id), "table", {"resolved": report.pk})
+    notify_tables(tournament.pk, [report.table_id], console=False)
     return report
 
 

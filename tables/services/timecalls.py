@@ -7,10 +7,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from tables.live import notify_tables
 from tables.models import Table, TimeCall
-from tables.selectors import time_call_of, time_call_payload
+from tables.selectors import time_call_of
 from tournament.events import Actor, event_record
-from tournament.realtime import broadcast_on_commit, table_group
 
 
 @transaction.atomic
@@ -32,7 +32,7 @@ def time_call_start(
         actor=actor,
         payload={"table": table.number, "seat": seat, "seconds": seconds, "countdown": countdown},
     )
-    broadcast_on_commit(table_group(table.pk), "time_call", time_call_payload(call) or {})
+    notify_tables(table.tournament_id, [table.pk], console=False)
     return call
 
 
@@ -48,4 +48,4 @@ def time_call_cancel(*, table: Table, actor: Actor) -> None:
             actor=actor,
             payload={"table": table.number},
         )
-        broadcast_on_commit(table_group(table.pk), "time_call", {"cancelled": True})
+        notify_tables(table.tournament_id, [table.pk], console=False)

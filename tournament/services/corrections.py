@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.live import notify_board, notify_seats
 from tournament.locks import lock_tournament
 from tournament.models import (
     Entry,
@@ -37,7 +38,6 @@ from tournament.models import (
     Status,
     Tournament,
 )
-from tournament.realtime import broadcast_on_commit, tournament_group
 from tournament.selectors import event_renumbered
 from tournament.services.registration import (
     _default_display_name,
@@ -47,6 +47,7 @@ from tournament.services.registration import (
     places_renumber,
     player_create,
 )
+from tournament.status_signals import seats_changed
 
 VOID = "correction.void"
 PERSON = "correction.person"
@@ -217,7 +218,7 @@ def entry_void(
         },
     )
     _payout_correction(tournament, actor, event, paid)
-    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"entry": entry.pk})
+    notify_board(tournament.pk, "entries")
     return event
 
 
@@ -236,6 +237,10 @@ def _seat_free(entry: Entry) -> dict[str, Any] | None:
         "stack": row.stack,
     }
     row.delete()
+    seats_changed.send(
+        sender=Tournament, tournament_id=entry.tournament_id, table_ids=[row.table_id]
+    )
+    notify_seats([entry.pk])
     return seat
 
 
@@ -292,6 +297,7 @@ def _void_undo(
             )
     if promoted:
         SeatAssignment.objects.filter(entry_id=back.pk).delete()
+        notify_seats([back.pk])
         back.status = EntryStatus.ALTERNATE
         back.alternate_position = promoted["alternate_position"]
         back.save(update_fields=["status", "alternate_position"])
@@ -311,6 +317,10 @@ def _void_undo(
             must_wait=seat.get("must_wait", False),
             stack=seat.get("stack"),
         )
+        seats_changed.send(
+            sender=Tournament, tournament_id=tournament.pk, table_ids=[seat["table"]]
+        )
+        notify_seats([entry.pk])
     elif entry.status == EntryStatus.ACTIVE:
         _seat_if_drawn(tournament, entry, actor)
     paid = _money_follows_field(tournament, correct_payments=correct_payments)
@@ -361,7 +371,7 @@ def entry_change_player(
             "created": created,
         },
     )
-    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"entry": entry.pk})
+    notify_board(tournament.pk, "entries")
     return event
 
 
@@ -434,7 +444,7 @@ def player_rename(
         },
     )
     if tournament is not None:
-        broadcast_on_commit(tournament_group(tournament.pk), "entries", {"player": player.pk})
+        notify_board(tournament.pk, "entries")
     return event
 
 
@@ -502,7 +512,7 @@ def purchase_move(*, purchase: Purchase, to_number: int | None, actor: Actor) ->
             "to": {"entry": target.pk, "number": target.number},
         },
     )
-    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"entry": target.pk})
+    notify_board(tournament.pk, "entries")
     return event
 
 
@@ -581,5 +591,5 @@ def correction_undo(
         payload={"undoes": event.pk, "correction": event.action, **event.payload, **result},
     )
     _payout_correction(tournament, actor, undo, result.get("payments_corrected") or [])
-    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"undo": event.pk})
+    notify_board(tournament.pk, "entries")
     return undo

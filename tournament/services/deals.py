@@ -15,8 +15,8 @@ from tournament.domain.deals import DealError, DealProposal, propose
 from tournament.domain.money import format_money
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.live import notify_board
 from tournament.models import Deal, DealShare, Entry, EntryStatus, Status, Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.templatetags.floor import chips
 
@@ -164,7 +164,7 @@ def deal_record(
             ],
         },
     )
-    broadcast_on_commit(tournament_group(tournament.pk), "deal", {"deal": deal.pk})
+    notify_board(tournament.pk, "deal")
     return deal
 
 

@@ -26,8 +26,8 @@ from tournament.domain.eliminations import (
 from tournament.domain.payouts import default_places_paid
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.live import notify_board, notify_seats
 from tournament.models import BountyKind, Entry, EntryStatus, Status, Tournament
-from tournament.realtime import broadcast_on_commit, entry_group, tournament_group
 from tournament.selectors import (
     event_renumbered,
     payout_amounts,
@@ -36,7 +36,7 @@ from tournament.selectors import (
 )
 from tournament.services.deals import deal_prizes
 from tournament.services.registration import alternate_promote_next, field_is_final
-from tournament.status_signals import tournament_finished
+from tournament.status_signals import seats_changed, tournament_finished
 
 _LOCK_FOR_BUST = (
     "SELECT t.*, "
@@ -281,10 +281,13 @@ def entries_bust(
         tournament_finished.send(sender=Tournament, tournament=tournament, actor=actor)
     if winner is None and not seat_winners and tournament.alternates_waiting:
         alternate_promote_next(tournament=tournament, actor=actor)
-    group_name = tournament_group(tournament.pk)
-    broadcast_on_commit(group_name, "bust", {"entries": [e.pk for e in busted]})
-    for e in busted:
-        broadcast_on_commit(entry_group(e.pk), "bust", {"place": e.place, "prize": e.prize})
+    notify_board(
+        tournament.pk, "bust", {"busted": [{"entry": e.pk, "place": e.place} for e in busted]}
+    )
+    notify_seats((e.pk for e in busted), "bust")
+    seats_changed.send(
+        sender=Tournament, tournament_id=tournament.pk, table_ids=[t for t, _s in seats.values()]
+    )
     return sorted(busted, key=lambda x: x.place or 0)
 
 
@@ -758,7 +761,7 @@ def bust_undo_last(
     if joined_earlier:
         reranked = _rerank_all(tournament)
     if event is not None:
-        _restore_seats(payload.get("busts", []))
+        _restore_seats(tournament, payload.get("busts", []))
         _undo_bounties(payload)
     corrections = [
         {"entry": e.pk, "number": e.number, "paid": e.paid_amount}
@@ -777,7 +780,7 @@ def bust_undo_last(
             actor=actor,
             payload={"sequence": last, "entries": corrections},
         )
-    broadcast_on_commit(tournament_group(tournament.pk), "bust_undo", {"sequence": last})
+    notify_board(tournament.pk, "bust_undo")
     return restored
 
 
@@ -834,9 +837,10 @@ def prizes_refresh(*, tournament: Tournament) -> int:
     return len(changed)
 
 
-def _restore_seats(busts: list[dict]) -> None:
+def _restore_seats(tournament: Tournament, busts: list[dict]) -> None:
     from tables.models import SeatAssignment
 
+    restored: list[int] = []
     for item in busts:
         seat = item.get("seat")
         if not seat:
@@ -845,3 +849,6 @@ def _restore_seats(busts: list[dict]) -> None:
         taken = SeatAssignment.objects.filter(table_id=table_id, seat=seat_no).exists()
         if not taken:
             SeatAssignment.objects.create(entry_id=item["entry"], table_id=table_id, seat=seat_no)
+            restored.append(table_id)
+    notify_seats(item["entry"] for item in busts)
+    seats_changed.send(sender=Tournament, tournament_id=tournament.pk, table_ids=restored)

@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from tournament.domain.payouts import PayoutError, validate_manual_payouts
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.live import notify_board
 from tournament.models import Payout, Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
 from tournament.selectors import tournament_numbers
 
 
@@ -42,7 +42,7 @@ def payouts_set(*, tournament: Tournament, amounts: Sequence[int], actor: Actor)
         actor=actor,
         payload={"amounts": list(amounts), "pool": pool},
     )
-    broadcast_on_commit(tournament_group(tournament.pk), "payouts", {"places": len(rows)})
+    notify_board(tournament.pk, "payouts")
     return rows
 
 
@@ -54,4 +54,4 @@ def payouts_reset(*, tournament: Tournament, actor: Actor) -> None:
         raise FloorError(_("Prizes have been awarded already; the table can no longer change."))
     tournament.payouts.all().delete()
     event_record(tournament=tournament, action="payouts.reset", actor=actor, payload={})
-    broadcast_on_commit(tournament_group(tournament.pk), "payouts", {"places": 0})
+    notify_board(tournament.pk, "payouts")

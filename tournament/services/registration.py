@@ -22,6 +22,7 @@ from tournament.domain.lifecycle import (
 from tournament.domain.names import fold
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.live import notify_board, notify_seats
 from tournament.locks import lock_tournament
 from tournament.models import (
     BountyKind,
@@ -34,7 +35,7 @@ from tournament.models import (
     Status,
     Tournament,
 )
-from tournament.realtime import broadcast_on_commit, tournament_group
+from tournament.status_signals import seats_changed
 
 
 def entry_rules(tournament: Tournament) -> EntryRules:
@@ -285,9 +286,7 @@ def entry_register(
             "fee": tournament.fee,
         },
     )
-    broadcast_on_commit(
-        tournament_group(tournament.pk), "entries", {"entries": number, "entry": entry.pk}
-    )
+    notify_board(tournament.pk, "entries")
     if not is_alternate and tournament.entries_counted > tournament.players_left:
         places_renumber(tournament)  # the field grew: every place given so far moves down one
     _seat_if_drawn(tournament, entry, actor)
@@ -367,7 +366,7 @@ def entry_purchase(
         actor=actor,
         payload={"entry": entry.pk, "number": entry.number, "price": price, "fee": fee},
     )
-    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"entry": entry.pk})
+    notify_board(tournament.pk, "entries")
     return purchase
 
 
@@ -397,14 +396,17 @@ def entry_unregister(*, entry: Entry, actor: Actor) -> Entry:
     )
     if not was_alternate:
         alternate_promote_next(tournament=tournament, actor=actor)
-    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"entry": entry.pk})
+    notify_board(tournament.pk, "entries")
     return entry
 
 
 def _release_seat(entry: Entry) -> None:
     from tables.models import SeatAssignment
 
-    SeatAssignment.objects.filter(entry=entry).delete()
+    freed = list(SeatAssignment.objects.filter(entry=entry).values_list("table_id", flat=True))
+    if freed:
+        SeatAssignment.objects.filter(entry=entry).delete()
+        seats_changed.send(sender=Tournament, tournament_id=entry.tournament_id, table_ids=freed)
 
 
 def alternate_promote_next(*, tournament: Tournament, actor: Actor) -> Entry | None:
@@ -433,6 +435,7 @@ def alternate_promote_next(*, tournament: Tournament, actor: Actor) -> Entry | N
     )
     places_renumber(tournament)
     _seat_if_drawn(tournament, nxt, actor)
+    notify_seats([nxt.pk])
     return nxt
 
 
@@ -468,7 +471,7 @@ def registration_close(*, tournament: Tournament, actor: Actor) -> Tournament:
         actor=actor,
         payload={"alternates_refunded": refunds},
     )
-    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"closed": True})
+    notify_board(tournament.pk, "entries")
     return tournament
 
 
@@ -487,5 +490,5 @@ def registration_reopen(*, tournament: Tournament, actor: Actor) -> Tournament:
     tournament.registration_closed_at = None
     tournament.save(update_fields=["registration_closed_at"])
     event_record(tournament=tournament, action="registration.reopen", actor=actor, payload={})
-    broadcast_on_commit(tournament_group(tournament.pk), "entries", {"closed": False})
+    notify_board(tournament.pk, "entries")
     return tournament

@@ -20,6 +20,7 @@ from tournament.domain.structure import (
 )
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.live import notify_board
 from tournament.models import (
     ChipDenomination,
     ChipSet,
@@ -29,7 +30,6 @@ from tournament.models import (
     Tournament,
     status_label,
 )
-from tournament.realtime import broadcast_on_commit, tournament_group
 from tournament.status_signals import structure_changed, tournament_finished, tournament_reopened
 from tournament.structure_words import structure_error_text
 from tournament.validation import merged_values, settings_check
@@ -229,7 +229,7 @@ def structure_replace_levels(
         payload={"levels": len(levels), "kept_history": played},
     )
     structure_changed.send(sender=Tournament, tournament=tournament, actor=actor)
-    broadcast_on_commit(tournament_group(tournament.pk), "structure", {"levels": len(levels)})
+    notify_board(tournament.pk, "structure", with_levels=True)
     return structure
 
 
@@ -328,7 +328,7 @@ def tournament_update(*, tournament: Tournament, actor: Actor, **values: Any) ->
             actor=actor,
             payload={"changed": sorted(changed)},
         )
-        broadcast_on_commit(tournament_group(tournament.pk), "tournament", {"changed": True})
+        notify_board(tournament.pk, "tournament")
     return tournament
 
 
@@ -353,7 +353,7 @@ def tournament_status_set(*, tournament: Tournament, status: str, actor: Actor) 
     )
     if status == Status.FINISHED:
         tournament_finished.send(sender=Tournament, tournament=tournament, actor=actor)
-    broadcast_on_commit(tournament_group(tournament.pk), "status", {"status": status})
+    notify_board(tournament.pk, "status", {"status": status})
     return tournament
 
 
@@ -397,5 +397,5 @@ def tournament_reopen(*, tournament: Tournament, actor: Actor, reason: str = "")
         payload={"from": Status.FINISHED.value, "to": target.value, "reason": reason[:500]},
     )
     tournament_reopened.send(sender=Tournament, tournament=tournament, actor=actor)
-    broadcast_on_commit(tournament_group(tournament.pk), "status", {"status": target.value})
+    notify_board(tournament.pk, "status", {"status": target.value})
     return tournament

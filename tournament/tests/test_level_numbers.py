@@ -65,7 +65,7 @@ def test_after_the_break_every_screen_says_level_3(client, floor_client, started
     assert data["clock"]["level"]["number"] == 3
     table = t.tables.first()
     dealer = client.get(reverse("dealer", args=[table.dealer_token])).content.decode()
-    assert re.search(r'class="lv">Level 3 ·', dealer)
+    assert re.search(r'class="lv" id="d-lv">Level 3 ·', dealer)
     console = floor_client.get(reverse("console-clock", args=[t.pk])).content.decode()
     assert "Go to level 6" in console and "Go to level 7" not in console
     assert "Go to the break after level 2" in console
@@ -75,7 +75,7 @@ def test_the_dealer_tablet_shows_the_break_without_a_number(client, started):
     t = started(45)
     table = t.tables.first()
     dealer = client.get(reverse("dealer", args=[table.dealer_token])).content.decode()
-    assert '<div class="lv">Break</div>' in dealer
+    assert '<div class="lv" id="d-lv">Break</div>' in dealer
 
 
 def _first_cells(html: str, table_id: str | None = None) -> list[str]:

@@ -1,0 +1,92 @@
+"""What a dealer tablet shows of its table: the seats with button and blinds, the level, a
+running time call, hand-for-hand. Read by the tablet's page (tables/views.py) and by the live
+message that replaces it when the table changes (tables/live.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from clocks.selectors import clock_state_for
+from rules_engine.services import sitting_out
+from tables.domain.button import waiting_seats
+from tables.models import ReportKind, Table, TableReport, TimeCall
+from tables.selectors import time_call_of, time_call_payload
+from tournament.domain.levels import level_reached
+
+
+def dealer_seats(table: Table) -> list[dict[str, Any]]:
+    rows = {r.seat: r for r in table.assignments.select_related("entry__player")}
+    blinds = table.blinds()
+    zone = waiting_seats(table.seats, blinds) if blinds else frozenset()
+    penalised = sitting_out(table)
+    reported = set(
+        TableReport.objects.filter(
+            table=table, kind=ReportKind.BUST, resolved_at__isnull=True
+        ).values_list("seat", flat=True)
+    )
+    out = []
+    for n in range(1, table.seats + 1):
+        r = rows.get(n)
+        out.append(
+            {
+                "n": n,
+                "row": r,
+                "button": blinds is not None and n == blinds.button,
+                "sb": blinds is not None and n == blinds.small_blind,
+                "bb": blinds is not None and n == blinds.big_blind,
+                "dead_button": blinds is not None and n == blinds.button and r is None,
+                "dead_sb": blinds is not None and n == blinds.small_blind and r is None,
+                "zone": r is None and n in zone,
+                "reported": n in reported,
+                "sits_out": penalised.get(r.entry_id, 0) if r else 0,
+            }
+        )
+    return out
+
+
+def dealer_context(table: Table) -> dict[str, Any]:
+    tournament = table.tournament
+    levels = list(tournament.structure.levels.all())
+    state = clock_state_for(tournament, levels=levels)
+    level = levels[state.level_index] if levels and state.started else None
+    call = TimeCall.objects.filter(table=table, cancelled_at__isnull=True).first()
+    seats = dealer_seats(table)
+    blinds = table.blinds()
+    occupied = {s["n"] for s in seats if s["row"]}
+    return {
+        "table": table,
+        "tournament": tournament,
+        "seats": seats,
+        "level": level,
+        "level_started": state.started,
+        "level_number": level_reached([lv.is_break for lv in levels], state.level_index),
+        "new_level": state.started
+        and table.hand_level >= 0
+        and state.level_index != table.hand_level
+        and level is not None
+        and not level.is_break,
+        "time_call": time_call_payload(call),
+        "time_seconds": time_call_of(tournament)[0],
+        "h4h_waiting": tournament.hand_for_hand and table.h4h_done_round >= tournament.h4h_round,
+        "players": len(occupied),
+        "heads_up": blinds is not None and blinds.heads_up,
+        "dead_button": blinds is not None and blinds.button not in occupied,
+        "dead_sb": blinds is not None and blinds.small_blind not in occupied,
+        "texts": {
+            "seat": _("Seat"),
+            "live": _("live"),
+            "offline": _("offline – retrying"),
+            "revoked": _("This table link was revoked. Ask the floor for the new one."),
+            "closed": _("This table was broken. Ask the floor where to go next."),
+            # What the tablet writes itself when a level begins or hand-for-hand changes
+            # (static/tables/dealer.js).
+            "level": _("Level"),
+            "breakWord": _("Break"),
+            "ante": _("Ante"),
+            "bbAnte": _("BB ante"),
+            "newLevel": _("New level: %(sb)s/%(bb)s from the next hand."),
+            "h4hPlay": _("Hand-for-hand: play one hand, then tap “Hand done”."),
+        },
+    }

@@ -1,0 +1,80 @@
+"""What the tables' screens are sent when seats, a button or a hand change.
+
+A dealer tablet gets its whole table, rendered (the same fragment its page shows), once per
+language; it swaps it in and asks for nothing. The console gets the numbers of the changed
+tables and fetches only those. Both are built when the transaction commits, from what is
+committed (tournament/realtime.py send_on_commit); the messages are declared in
+tournament/catalogue.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from tables.dealer_view import dealer_context
+from tables.models import Table
+from tournament.catalogue import TableView
+from tournament.realtime import broadcast_on_commit, console_group, send_on_commit, table_group
+
+
+def table_view(table: Table) -> TableView:
+    """The tablet's fragment of `table` in every language the product speaks. Forms carry no
+    CSRF token here (the page's token rides on every htmx request, tables/dealer.html)."""
+    html: dict[str, str] = {}
+    context = dealer_context(table)
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            html[code] = render_to_string("tables/_dealer.html", context)
+    return {"table": table.number, "html": html, "hand_level": table.hand_level}
+
+
+def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool = True) -> None:
+    """Send the changed tables' views to their tablets and their numbers to the console, when
+        the transaction commits. Closed tables get no view (their tablets were told to close); the
+    console is given their numbers too, and drops them."""
+    ids = sorted(set(table_ids))
+    if not ids:
+        return
+    tables: dict[int, Table] = {}
+
+    def load() -> None:
+        if not tables:
+            rows = Table.objects.filter(pk__in=ids).select_related("tournament")
+            tables.update({t.pk: t for t in rows})
+
+    def view_of(table_id: int) -> Any:
+        def build() -> dict[str, Any] | None:
+            load()
+            table = tables.get(table_id)
+            if table is None or not table.is_open:
+                return None
+            return dict(table_view(table))
+
+        return build
+
+    for table_id in ids:
+        send_on_commit(table_group(table_id), "table", view_of(table_id))
+    if console:
+
+        def numbers() -> dict[str, Any]:
+            load()
+            return {"tables": sorted(t.number for t in tables.values()), "all": False}
+
+        send_on_commit(console_group(tournament_id), "seating", numbers)
+
+
+def notify_chart(tournament_id: int) -> None:
+    """The whole chart changed (a draw, a redraw): the console reloads it."""
+    broadcast_on_commit(console_group(tournament_id), "seating", {"tables": [], "all": True})
+
+
+def tablets_close(table_ids: Iterable[int]) -> None:
+    """Tell the dealer tablets of tables being closed (a break, the final table, a redraw) that
+    their table is gone: their sockets close and the tablet says to ask the floor (on commit)."""
+    for pk in table_ids:
+        broadcast_on_commit(table_group(pk), "table_closed", {})

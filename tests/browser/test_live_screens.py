@@ -1,0 +1,81 @@
+"""Events carry the state: the big screen, a player's phone and a dealer tablet show a bust and
+a move from the message alone, without asking the server again (tournament/catalogue.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from clocks.services import clock_command
+from tables import services as seating
+from tables.models import SeatAssignment, Table
+from tests.browser.conftest import screenshot
+from tournament.services.eliminations import BustReport, entries_bust
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _watch(page: Any) -> list[str]:
+    """The page's requests from now on, websockets and static files left out."""
+    seen: list[str] = []
+
+    def note(request: Any) -> None:
+        if request.resource_type != "websocket" and "/static/" not in request.url:
+            seen.append(request.url)
+
+    page.on("request", note)
+    return seen
+
+
+def test_screens_apply_a_bust_and_a_move_without_asking(
+    asgi_server, browser, actor, make_tournament, register
+):
+    t = make_tournament(status="running", late_registration_until_level=6)
+    entries = [register(t, f"Spieler Nummer{n}") for n in range(14)]
+    seating.seats_draw(tournament=t, actor=actor)
+    clock_command(tournament=t, kind="start", actor=actor, now=timezone.now())
+    phone_entry = entries[0]
+    phone_row = SeatAssignment.objects.select_related("table").get(entry=phone_entry)
+    tablet_table = Table.objects.filter(tournament=t).exclude(pk=phone_row.table_id).first()
+    victim_row = tablet_table.assignments.select_related("entry").first()
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    big = ctx.new_page()
+    big.goto(f"{asgi_server}/t/{t.pk}/clock/")
+    big.wait_for_function("() => document.getElementById('bs-status').textContent === 'live'")
+    phone = ctx.new_page()
+    phone.goto(f"{asgi_server}/s/{phone_entry.public_token}/")
+    phone.wait_for_function("() => document.getElementById('seat-conn').textContent.includes('live')")
+    tablet = ctx.new_page()
+    tablet.goto(f"{asgi_server}/d/{tablet_table.dealer_token}/")
+    tablet.wait_for_selector("#conn.live")
+    tablet.wait_for_selector(f"button.seat[data-seat='{victim_row.seat}']:not(.empty)")
+    big.wait_for_timeout(1500)  # the connect-time snapshot fetches are done
+    asked = {"big screen": _watch(big), "phone": _watch(phone), "tablet": _watch(tablet)}
+
+    entries_bust(tournament=t, busts=[BustReport(entry=victim_row.entry)], actor=actor)
+    big.wait_for_function("() => document.getElementById('bs-players').textContent.startsWith('13')")
+    tablet.wait_for_selector(f"button.seat.empty[data-seat='{victim_row.seat}']")
+
+    free = min(
+        set(range(1, tablet_table.seats + 1))
+        - set(tablet_table.assignments.values_list("seat", flat=True))
+    )
+    seating.seat_move(
+        tournament=t, entry=phone_entry, table_number=tablet_table.number, seat=free, actor=actor
+    )
+    phone.wait_for_selector(".notice.move")
+    assert phone.inner_text("#seat-table") == str(tablet_table.number)
+    tablet.wait_for_selector(f"button.seat[data-seat='{free}']:not(.empty)")
+    screenshot(tablet, "live-tablet-after-move")
+    screenshot(phone, "live-phone-after-move")
+
+    assert asked == {"big screen": [], "phone": [], "tablet": []}
+    # The tablet's swapped-in table still posts: "Hand done" works from it.
+    tablet.click("#hand-done")
+    tablet.wait_for_function(
+        "() => document.querySelector('.d-level .sub').textContent.includes('Hand 2')"
+    )
+    ctx.close()

@@ -1,0 +1,323 @@
+"""The event catalogue: every live message and every event-log action, declared once.
+
+A live message goes to one audience (a websocket group kind, tournament/realtime.py) under a
+name, with a payload whose type is declared here. Payloads carry what the screens show, so a
+screen applies them and makes no request because of an event:
+
+- the tournament's audience (big screen, public page, my-seat pages, tablets, consoles) gets the
+  **board** (players left, entries, average stack, prize pool, payouts, status, results) with
+  every change of it, the **levels** when the structure changes, and the **clock** state;
+- a table's audience (its dealer tablets) gets the table's view, rendered, in each language;
+- an entry's audience (that player's phone) gets the player's own seat view;
+- the console gets the numbers of the tables that changed, and fetches only those.
+
+`check_message` is called for every message before it is queued (tournament/realtime.py), and
+`check_action` for every event-log row (tournament/events.py): an undeclared name or a payload
+that does not match its type fails the action at once, in tests and in production alike.
+
+docs/architecture.md lists the catalogue for readers; tests keep it equal to this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, TypedDict, get_type_hints
+
+
+class Audience(StrEnum):
+    """Who receives a message: the kind of websocket group (tournament/realtime.py)."""
+
+    TOURNAMENT = "tournament"
+    TABLE = "table"
+    ENTRY = "entry"
+    CONSOLE = "console"
+    USER = "user"
+    DEALER = "dealer"
+
+
+# --- Payload types --------------------------------------------------------------------------
+
+
+class Board(TypedDict, total=False):
+    """The tournament's public figures, as the big screen shows them (clocks/views.py
+    public_snapshot has the same keys). `version` orders boards: a screen keeps the board with
+    the highest version (a message from another server process may arrive late)."""
+
+    version: int
+    status: str
+    players_left: int | None
+    entries: int | None
+    average_stack: int | None
+    prize_pool: int | None
+    payouts: list[int]
+    notice: str
+    results: dict[str, Any] | None
+    results_by_language: dict[str, Any]
+
+
+class LevelRow(TypedDict):
+    number: int | None
+    after_level: int | None
+    is_break: bool
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: bool
+    minutes: int
+    color_up: list[int]
+
+
+class BoardChanged(TypedDict):
+    """Any change of the tournament's figures; `what` says which (for sounds and words)."""
+
+    board: Board
+
+
+class Busted(TypedDict):
+    entry: int
+    place: int | None
+
+
+class BustPayload(TypedDict):
+    board: Board
+    busted: list[Busted]
+
+
+class StructurePayload(TypedDict):
+    board: Board
+    levels: list[LevelRow]
+
+
+class StatusPayload(TypedDict):
+    board: Board
+    status: str
+
+
+class SeatingPayload(TypedDict):
+    """The draw is out (or redone): each phone asks once for its seat, spread over a few
+    seconds (one draw of thousands is not sent as thousands of messages)."""
+
+    draw: bool
+
+
+class HandForHandPayload(TypedDict):
+    on: bool
+    round: int
+
+
+class ClockPayload(TypedDict):
+    """The clock's state (clocks/services.py clock_payload); screens count down from
+    `ends_at_ms` with their estimate of the server clock. Levels as in LevelRow, with `index`."""
+
+    tournament: int
+    started: bool
+    running: bool
+    stopped: bool
+    level: dict[str, Any] | None
+    next: dict[str, Any] | None
+    remaining_ms: int
+    ends_at_ms: int | None
+    seconds_to_break: int | None
+    on_last_level: bool
+    server_ms: int
+
+
+class TableView(TypedDict):
+    """A dealer tablet's whole table, rendered once per language (tables/live.py)."""
+
+    table: int
+    html: dict[str, str]
+    hand_level: int
+
+
+class SeatView(TypedDict):
+    """A player's own seat, as the my-seat page shows it (public_selectors.PublicSeat)."""
+
+    number: int
+    display_name: str
+    status: str
+    table: int | None
+    seat: int | None
+    area: str
+    must_wait: bool
+    alternate_position: int | None
+    place: int | None
+    prize: int | None
+    won_seat: bool
+
+
+class SeatMessage(TypedDict):
+    seat: SeatView
+
+
+class TablesChanged(TypedDict):
+    """The tables whose seats, button or hand changed; the console re-renders only these.
+    `all` when the whole chart changed (a draw, a redraw)."""
+
+    tables: list[int]
+    all: bool
+
+
+class ReportPayload(TypedDict, total=False):
+    table: int
+    resolved: int
+
+
+class Empty(TypedDict):
+    pass
+
+
+@dataclass(frozen=True)
+class Message:
+    audience: Audience
+    name: str
+    payload: type
+    meaning: str
+
+
+_MESSAGES = (
+    # The tournament's audience.
+    Message(Audience.TOURNAMENT, "clock", ClockPayload, "a clock command: start, pause, adjust"),
+    Message(Audience.TOURNAMENT, "level", ClockPayload, "a level or break began (the ticker)"),
+    Message(Audience.TOURNAMENT, "bust", BustPayload, "players are out; their places"),
+    Message(Audience.TOURNAMENT, "bust_undo", BoardChanged, "the last bust was taken back"),
+    Message(Audience.TOURNAMENT, "entries", BoardChanged, "registrations, refunds, corrections"),
+    Message(Audience.TOURNAMENT, "payouts", BoardChanged, "the payout table changed"),
+    Message(Audience.TOURNAMENT, "deal", BoardChanged, "a deal was recorded"),
+    Message(Audience.TOURNAMENT, "status", StatusPayload, "the tournament's status changed"),
+    Message(Audience.TOURNAMENT, "structure", StructurePayload, "the blind structure changed"),
+    Message(Audience.TOURNAMENT, "tournament", BoardChanged, "the settings changed"),
+    Message(Audience.TOURNAMENT, "seating", SeatingPayload, "seats were drawn"),
+    Message(Audience.TOURNAMENT, "h4h", HandForHandPayload, "hand-for-hand on, off, next"),
+    # A table's dealer tablets.
+    Message(Audience.TABLE, "table", TableView, "seats, button, hand, a time call, a penalty"),
+    Message(Audience.TABLE, "table_closed", Empty, "the table was broken: tablets close"),
+    # One player's phone.
+    Message(Audience.ENTRY, "seat", SeatMessage, "the player's seat is new (draw, move)"),
+    Message(Audience.ENTRY, "bust", SeatMessage, "the player is out, with place and prize"),
+    # The floor console.
+    Message(Audience.CONSOLE, "seating", TablesChanged, "seats, buttons or hands changed"),
+    Message(Audience.CONSOLE, "report", ReportPayload, "a dealer report came or was handled"),
+    # Sockets to close.
+    Message(Audience.USER, "revoked", Empty, "the account lost its floor role"),
+    Message(Audience.DEALER, "revoked", Empty, "the table's dealer link was renewed"),
+)
+
+MESSAGES: dict[tuple[Audience, str], Message] = {(m.audience, m.name): m for m in _MESSAGES}
+
+
+class UndeclaredEvent(ValueError):
+    pass
+
+
+def audience_of(group: str) -> Audience:
+    return Audience(group.split(".", 1)[0])
+
+
+def _check_keys(payload_type: type, data: dict[str, Any], where: str) -> None:
+    required = set(getattr(payload_type, "__required_keys__", ()))
+    known = required | set(getattr(payload_type, "__optional_keys__", ()))
+    missing = required - data.keys()
+    extra = data.keys() - known
+    if missing or extra:
+        raise UndeclaredEvent(
+            f"{where}: payload does not match {payload_type.__name__}"
+            f" (missing {sorted(missing)}, undeclared {sorted(extra)})"
+        )
+    hints = get_type_hints(payload_type)
+    for key, value in data.items():
+        inner = hints.get(key)
+        if isinstance(inner, type) and hasattr(inner, "__required_keys__"):
+            if not isinstance(value, dict):
+                raise UndeclaredEvent(f"{where}.{key}: expected {inner.__name__}")
+            _check_keys(inner, value, f"{where}.{key}")
+
+
+def check_message(group: str, name: str, data: dict[str, Any]) -> Message:
+    """The declaration of message `name` to `group`; raises UndeclaredEvent when there is none
+    or the payload's keys differ from its type's."""
+    message = MESSAGES.get((audience_of(group), name))
+    if message is None:
+        raise UndeclaredEvent(f"no message {name!r} is declared for {group}")
+    _check_keys(message.payload, data, name)
+    return message
+
+
+# --- Event-log actions ----------------------------------------------------------------------
+#
+# Every action the event log records (tournament/events.py event_record). The history shows
+# each in words (tournament/templatetags/events.py SENTENCES); a test keeps the two equal.
+
+LOG_ACTIONS: dict[str, str] = {
+    "tournament.create": "a tournament was created",
+    "tournament.import": "a tournament was imported from an export",
+    "tournament.update": "settings changed (payload: the changed fields)",
+    "tournament.status": "the status changed (from, to)",
+    "tournament.reopen": "a finished tournament was reopened (to, reason)",
+    "structure.edit": "the blind structure was edited",
+    "entry.register": "an entry was registered (number, alternate)",
+    "entry.unregister": "an entry was refunded before the start",
+    "entry.rebuy": "a rebuy",
+    "entry.addon": "an add-on",
+    "entry.alternate_in": "an alternate got a place",
+    "entry.bust": "players are out (entries, places, prizes)",
+    "entry.bust_undo": "the last bust was taken back",
+    "payouts.set": "the payout table was set by hand",
+    "payouts.reset": "the payout table went back to the default",
+    "payout.paid": "a prize was paid out",
+    "payout.correction": "money already paid is to be collected",
+    "clock.start": "the clock started",
+    "clock.pause": "the clock paused",
+    "clock.resume": "the clock resumed",
+    "clock.stop": "the clock stopped (the end)",
+    "clock.reopen": "the clock is back, paused (a reopen)",
+    "clock.add": "time added or taken",
+    "clock.set_remaining": "the time left was set",
+    "clock.jump": "the clock jumped to another level",
+    "clock.level": "a level began",
+    "clock.break": "a break began",
+    "tables.open": "tables were opened",
+    "seats.draw": "seats were drawn",
+    "seats.redraw": "all seats were redrawn",
+    "seat.assign": "one player was seated",
+    "seats.balance": "players were moved to balance",
+    "seats.break": "a table was broken",
+    "seats.final": "the final table was drawn",
+    "seats.move": "the floor moved players",
+    "seats.undo_moves": "moves were undone",
+    "seats.undo": "moves were undone",
+    "table.close": "a table was closed",
+    "table.button": "a table's button was set",
+    "table.hand": "a hand was done",
+    "table.report_bust": "a tablet reported a bust",
+    "table.report_resolve": "a dealer report was handled",
+    "table.call_floor": "a tablet called the floor",
+    "table.time_call": "the clock was called on a player",
+    "table.time_call_cancel": "a clock call was stopped",
+    "table.token_renew": "a table got a new dealer link",
+    "h4h.set": "hand-for-hand on or off",
+    "h4h.next": "hand-for-hand: the next hand",
+    "player.create": "a player record was created",
+    "player.export": "a player's data was exported",
+    "player.erase": "a player's data was erased",
+    "players.contact_read": "a director read a player's contact data",
+    "registration.close": "registration closed",
+    "registration.reopen": "registration reopened",
+    "deal.record": "a deal was recorded",
+    "ruling.record": "a ruling was recorded",
+    "penalty.give": "a penalty was given",
+    "chips.colour_up": "a colour-up was recorded",
+    "login.locked": "a login was locked",
+    "sessions.ended": "an account was logged out everywhere",
+    "correction.void": "a registration was voided",
+    "correction.person": "an entry was given to another person",
+    "correction.name": "a name was corrected",
+    "correction.money": "an amount was corrected",
+    "correction.undo": "a correction was undone",
+}
+
+
+def check_action(action: str) -> None:
+    if action not in LOG_ACTIONS:
+        raise UndeclaredEvent(f"event-log action {action!r} is not declared")

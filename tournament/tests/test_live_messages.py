@@ -1,0 +1,184 @@
+"""Live messages carry what the screens show (tournament/catalogue.py, tournament/live.py,
+tables/live.py): a bust, a move, a registration and a structure edit each send the new state,
+checked against the catalogue, and nothing undeclared leaves."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tables import services as seating
+from tables.models import SeatAssignment, Table
+from tournament import catalogue, realtime
+from tournament.catalogue import LOG_ACTIONS, UndeclaredEvent
+from tournament.events import event_record
+from tournament.services.eliminations import BustReport, entries_bust
+from tournament.templatetags.events import SENTENCES
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every message that leaves, as (group, event, data), round-tripped through JSON."""
+    out: list[tuple[str, str, dict[str, Any]]] = []
+
+    def record(group: str, message: dict[str, Any]) -> None:
+        decoded = json.loads(message["text"])
+        out.append((group, decoded["event"], decoded["data"]))
+
+    monkeypatch.setattr(realtime, "_send", record)
+    return out
+
+
+@pytest.fixture
+def floor_client(client, floor_user):
+    client.force_login(floor_user)
+    return client
+
+
+@pytest.fixture
+def seated(make_tournament, register, actor):
+    t = make_tournament(status="running", late_registration_until_level=6)
+    entries = [register(t, f"Zora Quist{n}" if n == 3 else None) for n in range(14)]
+    seating.seats_draw(tournament=t, actor=actor)
+    return t, entries
+
+
+def _of(sent, group: str, event: str) -> list[dict[str, Any]]:
+    return [data for g, e, data in sent if g == group and e == event]
+
+
+def test_every_logged_action_is_declared_and_has_words():
+    assert set(SENTENCES) - set(LOG_ACTIONS) == set()
+    unspoken = set(LOG_ACTIONS) - set(SENTENCES)
+    # Privacy records are shown on their own page, not in the tournament's history.
+    assert unspoken == {"player.export", "player.erase", "players.contact_read"}
+
+
+def test_an_undeclared_action_or_message_fails_the_change(make_tournament, actor):
+    t = make_tournament()
+    with pytest.raises(UndeclaredEvent):
+        event_record(tournament=t, action="entry.teleport", actor=actor, payload={})
+    with pytest.raises(UndeclaredEvent):
+        realtime.broadcast_on_commit(realtime.tournament_group(t.pk), "teleport", {})
+    with pytest.raises(UndeclaredEvent, match="undeclared"):
+        realtime.broadcast_on_commit(
+            realtime.tournament_group(t.pk), "seating", {"draw": True, "extra": 1}
+        )
+    with pytest.raises(UndeclaredEvent, match="missing"):
+        realtime.broadcast_on_commit(realtime.tournament_group(t.pk), "h4h", {"on": True})
+
+
+def test_a_bust_sends_the_board_the_player_and_the_table(
+    seated, actor, sent, django_capture_on_commit_callbacks
+):
+    t, entries = seated
+    victim = entries[3]
+    row = SeatAssignment.objects.select_related("table").get(entry=victim)
+    with django_capture_on_commit_callbacks(execute=True):
+        entries_bust(tournament=t, busts=[BustReport(entry=victim)], actor=actor)
+
+    (bust,) = _of(sent, realtime.tournament_group(t.pk), "bust")
+    assert bust["busted"] == [{"entry": victim.pk, "place": 14}]
+    board = bust["board"]
+    assert board["players_left"] == 13 and board["entries"] == 14
+    assert board["average_stack"] == t.starting_stack * 14 // 13
+    assert board["version"] > 0 and board["payouts"]
+
+    (mine,) = _of(sent, realtime.entry_group(victim.pk), "bust")
+    assert mine["seat"]["status"] == "busted" and mine["seat"]["place"] == 14
+
+    (table,) = _of(sent, realtime.table_group(row.table_id), "table")
+    assert table["table"] == row.table.number
+    assert set(table["html"]) == {"de", "en"}
+    assert victim.player.display_name not in table["html"]["en"]
+    assert "Hand done" in table["html"]["en"] and "Hand fertig" in table["html"]["de"]
+
+    (console,) = _of(sent, realtime.console_group(t.pk), "seating")
+    assert console == {"tables": [row.table.number], "all": False}
+
+
+def test_a_move_tells_the_player_the_new_seat(
+    seated, actor, sent, django_capture_on_commit_callbacks
+):
+    t, entries = seated
+    mover = entries[0]
+    row = SeatAssignment.objects.select_related("table").get(entry=mover)
+    other = Table.objects.filter(tournament=t).exclude(pk=row.table_id).first()
+    free = min(
+        set(range(1, other.seats + 1)) - set(other.assignments.values_list("seat", flat=True))
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        seating.seat_move(
+            tournament=t, entry=mover, table_number=other.number, seat=free, actor=actor
+        )
+    (seat,) = _of(sent, realtime.entry_group(mover.pk), "seat")
+    assert (seat["seat"]["table"], seat["seat"]["seat"]) == (other.number, free)
+    changed = {g for g, e, _ in sent if e == "table"}
+    assert changed == {realtime.table_group(row.table_id), realtime.table_group(other.pk)}
+
+
+def test_a_registration_sends_the_new_figures(
+    seated, register, sent, django_capture_on_commit_callbacks
+):
+    t, _entries = seated
+    with django_capture_on_commit_callbacks(execute=True):
+        register(t)
+    boards = [d["board"] for d in _of(sent, realtime.tournament_group(t.pk), "entries")]
+    assert boards and boards[-1]["entries"] == 15 and boards[-1]["players_left"] == 15
+    # The late entry was seated: its phone and its table hear of it.
+    assert any(e == "seat" for _g, e, _d in sent)
+
+
+def test_boards_are_ordered_by_version(seated, register, sent, django_capture_on_commit_callbacks):
+    t, _entries = seated
+    with django_capture_on_commit_callbacks(execute=True):
+        register(t)
+    with django_capture_on_commit_callbacks(execute=True):
+        register(t)
+    versions = [
+        d["board"]["version"] for d in _of(sent, realtime.tournament_group(t.pk), "entries")
+    ]
+    assert versions == sorted(versions) and versions[0] < versions[-1]
+
+
+def test_a_structure_edit_sends_the_levels(
+    make_tournament, actor, sent, django_capture_on_commit_callbacks
+):
+    from tournament.domain.structure import LevelSpec
+    from tournament.services.tournaments import structure_replace_levels
+
+    t = make_tournament()
+    levels = [LevelSpec(minutes=15, small_blind=100 * n, big_blind=200 * n) for n in (1, 2, 3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        structure_replace_levels(tournament=t, levels=levels, actor=actor)
+    (edit,) = _of(sent, realtime.tournament_group(t.pk), "structure")
+    assert [lv["big_blind"] for lv in edit["levels"]] == [200, 400, 600]
+    assert [lv["number"] for lv in edit["levels"]] == [1, 2, 3]
+
+
+def test_every_message_sent_in_a_night_is_declared(
+    seated, actor, sent, django_capture_on_commit_callbacks
+):
+    """The catalogue check runs on every message: a few actions of a night, none refused."""
+    t, entries = seated
+    with django_capture_on_commit_callbacks(execute=True):
+        for victim in entries[:6]:
+            entries_bust(tournament=t, busts=[BustReport(entry=victim)], actor=actor)
+    for group, event, data in sent:
+        catalogue.check_message(group, event, data)
+    assert {e for _g, e, _d in sent} >= {"bust", "table", "seating"}
+
+
+def test_the_console_asks_for_the_changed_tables_only(floor_client, seated):
+    t, _entries = seated
+    first, second = Table.objects.filter(tournament=t).order_by("number")[:2]
+    url = reverse("seating", args=[t.pk])
+    html = floor_client.get(f"{url}?tables={first.number}", HTTP_HX_REQUEST="true").content
+    text = html.decode()
+    assert f'id="table-{first.number}"' in text and f'id="table-{second.number}"' not in text
+    assert 'id="chart-head"' in text

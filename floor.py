@@ -69,7 +69,7 @@ def test(argv: list[str]) -> None:
     sh(tool("ruff"), "format", "--check", ".")
     sh(tool("ruff"), "check", ".")
     print("== mypy", flush=True)
-    sh(tool("mypy"), "config", "tournament", "tables", "clocks", "rules_engine")
+    sh(tool("mypy"), "config", "tournament", "tables", "clocks", "rules_engine", "actions")
     print("== import-linter", flush=True)
     sh(tool("lint-imports"))
     print("== django checks", flush=True)

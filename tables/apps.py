@@ -6,5 +6,3 @@ class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = _("Tables")
 
-    def ready(self) -> None:
-        from tables import receivers  # noqa: F401  (connects the signal receivers)

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from clocks.selectors import clock_state_for
-from rules_engine.services import sitting_out
+from rules_engine.selectors import sitting_out
 from tables.domain.button import waiting_seats
 from tables.models import ReportKind, Table, TableReport, TimeCall
 from tables.selectors import time_call_of, time_call_payload

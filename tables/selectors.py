@@ -11,7 +11,7 @@ from django.db import connection
 from django.db.models import F, Max, Min, Sum
 from django.utils import timezone
 
-from rules_engine.services import tournament_ruleset
+from rules_engine.selectors import tournament_ruleset
 from tables.domain.button import Blinds
 from tables.domain.seating import (
     BalancePlan,

@@ -35,7 +35,7 @@ from tournament.models import Entry, EntryStatus, Event, Tournament
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
 from tournament.roles import floor_required
-from tournament.services.registration import field_is_final
+from tournament.selectors import field_is_final
 from tournament.views import console_context, get_tournament
 
 # --- Console: seating chart -----------------------------------------------------------------
@@ -48,8 +48,7 @@ def _chart(tournament: Tournament, only: set[int] | None = None) -> dict[str, An
     if only is not None:
         open_tables = open_tables.filter(number__in=only)
     tables = list(
-        open_tables.order_by("number")
-        .prefetch_related(
+        open_tables.order_by("number").prefetch_related(
             Prefetch(
                 "assignments",
                 queryset=SeatAssignment.objects.select_related("entry__player").order_by("seat"),
@@ -364,7 +363,7 @@ def _show_order_hint(table: Table, seats: list[dict[str, Any]], query: Any) -> d
     """The dealer's "who shows first?" sheet: the seats ticked as still in the hand (all
     seated players at first), the last bet or raise and the all-ins, with this table's button
     and size, ruled under the tournament's ruleset (tda-de 16-17, bdpv 2.5.5, 6.27)."""
-    from rules_engine.services import show_order_ruling, show_order_text, tournament_version
+    from rules_engine.selectors import show_order_ruling, show_order_text, tournament_version
 
     if not table.button_seat:
         return {}

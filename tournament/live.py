@@ -54,7 +54,8 @@ def tournament_board(tournament: Tournament, *, version: int | None = None) -> B
         board["prize_pool"] = numbers.prize_pool
     except SettingsBroken as exc:
         # Stored before the rules were checked: the clock runs, the money is not shown.
-        board.update(players_left=None, entries=None, average_stack=None, prize_pool=None)
+        board["players_left"] = board["entries"] = None
+        board["average_stack"] = board["prize_pool"] = None
         board["payouts"] = []
         board["notice"] = str(exc)
     board["results"] = final_results(tournament)

@@ -1,4 +1,5 @@
-"""Signals of a tournament's end, of its reopening and of an edit of its structure.
+"""What the tournament app tells the layer above (actions/receivers.py) and the other apps:
+its end, its reopening, an edit of its structure, seats freed, a player joining the field.
 
 Sent inside the transaction that changes the status, with the tournament row locked, so what
 other apps do on them (the clock stops, `clocks/receivers.py`) commits or rolls back with it.
@@ -23,3 +24,8 @@ structure_changed = Signal()
 # registration): arguments `tournament_id` and `table_ids`. The tables app tells those tables'
 # screens (tables/receivers.py).
 seats_changed = Signal()
+
+# An entry joined the field in play (a late registration, a promoted alternate, a voided
+# registration given back): arguments `tournament`, `entry`, `actor`. Once seats are drawn the
+# layer above has the tables app seat it (actions/receivers.py).
+entry_joined_field = Signal()

@@ -7,11 +7,11 @@ from dataclasses import asdict
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from rules_engine.services import penalties_count_hand
 from tables.domain.button import Blinds, ButtonError, deal_next_hand, first_hand
 from tables.live import notify_tables
 from tables.models import SeatAssignment, Table
 from tables.selectors import leaving_seats
+from tables.signals import hand_finished
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -64,7 +64,7 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
     table.previous_big_blind_seat = table.big_blind_seat
     _deal_next_hand(table, rows, previous, leaving)
     table.hand_number += 1
-    penalties_count_hand(table)
+    hand_finished.send(sender=Table, table=table)
     tournament = table.tournament
     table.hand_level = _level_index(tournament)
     if tournament.hand_for_hand:

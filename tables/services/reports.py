@@ -12,6 +12,7 @@ from tables.live import notify_tables
 from tables.models import ReportKind, Table, TableReport, blinds_of
 from tables.selectors import leaving_entries, leaving_seats
 from tables.services.hands import _deal_next_hand
+from tables.signals import busts_confirmed
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -117,25 +118,25 @@ def report_resolve(
     tournament = report.table.tournament
     resolved = [report]
     if report.kind == ReportKind.BUST and confirm:
-        from tournament.services.eliminations import BustReport, entries_bust
-
         resolved = _same_hand_reports(report)
         by = eliminated_by if isinstance(eliminated_by, Mapping) else {report.pk: eliminated_by}
         for r in resolved:
             typed = (stacks or {}).get(r.pk)
             if typed is not None:
                 r.stack_at_hand_start = typed
-        entries_bust(
+        # The busts are made by the tournament app, through the layer above (actions/).
+        busts_confirmed.send(
+            sender=TableReport,
             tournament=tournament,
             busts=[
-                BustReport(
-                    entry=r.entry,
-                    stack_at_hand_start=r.stack_at_hand_start,
-                    eliminated_by=by.get(r.pk, ()),
-                    hand_number=r.hand_number,
-                    button_seat=r.button_seat,
-                    h4h_round=r.h4h_round,
-                )
+                {
+                    "entry": r.entry,
+                    "stack_at_hand_start": r.stack_at_hand_start,
+                    "eliminated_by": by.get(r.pk, ()),
+                    "hand_number": r.hand_number,
+                    "button_seat": r.button_seat,
+                    "h4h_round": r.h4h_round,
+                }
                 for r in resolved
                 if r.entry is not None
             ],

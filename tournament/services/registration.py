@@ -35,7 +35,7 @@ from tournament.models import (
     Status,
     Tournament,
 )
-from tournament.status_signals import seats_changed
+from tournament.status_signals import entry_joined_field, seats_changed
 
 
 def entry_rules(tournament: Tournament) -> EntryRules:
@@ -326,11 +326,11 @@ def player_register(
 
 
 def _seat_if_drawn(tournament: Tournament, entry: Entry, actor: Actor) -> None:
-    """Once seats are drawn, a late entry or promoted alternate gets a random seat (tda-de 7)."""
-    from tables.services import entry_seat, seating_is_drawn
-
-    if entry.status == EntryStatus.ACTIVE and seating_is_drawn(tournament):
-        entry_seat(tournament=tournament, entry=entry, actor=actor)
+    """A late entry, a promoted alternate or a registration given back joined the field: once
+    seats are drawn it gets a random seat (tda-de 7), given by the tables app through the layer
+    above (actions/receivers.py)."""
+    if entry.status == EntryStatus.ACTIVE:
+        entry_joined_field.send(sender=Entry, tournament=tournament, entry=entry, actor=actor)
 
 
 @transaction.atomic

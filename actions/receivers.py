@@ -1,0 +1,63 @@
+"""Every flow from one app into another, in one place. Each receiver runs inside the
+transaction of the change that sent its signal, so both commit or roll back together.
+
+| signal (sender app)                      | what follows (app)                                  |
+|------------------------------------------|-----------------------------------------------------|
+| seats_changed (tournament: bust, undo,   | the tables' tablets and the console are told        |
+|   void, refund)                          |   (tables.live)                                     |
+| entry_joined_field (tournament: late     | a random seat once seats are drawn, tda-de 7        |
+|   entry, alternate in, void undone)      |   (tables.services.entry_seat)                      |
+| hand_finished (tables: hand done)        | penalised players sit out one hand less, tda-de 69  |
+|                                          |   (rules_engine.services.penalties_count_hand)      |
+| busts_confirmed (tables: dealer reports  | the players are out, ranked together                |
+|   confirmed by the floor)                |   (tournament.services.eliminations.entries_bust)   |
+| disqualified (rules_engine: penalty)     | the player is out at once, tda-de 71 (entries_bust) |
+| penalty_given (rules_engine)             | the tablet shows who sits out (tables.live)         |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from rules_engine.services import penalties_count_hand
+from rules_engine.signals import disqualified, penalty_given
+from tables.live import notify_tables
+from tables.services import entry_seat, seating_is_drawn
+from tables.signals import busts_confirmed, hand_finished
+from tournament.services.eliminations import BustReport, entries_bust
+from tournament.status_signals import entry_joined_field, seats_changed
+
+
+@receiver(seats_changed)
+def tell_the_tables(*, tournament_id: int, table_ids: list[int], **_: Any) -> None:
+    notify_tables(tournament_id, table_ids)
+
+
+@receiver(entry_joined_field)
+def seat_the_new_player(*, tournament: Any, entry: Any, actor: Any, **_: Any) -> None:
+    if seating_is_drawn(tournament):
+        entry_seat(tournament=tournament, entry=entry, actor=actor)
+
+
+@receiver(hand_finished)
+def count_penalty_hands(*, table: Any, **_: Any) -> None:
+    penalties_count_hand(table)
+
+
+@receiver(busts_confirmed)
+def bust_the_reported(
+    *, tournament: Any, busts: list[dict[str, Any]], actor: Any, **_: Any
+) -> None:
+    entries_bust(tournament=tournament, busts=[BustReport(**b) for b in busts], actor=actor)
+
+
+@receiver(disqualified)
+def bust_the_disqualified(*, tournament: Any, entry: Any, actor: Any, **_: Any) -> None:
+    entries_bust(tournament=tournament, busts=[BustReport(entry=entry)], actor=actor)
+
+
+@receiver(penalty_given)
+def show_the_penalty(*, tournament_id: int, table_id: int, **_: Any) -> None:
+    notify_tables(tournament_id, [table_id], console=False)

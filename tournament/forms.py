@@ -11,7 +11,7 @@ from rules_engine.domain.rulesets import version_in_force, versions
 from tournament.domain.money import MoneyError, parse_money
 from tournament.domain.settings_rules import MONEY_FIELDS
 from tournament.errors import FloorError
-from tournament.models import ChipSet, Game, Ruleset, Structure, Tournament
+from tournament.models import TOURNAMENT_SETTINGS, ChipSet, Game, Ruleset, Structure, Tournament
 from tournament.services.tournaments import default_final_table_size
 
 
@@ -103,42 +103,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = [
-            "name",
-            "venue",
-            "starts_at",
-            "game",
-            "currency",
-            "buy_in",
-            "fee",
-            "starting_stack",
-            "seats_per_table",
-            "final_table_size",
-            "ruleset",
-            "capacity",
-            "balance_tolerance",
-            "break_order",
-            "max_entries_per_player",
-            "reentry_until_level",
-            "late_registration_until_level",
-            "rebuys_max",
-            "rebuy_price",
-            "rebuy_fee",
-            "rebuy_chips",
-            "rebuy_until_level",
-            "addons_max",
-            "addon_price",
-            "addon_fee",
-            "addon_chips",
-            "addon_until_level",
-            "guarantee",
-            "payout_unit",
-            "places_paid",
-            "bounty_kind",
-            "bounty",
-            "satellite_seat_value",
-            "satellite_target",
-        ]
+        fields = [f for f in TOURNAMENT_SETTINGS if f != "ruleset_version"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -143,6 +143,47 @@ class DatabaseCounted(models.Model):
         super().save(*args, **kwargs)
 
 
+# A tournament's settings: the one list the settings form, the API and the services use
+# (`ruleset_version` is chosen in the form from the versions of the ruleset; the API shows it).
+TOURNAMENT_SETTINGS = (
+    "name",
+    "venue",
+    "starts_at",
+    "game",
+    "currency",
+    "buy_in",
+    "fee",
+    "starting_stack",
+    "seats_per_table",
+    "final_table_size",
+    "ruleset",
+    "ruleset_version",
+    "capacity",
+    "balance_tolerance",
+    "break_order",
+    "max_entries_per_player",
+    "reentry_until_level",
+    "late_registration_until_level",
+    "rebuys_max",
+    "rebuy_price",
+    "rebuy_fee",
+    "rebuy_chips",
+    "rebuy_until_level",
+    "addons_max",
+    "addon_price",
+    "addon_fee",
+    "addon_chips",
+    "addon_until_level",
+    "guarantee",
+    "payout_unit",
+    "places_paid",
+    "bounty_kind",
+    "bounty",
+    "satellite_seat_value",
+    "satellite_target",
+)
+
+
 class Tournament(DatabaseCounted):
     name = models.CharField(_("name"), max_length=120)
     venue = models.CharField(_("venue"), max_length=120, blank=True)

@@ -2,7 +2,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from tournament.domain.settings_rules import INT_MAX
-from tournament.models import Entry, Event, Level, Player, Tournament
+from tournament.models import TOURNAMENT_SETTINGS, Entry, Event, Level, Player, Tournament
 from tournament.roles import is_director
 from tournament.validation import merged_values, settings_errors
 
@@ -61,43 +61,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = [
-            "id",
-            "name",
-            "venue",
-            "starts_at",
-            "game",
-            "currency",
-            "buy_in",
-            "fee",
-            "starting_stack",
-            "seats_per_table",
-            "final_table_size",
-            "ruleset",
-            "capacity",
-            "max_entries_per_player",
-            "reentry_until_level",
-            "late_registration_until_level",
-            "rebuys_max",
-            "rebuy_price",
-            "rebuy_fee",
-            "rebuy_chips",
-            "rebuy_until_level",
-            "addons_max",
-            "addon_price",
-            "addon_fee",
-            "addon_chips",
-            "addon_until_level",
-            "guarantee",
-            "bounty_kind",
-            "bounty",
-            "payout_unit",
-            "places_paid",
-            "status",
-            "hand_for_hand",
-            "registration_closed_at",
-            "ruleset_version",
-        ]
+        fields = ["id", *TOURNAMENT_SETTINGS, "status", "hand_for_hand", "registration_closed_at"]
         read_only_fields = [
             "id",
             "status",

@@ -22,6 +22,7 @@ from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board
 from tournament.models import (
+    TOURNAMENT_SETTINGS,
     ChipDenomination,
     ChipSet,
     Level,
@@ -34,43 +35,7 @@ from tournament.status_signals import structure_changed, tournament_finished, to
 from tournament.structure_words import structure_error_text
 from tournament.validation import merged_values, settings_check
 
-TOURNAMENT_FIELDS = {
-    "name",
-    "venue",
-    "starts_at",
-    "game",
-    "currency",
-    "buy_in",
-    "fee",
-    "starting_stack",
-    "seats_per_table",
-    "final_table_size",
-    "ruleset",
-    "ruleset_version",
-    "capacity",
-    "balance_tolerance",
-    "break_order",
-    "max_entries_per_player",
-    "reentry_until_level",
-    "late_registration_until_level",
-    "rebuys_max",
-    "rebuy_price",
-    "rebuy_fee",
-    "rebuy_chips",
-    "rebuy_until_level",
-    "addons_max",
-    "addon_price",
-    "addon_fee",
-    "addon_chips",
-    "addon_until_level",
-    "guarantee",
-    "payout_unit",
-    "places_paid",
-    "bounty_kind",
-    "bounty",
-    "satellite_seat_value",
-    "satellite_target",
-}
+TOURNAMENT_FIELDS = frozenset(TOURNAMENT_SETTINGS)
 
 # Fields fixed once money has been taken: changing them would change what players paid for.
 FROZEN_AFTER_START = {

@@ -93,3 +93,19 @@ def test_the_console_form_checks_the_whole_row(make_tournament):
     form = TournamentForm({**data, "bounty": "20"}, instance=t)
     assert form.is_valid(), form.errors
     assert form.cleaned_data["currency"] == "EUR"
+
+
+def test_the_api_form_and_service_share_one_list_of_settings(client, director, make_tournament):
+    from tournament.api.serializers import TournamentSerializer
+    from tournament.models import TOURNAMENT_SETTINGS
+    from tournament.services.tournaments import TOURNAMENT_FIELDS
+
+    assert set(TOURNAMENT_SETTINGS) <= set(TournamentSerializer.Meta.fields)
+    assert set(TournamentForm.Meta.fields) == set(TOURNAMENT_SETTINGS) - {"ruleset_version"}
+    assert TOURNAMENT_FIELDS == set(TOURNAMENT_SETTINGS)
+    t = make_tournament()
+    client.force_login(director)
+    r = patch(client, t, {"balance_tolerance": 2, "break_order": "lowest"})
+    assert r.status_code == 200, r.content
+    assert (r.json()["balance_tolerance"], r.json()["break_order"]) == (2, "lowest")
+    assert patch(client, t, {"balance_tolerance": 0}).status_code == 400

@@ -182,3 +182,13 @@ def test_the_console_asks_for_the_changed_tables_only(floor_client, seated):
     text = html.decode()
     assert f'id="table-{first.number}"' in text and f'id="table-{second.number}"' not in text
     assert 'id="chart-head"' in text
+
+
+def test_the_architecture_page_lists_every_message():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "architecture.md").read_text()
+    rows = [line.split("|") for line in text.splitlines() if line.startswith("| `")]
+    for audience, name in catalogue.MESSAGES:
+        row = next((r for r in rows if f"`{audience}." in r[1]), None)
+        assert row is not None and f"`{name}`" in row[3], (audience, name)

@@ -12,12 +12,14 @@ import hashlib
 import json
 import logging
 import os
+import queue
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django import db
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
@@ -179,22 +181,80 @@ def broadcast_on_commit(group: str, event: str, data: dict[str, Any]) -> None:
     now, so a bad payload fails the action instead of a consumer.
     """
     message = _message(group, event, data)
-    transaction.on_commit(lambda: _send(group, message))
+    transaction.on_commit(lambda: _hand_over((group, event, message)))
 
 
 def send_on_commit(group: str, event: str, build: Callable[[], dict[str, Any] | None]) -> None:
-    """Like broadcast_on_commit, with the payload built when the transaction commits (from
-    what is committed). `build` returning None sends nothing. Messages leave in the order they
+    """Like broadcast_on_commit, with the payload built after the transaction commits, from
+    what is committed. `build` returning None sends nothing. Messages leave in the order they
     were queued, whichever of the two queued them."""
+    transaction.on_commit(lambda: _hand_over((group, event, build)))
 
-    def send() -> None:
+
+# --- Building after the commit ------------------------------------------------------------
+#
+# A payload that reads the database (a board, a seat view, a table rendered in two languages:
+# 5-20 ms) is built on one thread per process, not in the request that made the change: the
+# floor's click does not wait for the screens' payloads. One thread, first in first out, so
+# messages still leave in the order they were queued. FLOOR_LIVE_INLINE (the tests) builds in
+# the committing thread instead: a test's data is not committed, another thread cannot see it.
+
+_Item = tuple[str, str, Any]  # group, event, a built message or a builder
+_builds: queue.SimpleQueue[_Item] | None = None
+_builds_pid = 0
+_builds_waiting = 0
+
+
+def _hand_over(item: _Item) -> None:
+    global _builds, _builds_pid, _builds_waiting
+    if getattr(settings, "FLOOR_LIVE_INLINE", False):
+        _deliver(item)
+        return
+    with _idle:
+        if _builds is None or _builds_pid != os.getpid():
+            _builds = queue.SimpleQueue()
+            _builds_pid = os.getpid()
+            _builds_waiting = 0
+            threading.Thread(
+                target=_build_forever, args=(_builds,), name="floor-live", daemon=True
+            ).start()
+        _builds_waiting += 1
+    _builds.put(item)
+
+
+def _build_forever(items: queue.SimpleQueue[_Item]) -> None:
+    global _builds_waiting
+    while True:
+        item = items.get()
         try:
-            data = build()
-            if data is not None:
-                _send(group, _message(group, event, data))
-        except Exception:  # the change is committed; a screen that misses it catches up
-            log.exception("building %s for %s failed", event, group)
-            if getattr(settings, "FLOOR_RAISE_ON_EVENT_ERRORS", False):
-                raise
+            _deliver(item)
+        finally:
+            with _idle:
+                _builds_waiting -= 1
+                _idle.notify_all()
+            if items.empty():
+                # Idle: give the database connection back (the pool, or SQLite's file).
+                db.connections.close_all()
 
-    transaction.on_commit(send)
+
+def _deliver(item: _Item) -> None:
+    group, event, what = item
+    if not callable(what):
+        _send(group, what)
+        return
+    try:
+        data = what()
+        if data is not None:
+            _send(group, _message(group, event, data))
+    except Exception:  # the change is committed; a screen that misses it catches up
+        log.exception("building %s for %s failed", event, group)
+        if getattr(settings, "FLOOR_RAISE_ON_EVENT_ERRORS", False):
+            raise
+
+
+def live_flush(timeout: float = 5.0) -> bool:
+    """Wait until every queued message is built and handed to the channel layer (tests,
+    benchmarks, exit); False on timeout."""
+    with _idle:
+        built = _idle.wait_for(lambda: _builds_waiting == 0, timeout)
+    return built and _flush(timeout)

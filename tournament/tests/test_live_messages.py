@@ -192,3 +192,25 @@ def test_the_architecture_page_lists_every_message():
     for audience, name in catalogue.MESSAGES:
         row = next((r for r in rows if f"`{audience}." in r[1]), None)
         assert row is not None and f"`{name}`" in row[3], (audience, name)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_payloads_are_built_off_the_request_in_order(make_tournament, register, actor, sent):
+    """In production the payloads are built on the process's builder thread after the commit
+    (the click does not wait for them), still in the order the changes were made."""
+    from django.test import override_settings
+
+    t = make_tournament(status="running", late_registration_until_level=6)
+    entries = [register(t) for _ in range(14)]
+    seating.seats_draw(tournament=t, actor=actor)
+    with override_settings(FLOOR_LIVE_INLINE=False):
+        for victim in entries[:4]:
+            entries_bust(tournament=t, busts=[BustReport(entry=victim)], actor=actor)
+        assert realtime.live_flush(10)
+    boards = [d["board"] for d in _of(sent, realtime.tournament_group(t.pk), "bust")]
+    # Each board is the state when it was built (at or after its own commit): never older
+    # than the one before it, and the last one is the final state.
+    left = [b["players_left"] for b in boards]
+    assert len(left) == 4 and left == sorted(left, reverse=True) and left[-1] == 10
+    assert [b["version"] for b in boards] == sorted(b["version"] for b in boards)
+    assert any(e == "table" for _g, e, _d in sent)

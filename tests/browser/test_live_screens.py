@@ -79,3 +79,31 @@ def test_screens_apply_a_bust_and_a_move_without_asking(
         "() => document.querySelector('.d-level .sub').textContent.includes('Hand 2')"
     )
     ctx.close()
+
+
+def test_the_console_fetches_only_the_changed_table(
+    asgi_server, browser, actor, floor_user, make_tournament, register
+):
+    from tests.browser.conftest import login
+
+    t = make_tournament(status="running", late_registration_until_level=6)
+    entries = [register(t) for _ in range(20)]
+    seating.seats_draw(tournament=t, actor=actor)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    login(page, asgi_server, "flo", "pw-floor-123")
+    page.goto(f"{asgi_server}/console/t/{t.pk}/seating/")
+    page.wait_for_selector(".tables-grid")
+    page.wait_for_timeout(1000)  # the socket is open
+    asked = _watch(page)
+    row = SeatAssignment.objects.select_related("table").get(entry=entries[5])
+    before = page.inner_text(f"#table-{row.table.number} .count")
+    entries_bust(tournament=t, busts=[BustReport(entry=entries[5])], actor=actor)
+    page.wait_for_function(
+        "([sel, old]) => document.querySelector(sel).textContent !== old",
+        arg=[f"#table-{row.table.number} .count", before],
+    )
+    assert len(asked) == 1 and f"tables={row.table.number}" in asked[0], asked
+    assert page.inner_text("#chart-head .stat .value") == "19"  # players seated, whole room
+    screenshot(page, "live-console-after-bust")
+    ctx.close()

@@ -145,6 +145,7 @@ class SeatView(TypedDict):
     place: int | None
     prize: int | None
     won_seat: bool
+    rank: int | None
 
 
 class SeatMessage(TypedDict):

@@ -121,9 +121,14 @@ def notify_board(
 
 
 def seat_view(entry: Entry) -> SeatView:
+    """The player's own seat, and the elimination rank of a player who is out: the phone works
+    out the place from it and the board's entries as late entries push places down (place =
+    entries + 1 - rank), so a late registration does not send a message to every phone."""
     from tournament.public_selectors import public_seat
 
-    return public_seat(entry).as_dict()  # type: ignore[return-value]
+    view: dict[str, Any] = public_seat(entry).as_dict()
+    view["rank"] = entry.elimination_rank
+    return view  # type: ignore[return-value]
 
 
 def notify_seats(entry_ids: Iterable[int], name: str = "seat") -> None:

@@ -11,6 +11,7 @@ from django.views.decorators.cache import never_cache
 
 from tournament.domain.levels import level_reached
 from tournament.inputs import search_text, whole_number_or_none
+from tournament.live import seat_view
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.public_selectors import (
     PublicSeat,
@@ -142,4 +143,4 @@ def my_seat_json(request: HttpRequest, token: str) -> JsonResponse:
     entry = entry_by_token(token) if allow(request, "my-seat", 120) else None
     if entry is None:
         return JsonResponse({"detail": _("This link is not valid.")}, status=404)
-    return JsonResponse(public_seat(entry).as_dict())
+    return JsonResponse(dict(seat_view(entry)))

@@ -47,6 +47,21 @@ function update(seat) {
   draw(seat);
 }
 
+// A late entry pushes every place given so far down by one (place = entries + 1 - rank): a
+// player who is out follows it from the board every screen gets.
+let boardVersion = 0;
+function movePlace(board) {
+  if (board.version != null && board.version < boardVersion) return;
+  boardVersion = board.version || boardVersion;
+  if (!last || last.status !== "busted" || !last.rank || !board.entries) return;
+  const place = board.entries + 1 - last.rank;
+  if (place !== last.place && place >= 1) {
+    last = { ...last, place };
+    localStorage.setItem(storeKey, JSON.stringify(last));
+    draw(last);
+  }
+}
+
 if (last) draw(last);
 const feed = new Feed({
   wsUrl: cfg.ws,
@@ -58,6 +73,7 @@ const feed = new Feed({
   onEvent: (event, data) => {
     if (data.seat) update(data.seat);
     else if (event === "seating" && data.draw) soonSpread(() => feed.refresh());
+    else if (data.board) movePlace(data.board);
   },
   onStatus: (s) => { conn.textContent = s === "live" ? `● ${t.live}` : t.offline; },
 });

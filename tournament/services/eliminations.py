@@ -285,6 +285,9 @@ def entries_bust(
         tournament.pk, "bust", {"busted": [{"entry": e.pk, "place": e.place} for e in busted]}
     )
     notify_seats((e.pk for e in busted), "bust")
+    # Whose finish moved with this bust, and the winners: their phones show the new place.
+    also = [r["entry"] for r in reranked] + [e.pk for e in seat_winners]
+    notify_seats([*also, *([winner.pk] if winner is not None else [])])
     seats_changed.send(
         sender=Tournament, tournament_id=tournament.pk, table_ids=[t for t, _s in seats.values()]
     )
@@ -826,6 +829,7 @@ def prizes_write(changed: list[Entry]) -> None:
     for e in changed:
         e.prize = e.new_prize  # type: ignore[attr-defined]
     Entry.objects.bulk_update(changed, ["prize"])
+    notify_seats(e.pk for e in changed)  # their phones show the prize
 
 
 def prizes_refresh(*, tournament: Tournament) -> int:

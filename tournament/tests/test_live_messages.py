@@ -16,6 +16,7 @@ from tournament import catalogue, realtime
 from tournament.catalogue import LOG_ACTIONS, UndeclaredEvent
 from tournament.events import event_record
 from tournament.services.eliminations import BustReport, entries_bust
+from tournament.services.registration import registration_close
 from tournament.templatetags.events import SENTENCES
 
 pytestmark = pytest.mark.django_db
@@ -214,3 +215,19 @@ def test_payloads_are_built_off_the_request_in_order(make_tournament, register, 
     assert len(left) == 4 and left == sorted(left, reverse=True) and left[-1] == 10
     assert [b["version"] for b in boards] == sorted(b["version"] for b in boards)
     assert any(e == "table" for _g, e, _d in sent)
+
+
+def test_the_winner_hears_of_the_win_and_the_out_their_rank(
+    make_tournament, register, actor, sent, django_capture_on_commit_callbacks
+):
+    t = make_tournament(status="running")
+    a, b, c = (register(t) for _ in range(3))
+    registration_close(tournament=t, actor=actor)
+    entries_bust(tournament=t, busts=[BustReport(entry=c)], actor=actor)
+    with django_capture_on_commit_callbacks(execute=True):
+        entries_bust(tournament=t, busts=[BustReport(entry=b)], actor=actor)
+    (won,) = _of(sent, realtime.entry_group(a.pk), "seat")
+    assert won["seat"]["place"] == 1 and won["seat"]["status"] == "active"
+    (out,) = _of(sent, realtime.entry_group(b.pk), "bust")
+    # place = entries + 1 - rank: the phone follows late entries from the board.
+    assert out["seat"]["place"] == 2 and out["seat"]["rank"] == 2

@@ -100,7 +100,13 @@ const feed = new Feed({
       if (event === "level") drawLevel(data);
     } else if (event === "table" && data.html) applyTable(data);
     else if (event === "h4h") drawH4h(data);
-    else if (event === "structure" && snapshot && data.levels) snapshot.levels = data.levels;
+    else if (event === "structure" && snapshot && data.levels) {
+      // The running level's blinds may have been edited: write them from the new structure.
+      snapshot.levels = data.levels;
+      const current = snapshot.clock && snapshot.clock.level;
+      const row = current && data.levels[current.index];
+      if (row) drawLevel({ ...snapshot.clock, level: { ...row, index: current.index } });
+    }
     else if (event === "seating" && data.draw) soonSpread(reloadTable);
   },
   onStatus: (s) => {

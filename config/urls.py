@@ -29,6 +29,9 @@ urlpatterns = [
     # The pages a crowd of phones asks for come first: no walk through every other pattern.
     path("t/<int:pk>/find/", public_views.find_seat, name="find-seat"),
     path("s/<str:token>/", public_views.my_seat, name="my-seat"),
+    path("t/<int:pk>/results/", public_views.results_page, name="results"),
+    path("t/<int:pk>/results.csv", public_views.results_csv, name="results-csv"),
+    path("t/<int:pk>/results.json", public_views.results_json, name="results-json"),
     path("s/<str:token>.json", public_views.my_seat_json, name="my-seat-json"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),

@@ -65,6 +65,8 @@ function drawResults() {
   document.body.classList.toggle("finished", finished);
   const label = $("bs-players-label");
   if (label) label.textContent = finished ? label.dataset.finished : label.dataset.running;
+  const link = $("results-link"); // the public page links the results page at the end
+  if (link) link.hidden = !finished;
   const box = $("bs-results");
   if (!box || !finished) return;
   const r = snapshot.results;

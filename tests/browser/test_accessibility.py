@@ -19,7 +19,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.utils import translation
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -145,6 +145,7 @@ PUBLIC: list[tuple[str, Callable[[Night], str]]] = [
     ("my-seat-out", lambda n: f"/s/{n.busted_token}/"),
     ("table", lambda n: f"/t/{n.running}/table/{n.table}/"),
     ("final-tournament", lambda n: f"/t/{n.final}/"),
+    ("results-so-far", lambda n: f"/t/{n.running}/results/"),
 ]
 
 
@@ -277,6 +278,14 @@ def test_the_end_of_the_night(asgi_server, night, new_page, axe):
     phone = new_page(PHONE, "de-DE")
     phone.goto(f"{asgi_server}/t/{t.pk}/")
     audit(axe, phone, "public tournament at the end (de, 390 px)")
+    phone.click("#results-link")
+    phone.wait_for_selector("#results")
+    audit(axe, phone, "results at the end (de, 390 px)")
+    screenshot(phone, "results-phone-de")
+    wide = new_page(DESKTOP)
+    wide.goto(f"{asgi_server}/t/{t.pk}/results/")
+    audit(axe, wide, "results at the end (en, desktop)")
+    screenshot(wide, "results-desktop")
     screen = new_page(BIG_SCREEN)
     screen.goto(f"{asgi_server}/t/{t.pk}/clock/")
     audit(axe, screen, "big screen at the end (en, 1920×1080)")

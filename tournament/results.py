@@ -1,0 +1,135 @@
+"""A tournament's results: every finish with its prize, deal share, bounties and seat won, in
+public names (initials once the retention time has passed: public_selectors.names_withheld),
+and the export other sites import (docs/results.md, "Results export").
+
+Before the end the places given so far are shown as provisional: late entries still move them
+(place = entries + 1 - elimination rank) and prizes are given once the field is final.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from tournament.models import EntryStatus, Status, Tournament
+from tournament.public_selectors import initials, names_withheld
+
+EXPORT_FORMAT = "floor-results/1"
+# The export's columns, in order (docs/results.md). Money as a decimal in the currency's unit.
+EXPORT_COLUMNS = (
+    "tournament",
+    "date",
+    "venue",
+    "currency",
+    "entries",
+    "place",
+    "name",
+    "prize",
+    "deal_share",
+    "bounties",
+    "won_seat",
+    "points",
+)
+
+
+@dataclass(frozen=True)
+class Finish:
+    place: int
+    number: int
+    name: str
+    prize: int  # cents
+    deal_share: int | None  # cents, when the prize was agreed in a deal
+    bounties: int  # cents won from knock-outs
+    won_seat: bool
+    points: float | None = None  # league points (when the tournament counts for a league)
+
+
+@dataclass(frozen=True)
+class Results:
+    final: bool
+    entries: int
+    prize_pool: int | None
+    finishes: list[Finish]
+
+
+def tournament_results(tournament: Tournament) -> Results:
+    """Every finish so far, best place first (one query for the entries)."""
+    from tournament.selectors import tournament_numbers
+    from tournament.validation import SettingsBroken
+
+    withheld = names_withheld(status=tournament.status, starts_at=tournament.starts_at)
+    rows = (
+        tournament.entries.filter(place__isnull=False)
+        .exclude(status=EntryStatus.UNREGISTERED)
+        .select_related("player", "deal_share")
+        .order_by("place", "number")
+    )
+    finishes = []
+    for e in rows:
+        share = getattr(e, "deal_share", None)
+        name = e.player.display_name
+        finishes.append(
+            Finish(
+                place=e.place or 0,
+                number=e.number,
+                name=initials(name) if withheld else name,
+                prize=e.prize,
+                deal_share=share.amount if share is not None else None,
+                bounties=e.bounties_won,
+                won_seat=e.won_seat,
+            )
+        )
+    try:
+        pool: int | None = tournament_numbers(tournament).prize_pool
+    except SettingsBroken:
+        pool = None
+    return Results(
+        final=tournament.status == Status.FINISHED,
+        entries=tournament.entries_counted,
+        prize_pool=pool,
+        finishes=finishes,
+    )
+
+
+def _decimal(cents: int | None) -> str:
+    return "" if cents is None else f"{cents // 100}.{cents % 100:02d}"
+
+
+def export_rows(tournament: Tournament, results: Results) -> list[list[Any]]:
+    """The results as rows of EXPORT_COLUMNS."""
+    date = tournament.starts_at.date().isoformat()
+    return [
+        [
+            tournament.name,
+            date,
+            tournament.venue,
+            tournament.currency,
+            results.entries,
+            f.place,
+            f.name,
+            _decimal(f.prize),
+            _decimal(f.deal_share),
+            _decimal(f.bounties),
+            "yes" if f.won_seat else "no",
+            "" if f.points is None else f.points,
+        ]
+        for f in results.finishes
+    ]
+
+
+def export_json(tournament: Tournament, results: Results) -> dict[str, Any]:
+    """The results as JSON: amounts in cents, as everywhere in the API."""
+    return {
+        "format": EXPORT_FORMAT,
+        "tournament": {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "date": tournament.starts_at.date().isoformat(),
+            "venue": tournament.venue,
+            "currency": tournament.currency,
+            "entries": results.entries,
+            "prize_pool": results.prize_pool,
+            "final": results.final,
+        },
+        "finishes": [asdict(f) for f in results.finishes],
+    }

@@ -16,16 +16,13 @@ from tables.selectors import time_call_of, time_call_payload
 from tournament.domain.levels import level_reached
 
 
-def dealer_seats(table: Table) -> list[dict[str, Any]]:
-    rows = {r.seat: r for r in table.assignments.select_related("entry__player")}
+def seat_marks(table: Table, rows: dict[int, Any]) -> list[dict[str, Any]]:
+    """Every seat of `table` with its player row (`rows`: seat -> assignment) and the hand's
+    marks: button, blinds, a dead button or small blind on an empty seat, and the empty seats
+    between the blinds that a new player waits in (tda-de 7, 9). The one seat list of the
+    seating chart's cards and the dealer tablet."""
     blinds = table.blinds()
     zone = waiting_seats(table.seats, blinds) if blinds else frozenset()
-    penalised = sitting_out(table)
-    reported = set(
-        TableReport.objects.filter(
-            table=table, kind=ReportKind.BUST, resolved_at__isnull=True
-        ).values_list("seat", flat=True)
-    )
     out = []
     for n in range(1, table.seats + 1):
         r = rows.get(n)
@@ -36,14 +33,29 @@ def dealer_seats(table: Table) -> list[dict[str, Any]]:
                 "button": blinds is not None and n == blinds.button,
                 "sb": blinds is not None and n == blinds.small_blind,
                 "bb": blinds is not None and n == blinds.big_blind,
+                "heads_up": blinds is not None and blinds.heads_up,
                 "dead_button": blinds is not None and n == blinds.button and r is None,
                 "dead_sb": blinds is not None and n == blinds.small_blind and r is None,
                 "zone": r is None and n in zone,
-                "reported": n in reported,
-                "sits_out": penalised.get(r.entry_id, 0) if r else 0,
             }
         )
     return out
+
+
+def dealer_seats(table: Table) -> list[dict[str, Any]]:
+    """The tablet's seats: the marks, and who is reported out or sits out a penalty."""
+    rows = {r.seat: r for r in table.assignments.select_related("entry__player")}
+    penalised = sitting_out(table)
+    reported = set(
+        TableReport.objects.filter(
+            table=table, kind=ReportKind.BUST, resolved_at__isnull=True
+        ).values_list("seat", flat=True)
+    )
+    seats = seat_marks(table, rows)
+    for s in seats:
+        s["reported"] = s["n"] in reported
+        s["sits_out"] = penalised.get(s["row"].entry_id, 0) if s["row"] else 0
+    return seats
 
 
 def dealer_context(table: Table) -> dict[str, Any]:

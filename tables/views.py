@@ -15,8 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables import services as svc
-from tables.dealer_view import dealer_context, dealer_seats
-from tables.domain.button import waiting_seats
+from tables.dealer_view import dealer_context, dealer_seats, seat_marks
 from tables.domain.seating import suggest_break
 from tables.models import ReportKind, SeatAssignment, Table, TableReport
 from tournament.desk_views import finish_message
@@ -61,23 +60,10 @@ def _chart(tournament: Tournament, only: set[int] | None = None) -> dict[str, An
     cards: list[dict[str, Any]] = []
     for t in tables:
         rows = list(t.assignments.all())
-        by_seat = {r.seat: r for r in rows}
-        blinds = t.blinds()
-        zone = waiting_seats(t.seats, blinds) if blinds else frozenset()
-        seats = []
-        for n in range(1, t.seats + 1):
-            r = by_seat.get(n)
-            seats.append(
-                {
-                    "n": n,
-                    "row": r,
-                    "button": blinds is not None and n == blinds.button,
-                    "sb": blinds is not None and n == blinds.small_blind and not blinds.heads_up,
-                    "bb": blinds is not None and n == blinds.big_blind,
-                    "moving": r is not None and r.entry_id in moving,
-                    "zone": r is None and n in zone,
-                }
-            )
+        seats = seat_marks(t, {r.seat: r for r in rows})
+        for s in seats:
+            s["sb"] = s["sb"] and not s["heads_up"]  # heads-up: the button posts the small blind
+            s["moving"] = s["row"] is not None and s["row"].entry_id in moving
         cards.append(
             {
                 "table": t,

@@ -1,4 +1,5 @@
-# Floor — one image for the web (ASGI), the Celery worker and beat.
+# Floor — one image for the web processes (gunicorn), the websocket processes (uvicorn), the
+# Celery worker and beat (docker-compose.yml gives each its command).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -16,7 +17,8 @@ RUN useradd --create-home floor && chown -R floor /app
 USER floor
 
 EXPOSE 8000
-# --no-proxy-headers: uvicorn leaves the client address alone; Floor reads X-Forwarded-For itself,
-# from FLOOR_TRUSTED_PROXIES only (tournament/ratelimit.py client_address). Uvicorn has no limit
-# on request bodies; Floor's own cap answers 413 before reading one (config/asgi.py).
-CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "off", "--ws-max-size", "65536", "--no-proxy-headers"]
+# HTTP by default: gunicorn, threaded workers (deploy/gunicorn.conf.py). It leaves the client
+# address alone; Floor reads X-Forwarded-For itself, from FLOOR_TRUSTED_PROXIES only
+# (tournament/ratelimit.py client_address). Neither gunicorn nor uvicorn limits request bodies;
+# Floor's own cap answers 413 before reading one (config/request_cap.py).
+CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py"]

@@ -1,13 +1,23 @@
-"""Start and stop the full stack's web processes on loopback for benchmarks."""
+"""Start and stop the full stack's web processes on loopback for benchmarks.
+
+`start_asgi`: one uvicorn process (websockets, and HTTP through Django's ASGI handler as in the
+embedded mode). `FullStack`: the arrangement of docker-compose.yml: gunicorn for HTTP (`web`),
+uvicorn for websockets (`ws`), and Caddy in front sending /ws/ to the one and the rest to the
+other (deploy/Caddyfile) when `caddy` is installed; without it the clients route by path
+themselves (`proxy` says which).
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,6 +67,160 @@ def start_asgi(port: int, env: dict[str, str], workers: int = 1) -> subprocess.P
     if workers > 1:
         cmd += ["--workers", str(workers)]
     return subprocess.Popen(cmd, cwd=ROOT, env=env)
+
+
+def start_wsgi(
+    port: int, env: dict[str, str], workers: int = 1, threads: int = 4, app: str | None = None
+) -> subprocess.Popen[bytes]:
+    """gunicorn as in the `web` service (deploy/gunicorn.conf.py), on loopback; `app` (a WSGI
+    application's dotted path) instead of Floor's for a baseline."""
+    env = {
+        **env,
+        "FLOOR_BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": str(workers),
+        "FLOOR_HTTP_THREADS": str(threads),
+    }
+    conf = os.environ.get("BENCH_GUNICORN_CONF", str(ROOT / "deploy" / "gunicorn.conf.py"))
+    cmd = [sys.executable, "-m", "gunicorn", "-c", conf]
+    if app:
+        cmd.append(app)
+    return subprocess.Popen(cmd, cwd=ROOT, env=env)
+
+
+WEBSOCKET_ROUTE = """	@websocket path /ws/*
+	reverse_proxy @websocket %s {
+		lb_policy least_conn
+	}"""
+
+CADDYFILE = """{
+	admin off
+	auto_https off
+	log {
+		level ERROR
+	}
+}
+http://127.0.0.1:%(port)d {
+	encode zstd gzip
+	request_body {
+		max_size 2MB
+	}
+%(websocket)s
+	reverse_proxy %(web)s {
+		lb_policy least_conn
+		# The load generator stands for many clients: its X-Forwarded-For is their address.
+		header_up X-Forwarded-For {header.X-Forwarded-For}
+		transport http {
+			keepalive 60s
+		}
+	}
+}
+"""
+
+
+class FullStack:
+    """`web` gunicorn processes (`workers` workers of `threads` threads each) and `ws` uvicorn
+    processes, behind Caddy when it is installed (and `proxy` is true). Clients send HTTP to
+    `http_ports` and open websockets on `ws_ports`: the proxy's port for both, or without a
+    proxy the servers' own ports."""
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        web: int = 2,
+        ws: int = 2,
+        workers: int = 1,
+        threads: int = 4,
+        proxy: bool = True,
+        app: str | None = None,
+    ) -> None:
+        self.env = env
+        self.app = app
+        self.web_ports = [free_port() for _ in range(web)]
+        self.ws_port_list = [free_port() for _ in range(ws)]
+        self.workers = workers
+        self.threads = threads
+        self.caddy = shutil.which("caddy") if proxy else None
+        self.proxy_port = free_port() if self.caddy else None
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self._dir: tempfile.TemporaryDirectory[str] | None = None
+
+    @property
+    def proxy(self) -> str | None:
+        return "caddy" if self.caddy else None
+
+    @property
+    def http_ports(self) -> list[int]:
+        return [self.proxy_port] if self.proxy_port else self.web_ports
+
+    @property
+    def ws_ports(self) -> list[int]:
+        return [self.proxy_port] if self.proxy_port else self.ws_port_list
+
+    def start(self) -> FullStack:
+        self.procs += [
+            start_wsgi(p, self.env, self.workers, self.threads, self.app) for p in self.web_ports
+        ]
+        self.procs += [start_asgi(p, self.env) for p in self.ws_port_list]
+        for p in [*self.web_ports, *self.ws_port_list]:
+            wait_http(p, "/healthz" if self.app is None else "/")
+        if self.caddy and self.proxy_port:
+            self._dir = tempfile.TemporaryDirectory(prefix="floor-caddy-")
+            path = Path(self._dir.name) / "Caddyfile"
+            path.write_text(
+                CADDYFILE
+                % {
+                    "port": self.proxy_port,
+                    "websocket": WEBSOCKET_ROUTE
+                    % " ".join(f"127.0.0.1:{p}" for p in self.ws_port_list)
+                    if self.ws_port_list
+                    else "",
+                    "web": " ".join(f"127.0.0.1:{p}" for p in self.web_ports),
+                }
+            )
+            home = {"XDG_DATA_HOME": self._dir.name, "XDG_CONFIG_HOME": self._dir.name}
+            self.procs.append(
+                subprocess.Popen(
+                    [self.caddy, "run", "--adapter", "caddyfile", "--config", str(path)],
+                    cwd=self._dir.name,
+                    env={**os.environ, **home},
+                )
+            )
+            wait_http(self.proxy_port)
+        return self
+
+    def stop(self) -> None:
+        stop(list(reversed(self.procs)))
+        self.procs = []
+        if self._dir is not None:
+            self._dir.cleanup()
+            self._dir = None
+
+
+def cpu_seconds(procs: list[subprocess.Popen[bytes]]) -> float:
+    """CPU time (user + system) used so far by `procs` and their children (gunicorn's workers),
+    from /proc; 0 where there is no /proc."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    stats: dict[int, tuple[int, float]] = {}  # pid -> (parent, seconds)
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks)
+    wanted = {p.pid for p in procs}
+    grew = True
+    while grew:
+        more = {pid for pid, (parent, _) in stats.items() if parent in wanted} - wanted
+        grew = bool(more)
+        wanted |= more
+    return sum(stats[pid][1] for pid in wanted if pid in stats)
+
+
+def bare_wsgi(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+    """A baseline: what the servers and the proxy cost without Floor (a fixed small answer)."""
+    body = b"<p>Table 1, Seat 1</p>"
+    start_response("200 OK", [("Content-Type", "text/html"), ("Content-Length", str(len(body)))])
+    return [body]
 
 
 def wait_http(port: int, path: str = "/healthz", timeout: float = 30) -> None:

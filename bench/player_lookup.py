@@ -3,7 +3,9 @@
     python -m bench.player_lookup --entries 10000 --seconds 20 --pages 1000
     python -m bench.player_lookup --rate 1000 --connections 256 --pages 0   # an open loop
 
-Runs the full stack on loopback (PostgreSQL, Redis, two ASGI processes with production-like
+Runs the full stack on loopback as docker-compose.yml arranges it (PostgreSQL, Redis, two
+gunicorn processes for HTTP, two uvicorn processes for websockets, Caddy in front routing by
+path when `caddy` is installed, else the clients route by path themselves; production-like
 settings: DEBUG off, Redis cache and channel layer) with a seated tournament of `entries`. A
 separate process (at a higher scheduling priority where allowed: the phones are not on the
 server's machine) sends "find my seat" look-ups by player number (the htmx request a phone
@@ -24,10 +26,16 @@ Then `pages` "my seat" websockets connect, the floor moves their players in batc
 same service as the console's moves), and the bench measures move applied → notice received on
 each page.
 
-Prints one JSON line: entries, offered_rps, connections, requests, rps, p50_ms, p99_ms, errors,
-error_statuses, send_lag_p99_ms (open loop), console_actions, console_p50_ms, console_p99_ms,
-console_register_p50_ms, console_plan_p50_ms, pages, move_notice_p50_ms, move_notice_p99_ms,
-notices_lost.
+First, the same look-up load against a bare baseline: the same servers and proxy serving a
+fixed small answer (bench/_stack.py bare_wsgi) for `--baseline-seconds`; `ratio_to_baseline` is
+Floor's look-ups a second over the baseline's.
+
+Prints one JSON line: entries, proxy, web (gunicorn processes x workers x threads), offered_rps,
+connections, requests, rps, p50_ms, p99_ms, errors, error_statuses, server_cpu_ms_per_request
+(the servers' and the proxy's CPU time over the look-ups answered), send_lag_p99_ms (open loop),
+baseline_rps, baseline_p99_ms, baseline_cpu_ms_per_request, ratio_to_baseline, console_actions, console_p50_ms,
+console_p99_ms, console_register_p50_ms, console_plan_p50_ms, pages, move_notice_p50_ms,
+move_notice_p99_ms, notices_lost.
 """
 
 from __future__ import annotations
@@ -171,14 +179,14 @@ def load_main(
 
 
 def pages_main(
-    ports: list[int], tokens: list[tuple[int, str]], ready: Any, done: Any, out: Any
+    ports: list[int], tokens: list[tuple[int, str, int]], ready: Any, done: Any, out: Any
 ) -> None:
     import websockets
 
     arrivals: dict[int, float] = {}
     connected = 0
 
-    async def one(i: int, entry: int, token: str) -> None:
+    async def one(i: int, entry: int, token: str, table: int) -> None:
         nonlocal connected
         port = ports[i % len(ports)]
         for attempt in range(20):
@@ -193,7 +201,9 @@ def pages_main(
                     connected += 1
                     async for raw in ws:
                         msg = json.loads(raw)
-                        if msg.get("event") == "moved":
+                        # The player's own "seat" message carries the new seat.
+                        seat = (msg.get("data") or {}).get("seat") or {}
+                        if msg.get("event") == "moved" or seat.get("table") not in (None, table):
                             arrivals.setdefault(entry, time.time())
                             return
                     return
@@ -202,8 +212,8 @@ def pages_main(
 
     async def run() -> None:
         tasks = []
-        for i, (entry, token) in enumerate(tokens):
-            tasks.append(asyncio.create_task(one(i, entry, token)))
+        for i, (entry, token, table) in enumerate(tokens):
+            tasks.append(asyncio.create_task(one(i, entry, token, table)))
             if i % 100 == 99:
                 await asyncio.sleep(0.05)
         deadline = time.time() + 120
@@ -299,6 +309,13 @@ def main() -> None:
     parser.add_argument(
         "--console-every", type=float, default=0.2, help="seconds between console actions; 0: none"
     )
+    parser.add_argument("--web", type=int, default=2, help="gunicorn processes (`web` replicas)")
+    parser.add_argument("--workers", type=int, default=1, help="workers per gunicorn process")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument("--no-proxy", action="store_true", help="no Caddy: route by path")
+    parser.add_argument(
+        "--baseline-seconds", type=float, default=10, help="the bare baseline's load; 0: none"
+    )
     args = parser.parse_args()
 
     os.environ["REDIS_URL"] = REDIS_URL  # this process broadcasts through the same Redis
@@ -335,28 +352,33 @@ def main() -> None:
     token = _floor_token()
 
     env = {**_stack.stack_env(url, REDIS_URL), "FLOOR_TRUSTED_PROXIES": "127.0.0.1"}
-    ports = [_stack.free_port(), _stack.free_port()]
-    procs = [_stack.start_asgi(p, env) for p in ports]
+    ctx = mp.get_context("spawn")
+    shape = {"web": args.web, "workers": args.workers, "threads": args.threads}
+    baseline = _baseline(env, shape, not args.no_proxy, t.pk, args, ctx)
+    stack = _stack.FullStack(env, ws=2, proxy=not args.no_proxy, **shape)
     result: dict[str, Any] = {
         "entries": args.entries,
         "database": url.split(":", 1)[0],
+        "proxy": stack.proxy,
+        "web": f"{args.web}x{args.workers}x{args.threads}",
         "offered_rps": args.rate or None,
         "connections": args.connections,
     }
     try:
-        for p in ports:
-            _stack.wait_http(p)
-        ctx = mp.get_context("spawn")
+        stack.start()
+        ports = stack.http_ports
         out = ctx.Queue()
         loader = ctx.Process(
             target=load_main,
             args=(ports, t.pk, args.entries, args.seconds, args.connections, args.rate, out),
         )
+        cpu0 = _stack.cpu_seconds(stack.procs)
         loader.start()
         console_lat = _console_while(
             ports, t.pk, token, out, args.seconds + 120, args.console_every
         )
         lat, errs, elapsed, lag = console_lat.pop("result")
+        cpu = _stack.cpu_seconds(stack.procs) - cpu0
         loader.join()
         result.update(
             console_actions=len(console_lat["ms"]),
@@ -373,15 +395,58 @@ def main() -> None:
             p99_ms=round(_stack.percentile(lat, 99), 1),
             errors=len(errs),
             error_statuses=dict(sorted(Counter(errs).items())),
+            # The servers' and the proxy's CPU per look-up (console actions included): less
+            # sensitive than rps to what else the machine runs.
+            server_cpu_ms_per_request=round(cpu * 1000 / max(1, len(lat)), 2),
         )
         if args.rate > 0:  # in the closed loop a look-up leaves the moment it is made
             result["send_lag_p99_ms"] = round(_stack.percentile(lag, 99), 1)
+        if baseline:
+            result.update(
+                baseline_rps=baseline["rps"],
+                baseline_p99_ms=baseline["p99_ms"],
+                baseline_errors=baseline["errors"],
+                baseline_cpu_ms_per_request=baseline["cpu_ms"],
+                ratio_to_baseline=round(result["rps"] / baseline["rps"], 2),
+            )
 
         if args.pages > 0:
-            result.update(_move_notices(t, ports, args.pages, ctx))
+            result.update(_move_notices(t, stack.ws_ports, args.pages, ctx))
     finally:
-        _stack.stop(procs)
+        stack.stop()
     print(json.dumps(result))
+
+
+def _baseline(
+    env: dict[str, str],
+    shape: dict[str, int],
+    proxy: bool,
+    tournament: int,
+    args: argparse.Namespace,
+    ctx: Any,
+) -> dict[str, Any] | None:
+    """The look-up load against the same servers and proxy serving a fixed answer."""
+    if args.baseline_seconds <= 0:
+        return None
+    stack = _stack.FullStack(env, ws=0, proxy=proxy, app="bench._stack:bare_wsgi", **shape)
+    try:
+        stack.start()
+        out = ctx.Queue()
+        args_ = (stack.http_ports, tournament, args.entries, args.baseline_seconds)
+        loader = ctx.Process(target=load_main, args=(*args_, args.connections, args.rate, out))
+        cpu0 = _stack.cpu_seconds(stack.procs)
+        loader.start()
+        lat, errs, elapsed, _ = out.get(timeout=args.baseline_seconds + 120)
+        cpu = _stack.cpu_seconds(stack.procs) - cpu0
+        loader.join()
+    finally:
+        stack.stop()
+    return {
+        "rps": round(len(lat) / elapsed, 1),
+        "p99_ms": round(_stack.percentile(lat, 99), 1),
+        "errors": len(errs),
+        "cpu_ms": round(cpu * 1000 / max(1, len(lat)), 2),
+    }
 
 
 def _move_notices(t: Any, ports: list[int], pages: int, ctx: Any) -> dict[str, Any]:
@@ -401,7 +466,7 @@ def _move_notices(t: Any, ports: list[int], pages: int, ctx: Any) -> dict[str, A
         .select_related("entry", "table")
         .order_by("table__number", "seat")[:pages]
     )
-    tokens = [(r.entry_id, r.entry.public_token) for r in rows]
+    tokens = [(r.entry_id, r.entry.public_token, r.table.number) for r in rows]
     ready, done, got = ctx.Queue(), ctx.Event(), ctx.Queue()
     pager = ctx.Process(target=pages_main, args=(ports, tokens, ready, done, got))
     pager.start()

@@ -57,7 +57,7 @@ def database_unavailable(request: HttpRequest) -> HttpResponse:
 
 
 def request_too_large(request: HttpRequest) -> HttpResponse:
-    """413: the request body is over the cap (config/wsgi_bridge.py refuses it unread)."""
+    """413: the request body is over the cap (config/request_cap.py refuses it unread)."""
     title = _("Too much data")
     text = _("This request is larger than Floor accepts. Nothing was saved.")
     if _wants_json(request):

@@ -1,9 +1,9 @@
 """Health endpoints.
 
-- /healthz: liveness. The process answers HTTP; touches nothing else. In the ASGI server it is
-  answered on the event loop before Django (`with_liveness`): no thread, no host check, no HTTPS
-  redirect, so the compose health check and the proxy's probe reach it on the internal network
-  while every HTTP thread is busy.
+- /healthz: liveness. The process answers HTTP; touches nothing else. Both servers answer it
+  before Django (`with_liveness` on the ASGI event loop, `with_wsgi_liveness` in gunicorn): no
+  host check, no HTTPS redirect, so the compose health check and the proxy's probe reach it on
+  the internal network by the container's address.
 - /readyz: which dependency is down. The database, Redis (channel layer, cache and Celery
   broker) and the ticker (Celery beat + worker: the last clock tick, or the in-process thread);
   200 when all answer, 503 naming the ones that do not. For monitoring: a proxy should route on
@@ -45,6 +45,20 @@ def with_liveness(app: Any) -> Any:
             await send({"type": "http.response.body", "body": body})
             return
         await app(scope, receive, send)
+
+    return application
+
+
+def with_wsgi_liveness(app: Any) -> Any:
+    """The WSGI `app`, with GET /healthz answered before it."""
+    body = b'{"ok": true}'
+    head = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+
+    def application(environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("PATH_INFO") == "/healthz":
+            start_response("200 OK", head)
+            return [body]
+        return app(environ, start_response)
 
     return application
 

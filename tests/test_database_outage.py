@@ -13,7 +13,7 @@ from django.db import connections
 
 from config import database
 from config.database import Breaker, DatabaseDown
-from tests.test_wsgi_bridge import call, run, scope
+from tests.test_servers import wsgi_call
 
 
 class Clock:
@@ -84,34 +84,28 @@ def database_down(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return attempts
 
 
-@pytest.mark.django_db  # lets the bridge's threads connect (to the closed port)
+@pytest.mark.django_db  # lets the request threads connect (to the closed port)
 def test_requests_answer_503_and_the_dead_database_is_tried_once(database_down):
-    from config.asgi import django_wsgi_app
-    from config.wsgi_bridge import WSGIBridge
-
-    bridge = WSGIBridge(django_wsgi_app, 1, fast_paths=("/static/", "/healthz"))  # type: ignore[arg-type]
-    plain = {"scheme": "http", "server": ("testserver", 80)}
-
-    start, parts = run(call(bridge, scope(path="/t/1/", **plain)))
-    assert start["status"] == 503
-    assert dict(start["headers"])[b"retry-after"] == b"2"
-    assert b"Nothing was saved" in b"".join(parts)
+    status, headers, body = wsgi_call("/t/1/")
+    assert status.startswith("503")
+    assert headers["Retry-After"] == "2"
+    assert b"Nothing was saved" in body
     assert database_down["connect"] == 1
 
-    start, parts = run(call(bridge, scope(path="/api/tournaments/", **plain)))
-    assert start["status"] == 503
-    assert json.loads(b"".join(parts))["code"] == "database_unavailable"
-    start, _ = run(call(bridge, scope(path="/t/1/find/", query_string=b"q=Ann", **plain)))
-    assert start["status"] == 503
+    status, _, body = wsgi_call("/api/tournaments/")
+    assert status.startswith("503")
+    assert json.loads(body)["code"] == "database_unavailable"
+    status, _, _ = wsgi_call("/t/1/find/", QUERY_STRING="q=Ann")
+    assert status.startswith("503")
     assert database_down["connect"] == 1  # the breaker answered; nothing waited for the pool
 
-    start, parts = run(call(bridge, scope(path="/static/clocks/clock.js", **plain)))
-    assert start["status"] == 200 and b"".join(parts)
-    start, _ = run(call(bridge, scope(path="/healthz", **plain)))
-    assert start["status"] == 200
-    start, parts = run(call(bridge, scope(path="/readyz", **plain)))
-    assert start["status"] == 503
-    assert json.loads(b"".join(parts))["database"] == "down"
+    status, _, body = wsgi_call("/static/clocks/clock.js")
+    assert status.startswith("200") and body
+    status, _, _ = wsgi_call("/healthz")
+    assert status.startswith("200")
+    status, _, body = wsgi_call("/readyz")
+    assert status.startswith("503")
+    assert json.loads(body)["database"] == "down"
     assert database_down["connect"] == 1
 
 

@@ -101,13 +101,12 @@ def test_two_prefixes_keep_their_own_cache_keys_and_celery_queues():
     require(redis_available(), "Redis (127.0.0.1:6379)")
     import redis
     from celery import Celery
-
-    from config.cache import FloorRedisCache
+    from django_redis.cache import RedisCache
 
     run_id = uuid.uuid4().hex[:8]
     a, b = f"floor.a{run_id}.", f"floor.b{run_id}."
-    cache_a = FloorRedisCache(REDIS_URL, {"KEY_PREFIX": a})
-    cache_b = FloorRedisCache(REDIS_URL, {"KEY_PREFIX": b})
+    cache_a: RedisCache = RedisCache(REDIS_URL, {"KEY_PREFIX": a})
+    cache_b: RedisCache = RedisCache(REDIS_URL, {"KEY_PREFIX": b})
     cache_a.set("rl:find:10.0.0.1", 7, 30)
     assert cache_a.get("rl:find:10.0.0.1") == 7 and cache_b.get("rl:find:10.0.0.1") is None
 

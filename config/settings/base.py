@@ -52,6 +52,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a body over the cap is refused (413) before anything reads it (config/request_cap.py).
+    "config.request_cap.RequestBodyCapMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # After WhiteNoise: static files need no policy.
@@ -117,7 +119,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "pool": {
             "min_size": env_int("DB_POOL_MIN", 2),
             "max_size": env_int("DB_POOL_MAX", 20),
-            # The HTTP threads (FLOOR_HTTP_THREADS <= DB_POOL_MAX) never wait for a busy pool;
+            # gunicorn's threads (FLOOR_HTTP_THREADS <= DB_POOL_MAX) never wait for a busy pool;
             # a wait means PostgreSQL is not answering, so it is short.
             "timeout": float(env_str("DB_POOL_TIMEOUT", "1")),
             # The pool retries a failed connect with growing pauses; giving up after a few
@@ -298,9 +300,18 @@ CONTENT_SECURITY_POLICY = {
 CACHES = {
     "default": (
         {
-            "BACKEND": "config.cache.FloorRedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": FLOOR_REDIS_PREFIX,
+            "OPTIONS": {
+                # Redis being down must not stop the floor: the cache holds only short-lived
+                # values (rate-limit counters, the ticker's beat), so while it is unreachable
+                # reads miss, writes are dropped and rate limits let requests through
+                # (tournament/ratelimit.py). /readyz says that Redis is down.
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 0.5,
+                "SOCKET_TIMEOUT": 0.5,
+            },
         }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
@@ -323,12 +334,13 @@ FLOOR_PUBLIC_RESULTS_DAYS = env_int("FLOOR_PUBLIC_RESULTS_DAYS", 90)
 # only on a request whose TCP peer is one of them (tournament/ratelimit.py client_address);
 # empty: the header is ignored and the peer is the client.
 FLOOR_TRUSTED_PROXIES = env_networks("FLOOR_TRUSTED_PROXIES")
-# Threads per web process serving HTTP (config/asgi.py); each holds at most one database
-# connection while it serves a request, so keep it at or below DB_POOL_MAX.
+# Threads per gunicorn worker serving HTTP (deploy/gunicorn.conf.py reads the same variable);
+# each holds at most one database connection while it serves a request, so keep it at or below
+# DB_POOL_MAX.
 FLOOR_HTTP_THREADS = env_int("FLOOR_HTTP_THREADS", 4)
 # The largest file Floor accepts (the structure import). A request body may carry this plus
-# DATA_UPLOAD_MAX_MEMORY_SIZE of form data; config/asgi.py refuses a larger body (413) before
-# reading it, since uvicorn has no limit of its own.
+# DATA_UPLOAD_MAX_MEMORY_SIZE of form data; config/request_cap.py refuses a larger body (413)
+# before reading it, since neither gunicorn nor uvicorn has a limit of its own.
 FLOOR_UPLOAD_MAX_BYTES = 512 * 1024
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 

@@ -174,21 +174,46 @@ def test_lookup_in_an_unknown_tournament_is_not_found(client, seated):
     assert client.get(url, {"q": "1"}).status_code == 404
 
 
-@pytest.mark.redis
-def test_redis_rate_limit_counts_in_one_round_trip(settings):
+def _redis_cache(settings, location: str):
+    """The production cache backend (config/settings/base.py) at `location`, as `cache`."""
     from django.core.cache import caches
 
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": location,
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 0.5,
+                "SOCKET_TIMEOUT": 0.5,
+            },
+        }
+    }
+    return caches["default"]
+
+
+@pytest.mark.redis
+def test_the_redis_rate_limit_counts_per_client_and_window(settings, rf):
     from tests.services import REDIS_URL, redis_available, require
+    from tournament.ratelimit import allow
 
     require(redis_available(), "Redis (127.0.0.1:6379)")
-    settings.CACHES = {
-        "default": {"BACKEND": "config.cache.FloorRedisCache", "LOCATION": REDIS_URL},
-    }
-    cache = caches.create_connection("default")
-    cache.delete("rl:test")
-    assert [cache.hit("rl:test", 30) for _ in range(3)] == [1, 2, 3]
-    ttl = cache._cache.get_client().ttl(cache.make_and_validate_key("rl:test"))
-    assert 0 < ttl <= 30
-    # Cache objects made for other requests share one client (no new connection per request).
-    assert caches.create_connection("default")._cache.get_client() is cache._cache.get_client()
-    cache.delete("rl:test")
+    cache = _redis_cache(settings, REDIS_URL)
+    cache.delete_pattern("rl:test:*")
+    request = rf.get("/", REMOTE_ADDR="10.9.8.7")
+    assert [allow(request, "test", 2) for _ in range(3)] == [True, True, False]
+    assert allow(rf.get("/", REMOTE_ADDR="10.9.8.6"), "test", 2)  # another client
+    (key,) = cache.keys("rl:test:10.9.8.7:*")
+    assert 0 < cache.ttl(key) <= 65
+    cache.delete_pattern("rl:test:*")
+
+
+def test_a_redis_outage_does_not_stop_the_floor(settings, rf):
+    from tournament.ratelimit import allow
+
+    # Nothing listens on port 1: every call fails at once, and the cache carries on without it.
+    cache = _redis_cache(settings, "redis://127.0.0.1:1/0")
+    assert cache.get("anything") is None
+    cache.set("anything", 1, 30)  # dropped, no error
+    request = rf.get("/", REMOTE_ADDR="10.9.8.7")
+    assert all(allow(request, "test", 2) for _ in range(5))  # rate limits let requests through

@@ -1,18 +1,39 @@
 """The clock follows the tournament: it stops when the tournament ends, comes back (paused)
 when a director reopens it, and works out its next level end again when the structure is
-edited."""
+edited. A clock screen's kept data (clocks/selectors.py) is forgotten on every change it shows:
+a clock command, a structure edit, and every logged change of the tournament (entries, busts,
+payouts, settings, status)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from clocks.models import ClockEvent
+from clocks.selectors import forget_clock_screen
 from clocks.services import clock_reopen, clock_reschedule, clock_stop
+from tournament.models import Event, Tournament
 from tournament.status_signals import (
     structure_changed,
     tournament_finished,
     tournament_reopened,
+)
+
+# Logged changes no clock screen shows: a level announcement changes no input of the clock
+# (it is worked out from the history), and the tables' own business.
+QUIET_ACTIONS = frozenset(
+    {
+        "clock.level",
+        "clock.break",
+        "table.hand",
+        "table.button",
+        "table.call_floor",
+        "table.time_call",
+        "table.time_call_cancel",
+        "table.token_renew",
+    }
 )
 
 
@@ -29,3 +50,20 @@ def _reopen(sender: Any, *, tournament: Any, actor: Any, **kwargs: Any) -> None:
 @receiver(structure_changed, dispatch_uid="clocks.reschedule")
 def _reschedule(sender: Any, *, tournament: Any, **kwargs: Any) -> None:
     clock_reschedule(tournament=tournament)
+    forget_clock_screen(tournament.pk)
+
+
+@receiver(post_save, sender=ClockEvent, dispatch_uid="clocks.screen.command")
+def _command(sender: Any, instance: ClockEvent, **kwargs: Any) -> None:
+    forget_clock_screen(instance.clock.tournament_id)
+
+
+@receiver(post_save, sender=Event, dispatch_uid="clocks.screen.logged")
+def _logged(sender: Any, instance: Event, **kwargs: Any) -> None:
+    if instance.tournament_id is not None and instance.action not in QUIET_ACTIONS:
+        forget_clock_screen(instance.tournament_id)
+
+
+@receiver(post_save, sender=Tournament, dispatch_uid="clocks.screen.tournament")
+def _tournament(sender: Any, instance: Tournament, **kwargs: Any) -> None:
+    forget_clock_screen(instance.pk)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from django.core.cache import cache
+from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from clocks.domain.clock import ClockEvent as DomainEvent
 from clocks.domain.clock import ClockState, LevelTiming, clock_state
@@ -109,3 +116,74 @@ def until_level_outlooks(
             unset_means_no_limit=field in NO_LIMIT_WHEN_EMPTY,
         )
     return outlooks
+
+
+# --- What a clock screen shows, kept in the cache ----------------------------------------------
+# A screen's poll (the clock JSON, the big screen's snapshot) needs the structure, the clock's
+# history and the tournament's numbers: six queries. They change only with a command, an edit or
+# a logged change, so they are kept in the cache and the time left is worked out per request from
+# them and `now` (the pure `clock_state`). Every change forgets them (clocks/receivers.py): a
+# generation key per tournament gets a new random value, and a kept screen of another
+# generation is not used. A reader that read the database before a change and writes after it
+# writes under the old generation, which nobody reads. Kept for at most a minute, for a change
+# made outside the services (the admin).
+SCREEN_SECONDS = 60
+SCREEN_VERSION = 1  # raise when ClockScreen changes: a kept one of another shape is not read
+GENERATION_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class ClockScreen:
+    """What a clock screen's snapshot is made of, except the time: the tournament, its levels,
+    the clock's history, and the snapshot's parts that do not change with time (`rest`)."""
+
+    tournament: Tournament
+    levels: list[Level]
+    timings: list[LevelTiming]
+    history: list[DomainEvent]
+    rest: dict[str, Any]
+
+    def state(self, now: datetime) -> ClockState:
+        return clock_state(self.timings, self.history, now)
+
+
+def clock_screen_parts(tournament: Tournament, rest: dict[str, Any]) -> ClockScreen:
+    levels = list(tournament.structure.levels.all())
+    clock = Clock.objects.filter(tournament=tournament).first()
+    return ClockScreen(tournament, levels, level_timings(levels), clock_events(clock), rest)
+
+
+def _generation_key(tournament_id: int) -> str:
+    return f"clocks.screen.gen.{tournament_id}"
+
+
+def cached_clock_screen(tournament_id: int, build: Callable[[], ClockScreen]) -> ClockScreen:
+    """The tournament's kept screen data, built (and kept) when there is none of the current
+    generation. One cache round trip when warm, no query."""
+    gen_key = _generation_key(tournament_id)
+    key = f"clocks.screen.{SCREEN_VERSION}.{tournament_id}.{get_language() or ''}"
+    got = cache.get_many([gen_key, key])
+    generation, kept = got.get(gen_key), got.get(key)
+    if generation is not None and kept is not None and kept[0] == generation:
+        return kept[1]  # type: ignore[no-any-return]
+    if generation is None:
+        # No generation yet: this reader keeps nothing (a change may come while it reads), the
+        # next one keeps its copy. A tournament that does not exist (404) leaves no key behind.
+        screen = build()
+        cache.add(gen_key, uuid.uuid4().hex, GENERATION_SECONDS)
+        return screen
+    screen = build()
+    cache.set(key, (generation, screen), SCREEN_SECONDS)
+    return screen
+
+
+def forget_clock_screen(tournament_id: int) -> None:
+    """Something a clock screen shows changed: forget the kept data now (a read later in the
+    same transaction sees the change) and again once the change commits (a read made meanwhile
+    from the committed data may have kept the old one)."""
+
+    def forget() -> None:
+        cache.set(_generation_key(tournament_id), uuid.uuid4().hex, GENERATION_SECONDS)
+
+    forget()
+    transaction.on_commit(forget)

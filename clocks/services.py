@@ -133,13 +133,13 @@ def due_at(state: ClockState, announced_level: int, now: datetime) -> datetime |
 def _schedule(clock_pk: int, when: datetime | None, **also: Any) -> None:
     Clock.objects.filter(pk=clock_pk).update(next_due_at=when, **also)
     if when is not None:
-        transaction.on_commit(_wake_ticker)
+        transaction.on_commit(lambda: _wake_ticker(clock_pk, when))
 
 
-def _wake_ticker() -> None:
+def _wake_ticker(clock_pk: int, when: datetime) -> None:
     from clocks.ticker import wake
 
-    wake()
+    wake(clock_pk, when)
 
 
 def clock_reschedule(*, tournament: Tournament, now: datetime | None = None) -> None:

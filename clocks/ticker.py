@@ -16,6 +16,7 @@ import threading
 import time
 from datetime import datetime
 
+from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
@@ -28,9 +29,15 @@ IDLE_SECONDS = 5.0
 SAFETY_SECONDS = 60.0
 
 
-def wake() -> None:
-    """A clock's schedule changed: the ticker looks again now."""
+def wake(clock_pk: int | None = None, when: datetime | None = None) -> None:
+    """A clock's schedule changed (called after the command's transaction commits): the
+    embedded ticker looks again now; in the full stack the clock's next due instant gets a
+    Celery task with that ETA (clocks/tasks.py)."""
     _wake.set()
+    if clock_pk is not None and when is not None and settings.FLOOR_TICKER == "celery":
+        from clocks.tasks import arm
+
+        arm(clock_pk, when)
 
 
 def tick_once() -> int:

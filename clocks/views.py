@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -15,60 +16,48 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from clocks.selectors import clock_state_for, numbered
+from clocks.selectors import (
+    ClockScreen,
+    cached_clock_screen,
+    clock_screen_parts,
+    clock_state_for,
+)
 from clocks.services import clock_command, clock_payload
 from tournament.domain.structure import MAX_LEVELS, MAX_MINUTES
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.inputs import whole_number
+from tournament.live import level_rows, tournament_board
 from tournament.models import Tournament
-from tournament.public_selectors import final_results
 from tournament.roles import floor_required
-from tournament.selectors import payout_amounts, tournament_numbers
-from tournament.validation import SettingsBroken
 from tournament.views import console_context, get_tournament
 
 
 def public_snapshot(tournament: Tournament) -> dict[str, Any]:
     """Everything the big screen shows; public data only."""
-    now = timezone.now()
-    levels = list(tournament.structure.levels.all())
-    state = clock_state_for(tournament, now, levels)
-    try:
-        numbers = tournament_numbers(tournament)
-        payouts = payout_amounts(tournament, numbers)[:9]
-        notice = ""
-    except SettingsBroken as exc:
-        # Stored before the rules were checked: the clock runs, the money is not shown.
-        numbers, payouts, notice = None, [], str(exc)
-    return {
+    screen = cached_clock_screen(tournament.pk, lambda: _screen(tournament))
+    return _snapshot(screen, timezone.now())
+
+
+def _snapshot(screen: ClockScreen, now: datetime) -> dict[str, Any]:
+    """The kept screen data with the clock worked out for `now`."""
+    clock = clock_payload(screen.tournament, screen.state(now), screen.levels, now)
+    return {**screen.rest, "clock": clock}
+
+
+def _screen(tournament: Tournament) -> ClockScreen:
+    """The snapshot's parts that do not change with time, read from the database: the board
+    (the same figures, with the same `version`, that live messages carry: tournament/live.py)
+    and the levels."""
+    rest: dict[str, Any] = {
         "name": tournament.name,
-        "status": tournament.status,
         "currency": tournament.currency,
-        "clock": clock_payload(tournament, state, levels, now),
-        "players_left": numbers.players_left if numbers else None,
-        "entries": numbers.entries if numbers else None,
-        "average_stack": numbers.average_stack if numbers else None,
-        "prize_pool": numbers.prize_pool if numbers else None,
-        "payouts": payouts,
-        "results": final_results(tournament),
-        "notice": notice,
-        "levels": [
-            {
-                # Breaks are not levels: a break has no number and follows level `after_level`.
-                "number": lv.number,  # type: ignore[attr-defined]
-                "after_level": lv.after if lv.is_break else None,  # type: ignore[attr-defined]
-                "is_break": lv.is_break,
-                "small_blind": lv.small_blind,
-                "big_blind": lv.big_blind,
-                "ante": lv.ante,
-                "big_blind_ante": lv.big_blind_ante,
-                "minutes": lv.minutes,
-                "color_up": lv.color_up,
-            }
-            for lv in numbered(levels)
-        ],
+        "clock": None,  # worked out per request (_snapshot)
+        **tournament_board(tournament),
     }
+    screen = clock_screen_parts(tournament, rest)
+    rest["levels"] = level_rows(screen.levels)
+    return screen
 
 
 @never_cache
@@ -79,7 +68,9 @@ def server_time(request: HttpRequest) -> JsonResponse:
 
 @never_cache
 def clock_json(request: HttpRequest, pk: int) -> JsonResponse:
-    return JsonResponse(public_snapshot(get_tournament(pk)))
+    # Warm, a poll reads the cache only: no query, not even the tournament's row.
+    screen = cached_clock_screen(pk, lambda: _screen(get_tournament(pk)))
+    return JsonResponse(_snapshot(screen, timezone.now()))
 
 
 def bigscreen(request: HttpRequest, pk: int) -> HttpResponse:

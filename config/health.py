@@ -22,7 +22,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
 TICKER_KEY = "health.ticker.last"
-TICKER_LATE_SECONDS = 10  # beat ticks every second
+TICKER_LATE_SECONDS = 10  # beat ticks every 5 s (config/settings/base.py)
 PROBE_TIMEOUT = 0.5  # seconds
 
 

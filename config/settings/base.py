@@ -172,8 +172,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
     "global_keyprefix": FLOOR_REDIS_PREFIX,
 }
+# The clock's safety net (clocks/tasks.py TICK_SECONDS and RESCHEDULE_SECONDS; a test keeps
+# them equal): level ends are announced by tasks armed with their ETA, beat catches a lost one
+# within 5 s (docs/clock.md, config/celery.py).
 CELERY_BEAT_SCHEDULE = {
-    "clock-tick": {"task": "clocks.tasks.clocks_tick", "schedule": 1.0},
+    "clock-tick": {"task": "clocks.tasks.clocks_tick", "schedule": 5.0},
     "clock-reschedule": {"task": "clocks.tasks.clocks_reschedule", "schedule": 60.0},
 }
 
@@ -314,7 +317,12 @@ CACHES = {
             },
         }
         if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        # Embedded: one process; a clock screen keeps two entries per tournament
+        # (clocks/selectors.py), so room for many tournaments.
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
     )
 }
 

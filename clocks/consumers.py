@@ -99,9 +99,19 @@ class TournamentConsumer(AsyncWebsocketConsumer):
 
 @database_sync_to_async
 def _tournament_exists(pk: int) -> bool:
+    """Whether tournament `pk` exists; a yes is kept a minute, so a room of screens connecting
+    at once (after a restart, a network drop) does not take a database connection each."""
+    from django.core.cache import cache
+
     from tournament.models import Tournament
 
-    return Tournament.objects.filter(pk=pk).exists()
+    key = f"tournament.exists.{pk}"
+    if cache.get(key):
+        return True
+    exists = Tournament.objects.filter(pk=pk).exists()
+    if exists:
+        cache.set(key, True, 60)
+    return exists
 
 
 class SeatConsumer(TournamentConsumer):

@@ -6,7 +6,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from clocks.consumers import TournamentConsumer
+from clocks.consumers import TournamentConsumer, _tournament_exists
 from tournament.realtime import (
     console_group,
     dealer_group,
@@ -98,10 +98,3 @@ def _may_run_floor(user: Any) -> bool:
     from tournament.roles import is_floor
 
     return is_floor(user)
-
-
-@database_sync_to_async
-def _tournament_exists(pk: int) -> bool:
-    from tournament.models import Tournament
-
-    return Tournament.objects.filter(pk=pk).exists()

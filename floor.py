@@ -69,7 +69,16 @@ def test(argv: list[str]) -> None:
     sh(tool("ruff"), "format", "--check", ".")
     sh(tool("ruff"), "check", ".")
     print("== mypy", flush=True)
-    sh(tool("mypy"), "config", "tournament", "tables", "clocks", "rules_engine", "actions")
+    sh(
+        tool("mypy"),
+        "config",
+        "tournament",
+        "tables",
+        "clocks",
+        "rules_engine",
+        "actions",
+        "leagues",
+    )
     print("== import-linter", flush=True)
     sh(tool("lint-imports"))
     print("== django checks", flush=True)

@@ -54,6 +54,7 @@ urlpatterns = [
     path("", include("clocks.urls")),
     path("", include("tables.urls")),
     path("", include("rules_engine.urls")),
+    path("", include("leagues.urls")),
     path("", include("tournament.urls")),
 ]
 

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "tables",
     "clocks",
     "rules_engine",
+    "leagues",
     "actions",
     "axes",
 ]

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from leagues import views
+
+urlpatterns = [
+    path("console/leagues/", views.leagues_list, name="leagues"),
+    path("console/leagues/<int:pk>/", views.league_page, name="league"),
+    path("console/seasons/<int:pk>/", views.season_page, name="season"),
+    path("console/seasons/<int:pk>/standings.csv", views.season_csv, name="season-csv"),
+    path("seasons/<int:pk>/", views.season_public, name="season-public"),
+    path("seasons/<int:pk>/standings.csv", views.season_public_csv, name="season-public-csv"),
+]

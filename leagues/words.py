@@ -1,0 +1,60 @@
+"""The refusals of the points domain in the reader's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from leagues.domain.formula import MAX_LENGTH, FormulaError
+from leagues.domain.points import PointsError
+
+
+def formula_error(exc: FormulaError, *, tournament: Any = None) -> str:
+    v = exc.values
+    texts = {
+        "empty": _("Write a formula."),
+        "long": _("A formula has at most %(n)s characters.") % {"n": MAX_LENGTH},
+        "syntax": _(
+            "The formula does not parse: use numbers, n p b k, + - * / ** % ( ) and the functions sqrt, ln, log10, min, max, round, floor, ceil, abs."
+        ),
+        "name": _("Unknown name in the formula: %(name)s. Use n, p, b or k.")
+        % {"name": v.get("name", "")},
+        "function": _("Unknown function in the formula: %(name)s.") % {"name": v.get("name", "")},
+        "arguments": _("Wrong number of arguments to %(name)s.") % {"name": v.get("name", "")},
+        "deep": _("The formula is nested too deeply."),
+        "zero": _("The formula divides by zero."),
+        "negative": _("The formula takes a root of a negative number."),
+        "log": _("The formula takes the logarithm of zero or less."),
+        "overflow": _("The formula gives a number out of range."),
+        "digits": _("round(x, d) takes 0 to 6 decimal places."),
+    }
+    text = texts.get(exc.code, _("The formula cannot be computed."))
+    if v.get("at"):
+        text += " " + _("(for n = %(n)s, p = %(p)s, b = %(b)s, k = %(k)s)") % {
+            "n": v["n"],
+            "p": v["p"],
+            "b": f"{v['b']:g}",
+            "k": f"{v['k']:g}",
+        }
+    if tournament is not None:
+        text = _("%(tournament)s: %(reason)s No points were given for it.") % {
+            "tournament": tournament.name,
+            "reason": text,
+        }
+    return text
+
+
+def table_error(exc: PointsError) -> str:
+    v = exc.values
+    texts = {
+        "empty": _("Write the points of at least one place."),
+        "band": _("Not a field size band: %(band)s. Write e.g. 10-14: or 80+:")
+        % {"band": v.get("band", "")},
+        "number": _("Not a number: %(word)s.") % {"word": v.get("word", "")},
+        "negative": _("Points cannot be negative: %(word)s.") % {"word": v.get("word", "")},
+        "overlap": _("Two bands of the table overlap."),
+        "long": _("A table has points for at most 1000 places."),
+        "best_n": _("Best N must be at least 1."),
+    }
+    return texts.get(exc.code, str(exc))

@@ -11,6 +11,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from actions import views as actions_views
 from config.health import healthz, readyz
 from tournament import public_views
 
@@ -29,9 +30,9 @@ urlpatterns = [
     # The pages a crowd of phones asks for come first: no walk through every other pattern.
     path("t/<int:pk>/find/", public_views.find_seat, name="find-seat"),
     path("s/<str:token>/", public_views.my_seat, name="my-seat"),
-    path("t/<int:pk>/results/", public_views.results_page, name="results"),
-    path("t/<int:pk>/results.csv", public_views.results_csv, name="results-csv"),
-    path("t/<int:pk>/results.json", public_views.results_json, name="results-json"),
+    path("t/<int:pk>/results/", actions_views.results_page, name="results"),
+    path("t/<int:pk>/results.csv", actions_views.results_csv, name="results-csv"),
+    path("t/<int:pk>/results.json", actions_views.results_json, name="results-json"),
     path("s/<str:token>.json", public_views.my_seat_json, name="my-seat-json"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),

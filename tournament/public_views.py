@@ -9,7 +9,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from tournament.csvexport import csv_response
 from tournament.domain.levels import level_reached
 from tournament.inputs import search_text, whole_number_or_none
 from tournament.live import seat_view
@@ -23,13 +22,6 @@ from tournament.public_selectors import (
 )
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
-from tournament.results import (
-    EXPORT_COLUMNS,
-    Results,
-    export_json,
-    export_rows,
-    tournament_results,
-)
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services.registration import field_is_final
 from tournament.validation import SettingsBroken
@@ -152,36 +144,3 @@ def my_seat_json(request: HttpRequest, token: str) -> JsonResponse:
     if entry is None:
         return JsonResponse({"detail": _("This link is not valid.")}, status=404)
     return JsonResponse(dict(seat_view(entry)))
-
-
-def _results_or_404(pk: int) -> tuple[Tournament, Results]:
-    tournament = get_tournament(pk)
-    return tournament, tournament_results(tournament)
-
-
-def results_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """The results: printable, with the CSV and JSON downloads (public names only)."""
-    tournament, results = _results_or_404(pk)
-    return render(
-        request,
-        "public/results.html",
-        {
-            "tournament": tournament,
-            "results": results,
-            "with_deals": any(f.deal_share is not None for f in results.finishes),
-            "with_bounties": any(f.bounties for f in results.finishes),
-            "with_seats": any(f.won_seat for f in results.finishes),
-        },
-    )
-
-
-def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament, results = _results_or_404(pk)
-    return csv_response(
-        f"results-{tournament.pk}.csv", EXPORT_COLUMNS, export_rows(tournament, results)
-    )
-
-
-def results_json(request: HttpRequest, pk: int) -> JsonResponse:
-    tournament, results = _results_or_404(pk)
-    return JsonResponse(export_json(tournament, results))

@@ -102,7 +102,7 @@ def test_the_api_form_and_service_share_one_list_of_settings(client, director, m
 
     assert set(TOURNAMENT_SETTINGS) <= set(TournamentSerializer.Meta.fields)
     assert set(TournamentForm.Meta.fields) == set(TOURNAMENT_SETTINGS) - {"ruleset_version"}
-    assert TOURNAMENT_FIELDS == set(TOURNAMENT_SETTINGS)
+    assert set(TOURNAMENT_SETTINGS) == TOURNAMENT_FIELDS
     t = make_tournament()
     client.force_login(director)
     r = patch(client, t, {"balance_tolerance": 2, "break_order": "lowest"})

@@ -31,7 +31,7 @@ def finished(make_tournament, register, actor):
 
 
 def test_the_page_lists_every_place_with_its_prize(client, finished):
-    t, (anna, bert, cleo, dora) = finished
+    t, (anna, *_rest) = finished
     anna.refresh_from_db()
     html = client.get(reverse("results", args=[t.pk])).content.decode()
     assert "Final results" in html and "results-provisional" not in html
@@ -95,3 +95,23 @@ def test_the_public_page_links_the_results_at_the_end(client, finished, make_tou
 def test_unknown_tournament_is_404(client):
     assert client.get("/t/999999/results/").status_code == 404
     assert client.get("/t/999999/results.csv").status_code == 404
+
+
+def test_a_tournament_in_a_league_shows_its_points(client, finished):
+    """Results and league points together (actions/views.py): the table preset with 100, 60,
+    30 points for the first three places."""
+    from leagues.services import (
+        league_create,
+        season_create,
+        season_tournament_add,
+        season_update,
+    )
+
+    t, _entries = finished
+    season = season_create(league=league_create(name="Club League"), name="2026")
+    season = season_update(season=season, name="2026", scoring="table", table_text="100 60 30")
+    season_tournament_add(season=season, tournament=t)
+    data = client.get(reverse("results-json", args=[t.pk])).json()
+    assert [f["points"] for f in data["finishes"]][:3] == [100.0, 60.0, 30.0]
+    html = client.get(reverse("results", args=[t.pk])).content.decode()
+    assert "Points" in html and "100.00" in html

@@ -104,18 +104,12 @@ class Table(DatabaseCounted):
 
 
 class SeatAssignment(models.Model):
-    # No declared foreign keys: triggers keep both references whole, once per statement
-    # instead of once per row (tables/references.py).
-    entry = models.OneToOneField(
-        Entry, on_delete=models.CASCADE, related_name="seat", db_constraint=False
-    )
+    # Declared foreign keys, checked at commit (DEFERRABLE INITIALLY DEFERRED on PostgreSQL and
+    # SQLite); Django's deletion collector deletes a deleted entry's or table's seat first.
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="seat")
     # No index of its own: the unique (table, seat) index serves lookups by table.
     table = models.ForeignKey(
-        Table,
-        on_delete=models.CASCADE,
-        related_name="assignments",
-        db_index=False,
-        db_constraint=False,
+        Table, on_delete=models.CASCADE, related_name="assignments", db_index=False
     )
     seat = models.PositiveSmallIntegerField(
         _("seat"), validators=[MinValueValidator(1), MaxValueValidator(10)]

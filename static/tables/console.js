@@ -31,10 +31,13 @@ function swapIn(html) {
 }
 
 let wantedNow = [];
+// At most one fetch in flight, 200 ms after the first message of a burst: a steady stream of
+// messages (a busy room) still gets its changes shown, it only gathers them.
 function refresh() {
-  clearTimeout(timer);
+  if (timer) return;
   timer = setTimeout(async () => {
-    if (busyTyping()) { refresh(); return; }
+    timer = null;
+    if (busyTyping()) { setTimeout(refresh, 500); return; }
     if (whole || !chart.querySelector(".tables-grid")) {
       whole = false; wanted = new Set();
       if (window.htmx) window.htmx.ajax("GET", chart.dataset.url + location.search, { target: "#chart", swap: "innerHTML" });

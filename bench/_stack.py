@@ -61,6 +61,9 @@ def start_asgi(port: int, env: dict[str, str], workers: int = 1) -> subprocess.P
         "--no-proxy-headers",  # as in production: Floor reads X-Forwarded-For itself
         "--ws-max-size",
         "65536",
+        # As in docker-compose.yml: no per-message compression (see there).
+        "--ws-per-message-deflate",
+        "false",
         "--backlog",
         "4096",
     ]

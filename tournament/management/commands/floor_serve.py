@@ -33,4 +33,5 @@ class Command(BaseCommand):
             log_level="warning",
             lifespan="off",
             ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,  # as the full stack (docker-compose.yml)
         )

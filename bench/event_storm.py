@@ -58,7 +58,7 @@ from bench import _stack
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/floor_bench_storm"
 NAME = re.compile(r'data-name="(P\d{6})"')  # a seated player on the tablet's fragment
-GATHER_S = 0.2  # static/tables/console.js: table numbers are gathered this long, then fetched
+GATHER_S = 0.2  # static/tables/console.js: from a burst's first message, gathered this long
 SETTLE_S = 5.0  # what arrives later than this after the last bust counts as lost
 BASELINE_SENDS = 40
 
@@ -154,6 +154,7 @@ def clients_main(
         loop = asyncio.get_running_loop()
 
         def fire() -> None:
+            state["timer"] = None
             tables = None if state["whole"] else sorted(state["wanted"])
             state["wanted"], state["whole"] = set(), False
             task = asyncio.ensure_future(console_fetch(i, tables))
@@ -168,9 +169,8 @@ def clients_main(
                 state["wanted"].update(data.get("tables") or [])
             elif event not in ("report", "bust", "bust_undo"):
                 return
-            if state["timer"] is not None:  # console.js: clearTimeout, then setTimeout(200)
-                state["timer"].cancel()
-            state["timer"] = loop.call_later(GATHER_S, fire)
+            if state["timer"] is None:  # console.js: one fetch 200 ms after a burst's first message
+                state["timer"] = loop.call_later(GATHER_S, fire)
 
         return handle
 

@@ -58,10 +58,17 @@ def dealer_seats(table: Table) -> list[dict[str, Any]]:
     return seats
 
 
-def dealer_context(table: Table) -> dict[str, Any]:
-    tournament = table.tournament
+def tournament_clock(tournament: Any) -> tuple[list[Any], Any]:
+    """The tournament's levels and its clock's state now."""
     levels = list(tournament.structure.levels.all())
-    state = clock_state_for(tournament, levels=levels)
+    return levels, clock_state_for(tournament, levels=levels)
+
+
+def dealer_context(table: Table, clock: tuple[list[Any], Any] | None = None) -> dict[str, Any]:
+    """What the tablet's page shows. `clock`: the tournament's (levels, clock state), when the
+    caller renders several tables of one tournament at once (tables/live.py)."""
+    tournament = table.tournament
+    levels, state = clock or tournament_clock(tournament)
     level = levels[state.level_index] if levels and state.started else None
     call = TimeCall.objects.filter(table=table, cancelled_at__isnull=True).first()
     seats = dealer_seats(table)

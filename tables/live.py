@@ -16,17 +16,18 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tables.dealer_view import dealer_context
+from tables.dealer_view import dealer_context, tournament_clock
 from tables.models import Table
 from tournament.catalogue import TableView
 from tournament.realtime import broadcast_on_commit, console_group, send_on_commit, table_group
 
 
-def table_view(table: Table) -> TableView:
+def table_view(table: Table, clock: tuple[list[Any], Any] | None = None) -> TableView:
     """The tablet's fragment of `table` in every language the product speaks. Forms carry no
-    CSRF token here (the page's token rides on every htmx request, tables/dealer.html)."""
+    CSRF token here (the page's token rides on every htmx request, tables/dealer.html).
+    `clock`: the tournament's levels and clock state, read once for several tables."""
     html: dict[str, str] = {}
-    context = dealer_context(table)
+    context = dealer_context(table, clock)
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             html[code] = render_to_string("tables/_dealer.html", context)
@@ -41,11 +42,18 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
     if not ids:
         return
     tables: dict[int, Table] = {}
+    clock: list[Any] = []  # the tournament's levels and clock state, read once for all tables
 
     def load() -> None:
         if not tables:
             rows = Table.objects.filter(pk__in=ids).select_related("tournament")
             tables.update({t.pk: t for t in rows})
+            tournament = next((t.tournament for t in tables.values()), None)
+            if tournament is not None:
+                # One copy of the tournament for every table, so its structure is read once.
+                for t in tables.values():
+                    t.tournament = tournament
+                clock.append(tournament_clock(tournament))
 
     def view_of(table_id: int) -> Any:
         def build() -> dict[str, Any] | None:
@@ -53,7 +61,7 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
             table = tables.get(table_id)
             if table is None or not table.is_open:
                 return None
-            return dict(table_view(table))
+            return dict(table_view(table, clock[0] if clock else None))
 
         return build
 

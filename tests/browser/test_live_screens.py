@@ -47,7 +47,9 @@ def test_screens_apply_a_bust_and_a_move_without_asking(
     big.wait_for_function("() => document.getElementById('bs-status').textContent === 'live'")
     phone = ctx.new_page()
     phone.goto(f"{asgi_server}/s/{phone_entry.public_token}/")
-    phone.wait_for_function("() => document.getElementById('seat-conn').textContent.includes('live')")
+    phone.wait_for_function(
+        "() => document.getElementById('seat-conn').textContent.includes('live')"
+    )
     tablet = ctx.new_page()
     tablet.goto(f"{asgi_server}/d/{tablet_table.dealer_token}/")
     tablet.wait_for_selector("#conn.live")
@@ -56,7 +58,9 @@ def test_screens_apply_a_bust_and_a_move_without_asking(
     asked = {"big screen": _watch(big), "phone": _watch(phone), "tablet": _watch(tablet)}
 
     entries_bust(tournament=t, busts=[BustReport(entry=victim_row.entry)], actor=actor)
-    big.wait_for_function("() => document.getElementById('bs-players').textContent.startsWith('13')")
+    big.wait_for_function(
+        "() => document.getElementById('bs-players').textContent.startsWith('13')"
+    )
     tablet.wait_for_selector(f"button.seat.empty[data-seat='{victim_row.seat}']")
 
     free = min(

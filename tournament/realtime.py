@@ -14,6 +14,7 @@ import logging
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -243,13 +244,26 @@ def _deliver(item: _Item) -> None:
         _send(group, what)
         return
     try:
-        data = what()
+        data = _build(what)
         if data is not None:
             _send(group, _message(group, event, data))
     except Exception:  # the change is committed; a screen that misses it catches up
         log.exception("building %s for %s failed", event, group)
         if getattr(settings, "FLOOR_RAISE_ON_EVENT_ERRORS", False):
             raise
+
+
+def _build(what: Callable[[], dict[str, Any] | None]) -> dict[str, Any] | None:
+    """Run a builder; on SQLite a read can meet a writer's lock (the embedded default): try
+    again a few times before giving up."""
+    for attempt in range(4):
+        try:
+            return what()
+        except db.OperationalError:
+            if attempt == 3 or db.connection.vendor != "sqlite":
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    return None
 
 
 def live_flush(timeout: float = 5.0) -> bool:

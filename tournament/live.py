@@ -66,15 +66,22 @@ def _board_for_screens(tournament_id: int) -> Board:
     version = board_version(tournament_id)  # first: the figures are at least this new
     tournament = Tournament.objects.get(pk=tournament_id)
     board = tournament_board(tournament, version=version)
-    if board["results"] is not None:
-        # The results name a deal's method in words: one copy per language, the screen takes
-        # its own.
+    results = board["results"]
+    if results is not None:
+        # The results name a deal's method in words: one copy per language (only those words
+        # differ), the screen takes its own.
+        from tournament.models import DealMethod
+
+        deal = tournament.deals.first() if results["deal"] else None
         by_language: dict[str, Any] = {}
         for code, _name in settings.LANGUAGES:
             with translation.override(code):
-                from tournament.public_selectors import final_results
-
-                by_language[code] = final_results(tournament)
+                words = (
+                    {**results["deal"], "method": str(DealMethod(deal.method).label)}
+                    if deal
+                    else None
+                )
+            by_language[code] = {**results, "deal": words}
         board["results_by_language"] = by_language
     return board
 

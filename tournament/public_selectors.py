@@ -226,27 +226,20 @@ def final_results(tournament: Tournament) -> dict[str, Any] | None:
     if tournament.status != Status.FINISHED:
         return None
     from tournament.models import DealMethod
+    from tournament.results import tournament_finishes
 
-    withheld = names_withheld(status=tournament.status, starts_at=tournament.starts_at)
-    entries = (
-        tournament.entries.filter(place__isnull=False)
-        .exclude(status=EntryStatus.UNREGISTERED)
-        .select_related("player", "deal_share")
-        .order_by("place", "number")
-    )
     rows: list[dict[str, Any]] = []
-    for e in entries:
-        if (e.place or 0) > RESULTS_AT_LEAST and not e.prize and not e.won_seat:
+    for f in tournament_finishes(tournament):
+        if f.place > RESULTS_AT_LEAST and not f.prize and not f.won_seat:
             break
-        name = e.player.display_name
         rows.append(
             {
-                "place": e.place,
-                "number": e.number,
-                "name": initials(name) if withheld else name,
-                "prize": e.prize,
-                "won_seat": e.won_seat,
-                "deal": hasattr(e, "deal_share"),
+                "place": f.place,
+                "number": f.number,
+                "name": f.name,
+                "prize": f.prize,
+                "won_seat": f.won_seat,
+                "deal": f.deal_share is not None,
             }
         )
     deal = tournament.deals.first()

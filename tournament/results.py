@@ -52,11 +52,8 @@ class Results:
     finishes: list[Finish]
 
 
-def tournament_results(tournament: Tournament) -> Results:
-    """Every finish so far, best place first (one query for the entries)."""
-    from tournament.selectors import tournament_numbers
-    from tournament.validation import SettingsBroken
-
+def tournament_finishes(tournament: Tournament) -> list[Finish]:
+    """Every finish so far, best place first, in public names (one query)."""
     withheld = names_withheld(status=tournament.status, starts_at=tournament.starts_at)
     rows = (
         tournament.entries.filter(place__isnull=False)
@@ -79,6 +76,15 @@ def tournament_results(tournament: Tournament) -> Results:
                 won_seat=e.won_seat,
             )
         )
+    return finishes
+
+
+def tournament_results(tournament: Tournament) -> Results:
+    """Every finish so far with the figures the results page heads them with."""
+    from tournament.selectors import tournament_numbers
+    from tournament.validation import SettingsBroken
+
+    finishes = tournament_finishes(tournament)
     try:
         pool: int | None = tournament_numbers(tournament).prize_pool
     except SettingsBroken:

@@ -341,7 +341,7 @@ class Floor:
             )
             opener.open(req, timeout=5).read()
             token = next(c.value for c in jar if c.name == "csrftoken")
-            body = json.dumps({"name": name}).encode()
+            body = json.dumps({"name": name, "payment_method": "cash"}).encode()
             req = urllib.request.Request(  # noqa: S310 - loopback http only
                 f"{base}/api/tournaments/{self.t.pk}/entries/",
                 data=body,

@@ -270,7 +270,7 @@ def _console_while(
             method, path, body = (
                 "POST",
                 f"/api/tournaments/{pk}/entries/",
-                json.dumps({"name": f"Late Player {n}"}),
+                json.dumps({"name": f"Late Player {n}", "payment_method": "cash"}),
             )
         else:
             method, path, body = "GET", f"/api/tournaments/{pk}/seating/plan/", None

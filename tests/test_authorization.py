@@ -25,6 +25,8 @@ DIRECTOR_ONLY = {
     "tournament-status",
     "tournament-reopen",
     "payouts-edit",
+    "cage-method",
+    "cage-difference",
     "tournament-export",
     "registration-reopen",
     "player-export",
@@ -121,6 +123,9 @@ POST_ONLY_ACTIONS = frozenset(
         "entry-purchase",
         "entry-unregister",
         "payout-paid",
+        "payout-collected",
+        "cage-method",
+        "cage-difference",
         "payouts-edit",
         "structure-generate",
         "structure-template",
@@ -162,6 +167,8 @@ def test_director_sees_every_console_page(client, director, world):
     _t, _secret, _tables, kwargs = world
     client.force_login(director)
     for name in DIRECTOR_ONLY - {
+        "cage-method",
+        "cage-difference",
         "payouts-edit",
         "tournament-status",
         "tournament-reopen",

@@ -62,7 +62,11 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
             elif request.POST.get("player"):
                 player = get_object_or_404(Player, pk=existing_id or 0)
                 created = registration.entry_register(
-                    tournament=tournament, player=player, actor=actor, idempotency_key=key
+                    tournament=tournament,
+                    player=player,
+                    actor=actor,
+                    idempotency_key=key,
+                    method=data["method"],
                 )
             else:
                 created = registration.player_register(
@@ -73,6 +77,7 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
                     phone=data["phone"],
                     actor=actor,
                     idempotency_key=key,
+                    method=data["method"],
                 )
                 player = created.player
         except FloorError as exc:
@@ -165,7 +170,12 @@ def _back(request: HttpRequest, pk: int) -> HttpResponse:
 def entry_purchase(request: HttpRequest, pk: int, entry_id: int, kind: str) -> HttpResponse:
     entry = _entry(request, pk, entry_id)
     try:
-        registration.entry_purchase(entry=entry, kind=kind, actor=Actor.from_request(request))
+        registration.entry_purchase(
+            entry=entry,
+            kind=kind,
+            actor=Actor.from_request(request),
+            method=request.POST.get("method", ""),
+        )
     except FloorError as exc:
         messages.error(request, str(exc))
     else:

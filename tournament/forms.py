@@ -8,10 +8,19 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rules_engine.domain.rulesets import version_in_force, versions
+from tournament.domain.ledger import PURCHASE_METHODS
 from tournament.domain.money import MoneyError, parse_money
 from tournament.domain.settings_rules import MONEY_FIELDS
 from tournament.errors import FloorError
-from tournament.models import TOURNAMENT_SETTINGS, ChipSet, Game, Ruleset, Structure, Tournament
+from tournament.models import (
+    TOURNAMENT_SETTINGS,
+    ChipSet,
+    Game,
+    PaymentMethod,
+    Ruleset,
+    Structure,
+    Tournament,
+)
 from tournament.services.tournaments import default_final_table_size
 
 
@@ -41,6 +50,34 @@ class MoneyField(forms.CharField):
             raise forms.ValidationError(
                 _("Enter an amount such as 50 or 12.50."), code="money"
             ) from exc
+
+
+class PercentField(forms.CharField):
+    """A percentage typed by a person ("2.5", "2,5", "3"), cleaned to hundredths of a percent."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.widget.attrs.setdefault("maxlength", "6")
+        self.widget.attrs.setdefault("inputmode", "decimal")
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, int):
+            whole, part = divmod(value, 100)
+            return f"{whole}.{part:02d}".rstrip("0").rstrip(".") if part else str(whole)
+        return value
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        text = (super().to_python(value) or "").strip().rstrip("%").strip().replace(",", ".")
+        if not text:
+            return None
+        whole, _dot, part = text.partition(".")
+        if (
+            not whole.isdigit()
+            or len(whole) > 3
+            or (part and (not part.isdigit() or len(part) > 2))
+        ):
+            raise forms.ValidationError(_("Enter a percentage such as 3 or 2.5."), code="percent")
+        return int(whole) * 100 + int((part + "00")[:2])
 
 
 # The money fields of a tournament: one list, with the rules (tournament/domain/settings_rules.py).
@@ -84,6 +121,16 @@ class TournamentForm(forms.ModelForm):
     buy_in = MoneyField(label=_("Buy-in (to the prize pool)"))
     fee = MoneyField(label=_("Fee"), required=False)
     guarantee = MoneyField(label=_("Guaranteed prize pool"), required=False)
+    withholding_bp = PercentField(
+        label=_("Staff fee withheld from the prize pool (percent)"),
+        required=False,
+        help_text=_("Taken from the players' contributions before payouts; the house keeps it."),
+    )
+    house_contribution = MoneyField(
+        label=_("House contribution to the prize pool"),
+        required=False,
+        help_text=_("Added to the prize pool by the house."),
+    )
     rebuy_price = MoneyField(label=_("Rebuy price"), required=False)
     rebuy_fee = MoneyField(label=_("Rebuy fee"), required=False)
     addon_price = MoneyField(label=_("Add-on price"), required=False)
@@ -151,6 +198,8 @@ class TournamentForm(forms.ModelForm):
         for name in TOURNAMENT_MONEY:
             if data.get(name) is None and name in self.fields:
                 data[name] = 100 if name == "payout_unit" else 0
+        if "withholding_bp" in self.fields and data.get("withholding_bp") is None:
+            data["withholding_bp"] = 0
         return data
 
     def clean_currency(self) -> str:
@@ -186,6 +235,13 @@ class RegisterForm(forms.Form):
     )
     email = forms.EmailField(label=_("E-mail (private)"), required=False)
     phone = forms.CharField(label=_("Phone (private)"), max_length=40, required=False)
+    method = forms.ChoiceField(
+        label=_("Paid by"),
+        choices=[(m, label) for m, label in PaymentMethod.choices if m in PURCHASE_METHODS],
+        initial="cash",
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Say how the buy-in was paid.")},
+    )
 
 
 class GenerateStructureForm(forms.Form):

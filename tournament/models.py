@@ -175,6 +175,8 @@ TOURNAMENT_SETTINGS = (
     "addon_chips",
     "addon_until_level",
     "guarantee",
+    "withholding_bp",
+    "house_contribution",
     "payout_unit",
     "places_paid",
     "bounty_kind",
@@ -229,6 +231,15 @@ class Tournament(DatabaseCounted):
         _("add-ons until level"), null=True, blank=True
     )
     guarantee = models.PositiveIntegerField(_("guaranteed prize pool (cents)"), default=0)
+    # Taken from the players' prize contributions before the pool is paid out (a staff fee or
+    # dealer withholding), in hundredths of a percent: 250 = 2.5 %. The house keeps it.
+    withholding_bp = models.PositiveIntegerField(
+        _("staff fee withheld from the prize pool (hundredths of a percent)"), default=0
+    )
+    # Money the house adds to the prize pool on top of the players' contributions.
+    house_contribution = models.PositiveIntegerField(
+        _("house contribution to the prize pool (cents)"), default=0
+    )
     bounty_kind = models.CharField(
         _("bounties"), max_length=12, choices=BountyKind.choices, default=BountyKind.NONE
     )
@@ -343,6 +354,10 @@ class Player(models.Model):
 
     name = models.CharField(_("full name"), max_length=120)
     display_name = models.CharField(_("display name"), max_length=60)
+    # The club's own number for a member (optional, unique when given).
+    membership_number = models.CharField(_("membership number"), max_length=40, blank=True)
+    # Only to tell two people of the same name apart (duplicates are found by it).
+    birth_year = models.PositiveSmallIntegerField(_("year of birth"), null=True, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
     needs_accessible_seat = models.BooleanField(_("needs an accessible seat"), default=False)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
@@ -357,9 +372,40 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         indexes = [models.Index(fields=["name"]), models.Index(fields=["display_name"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["membership_number"],
+                condition=~Q(membership_number=""),
+                name="unique_membership_number",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+
+class Club(models.Model):
+    """The club's own settings: one row (id 1), made when first read (`Club.current()`)."""
+
+    name = models.CharField(_("club name"), max_length=120, blank=True)
+    public_profiles = models.BooleanField(
+        _("public player profiles"),
+        default=False,
+        help_text=_("Anyone may see a player's display name and results, nothing else."),
+    )
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("club")
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="club_single_row")]
+
+    def __str__(self) -> str:
+        return self.name or "club"
+
+    @classmethod
+    def current(cls) -> Club:
+        club, _created = cls.objects.get_or_create(pk=1)
+        return club
 
 
 class EntryStatus(models.TextChoices):
@@ -572,3 +618,84 @@ class RegistrationKey(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "key"], name="unique_registration_key")
         ]
+
+
+class PaymentMethod(models.TextChoices):
+    """How money came in or went out. Voucher, satellite seat and staff comp bring no money
+    into the cage: the house (voucher, comp) or a satellite's prize pays the entry."""
+
+    CASH = "cash", _("Cash")
+    CARD = "card", _("Card")
+    TRANSFER = "transfer", _("Bank transfer")
+    VOUCHER = "voucher", _("Voucher")
+    SATELLITE = "satellite", _("Satellite seat")
+    COMP = "comp", _("Staff comp")
+    # Only for purchases made before the ledger existed (migration 0011).
+    UNRECORDED = "unrecorded", _("Not recorded")
+
+
+class LedgerKind(models.TextChoices):
+    BUYIN = "buyin", _("Buy-in")
+    REENTRY = "reentry", _("Re-entry")
+    REBUY = "rebuy", _("Rebuy")
+    ADDON = "addon", _("Add-on")
+    REFUND = "refund", _("Refund")
+    PAYOUT = "payout", _("Payout")
+    CORRECTION = "correction", _("Correction")
+
+
+class LedgerQuerySet(models.QuerySet["LedgerLine"]):
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("The ledger is append-only: correct it with a new line.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("The ledger is append-only: correct it with a new line.")
+
+
+class LedgerLine(models.Model):
+    """One movement of money at the cage (docs/ledger.md). `amount` is signed: above zero
+    money came in, below zero it went out. It is split into the players' money (`prizes`:
+    prize pool and bounties) and the house's (`fees`); the database refuses a line whose
+    parts do not add up. Lines are never changed: a correction is a new line."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="ledger")
+    entry = models.ForeignKey(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="ledger"
+    )
+    purchase = models.ForeignKey(
+        Purchase, on_delete=models.SET_NULL, null=True, blank=True, related_name="ledger"
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=LedgerKind.choices)
+    method = models.CharField(_("paid by"), max_length=12, choices=PaymentMethod.choices)
+    amount = models.BigIntegerField(_("amount (cents)"))
+    prizes = models.BigIntegerField(_("players' money (cents)"), default=0)
+    fees = models.BigIntegerField(_("fees (cents)"), default=0)
+    corrects = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="corrections"
+    )
+    note = models.CharField(_("reason"), max_length=200, blank=True)
+    recorded_by = models.CharField(_("recorded by"), max_length=120, blank=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = LedgerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("ledger line")
+        verbose_name_plural = _("ledger lines")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount=models.F("prizes") + models.F("fees")),
+                name="ledger_line_adds_up",
+            ),
+            models.CheckConstraint(condition=~Q(amount=0), name="ledger_line_not_zero"),
+        ]
+        indexes = [models.Index(fields=["tournament", "at"])]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise PermissionError("The ledger is append-only: correct it with a new line.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("The ledger is append-only: correct it with a new line.")

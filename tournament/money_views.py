@@ -180,9 +180,29 @@ def payout_paid(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     tournament = get_tournament(pk)
     try:
         entry = svc.prize_paid(
-            tournament=tournament, entry_id=entry_id, actor=Actor.from_request(request)
+            tournament=tournament,
+            entry_id=entry_id,
+            actor=Actor.from_request(request),
+            method=request.POST.get("method", ""),
         )
         messages.success(request, _("#%(n)s paid.") % {"n": entry.number})
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    return redirect("payout-desk", pk=pk)
+
+
+@floor_required
+@require_POST
+def payout_collected(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    try:
+        entry = svc.payment_collected(
+            tournament=tournament,
+            entry_id=entry_id,
+            actor=Actor.from_request(request),
+            method=request.POST.get("method", ""),
+        )
+        messages.success(request, _("Money collected back from #%(n)s.") % {"n": entry.number})
     except FloorError as exc:
         messages.error(request, str(exc))
     return redirect("payout-desk", pk=pk)

@@ -8,8 +8,9 @@ from datetime import datetime
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
+from tournament.domain.ledger import LedgerError, Pool, pool_of
 from tournament.domain.names import query_words
-from tournament.domain.payouts import PayoutError, payout_table, prize_pool, satellite_payouts
+from tournament.domain.payouts import PayoutError, payout_table, satellite_payouts
 from tournament.inputs import search_text, whole_number_or_none
 from tournament.models import BountyKind, Entry, Event, Tournament
 from tournament.validation import SettingsBroken
@@ -28,6 +29,9 @@ class TournamentNumbers:
     rebuys: int
     addons: int
     bounty_pool: int = 0  # the bounties taken out of the buy-ins
+    # How the pool is made (tournament/domain/ledger.py): contributions less the staff fee
+    # withheld, plus the house's contribution, plus the overlay up to the guarantee.
+    pool: Pool | None = None
 
 
 def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
@@ -51,8 +55,13 @@ def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
         bounty_pool = tournament.bounty * (buyins + reentries)
     contributions = paid_in - bounty_pool
     try:
-        pool = prize_pool(contributions, tournament.guarantee)
-    except PayoutError as exc:
+        made = pool_of(
+            contributions,
+            withholding_bp=tournament.withholding_bp,
+            house=tournament.house_contribution,
+            guarantee=tournament.guarantee,
+        )
+    except LedgerError as exc:
         raise _broken(tournament) from exc
     return TournamentNumbers(
         entries=entries,
@@ -60,12 +69,13 @@ def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
         alternates=alternates,
         chips_in_play=chips,
         average_stack=chips // left if left else 0,
-        prize_pool=pool,
+        prize_pool=made.total,
         contributions=contributions,
         fees=fees_in,
         rebuys=rebuys,
         addons=addons,
         bounty_pool=bounty_pool,
+        pool=made,
     )
 
 

@@ -3,6 +3,7 @@ from django.urls import path
 
 from tournament import (
     account_views,
+    cage_views,
     correction_views,
     desk_views,
     money_views,
@@ -108,5 +109,14 @@ urlpatterns = [
         money_views.payout_receipt,
         name="payout-receipt",
     ),
+    path(
+        "console/t/<int:pk>/payouts/<int:entry_id>/collected/",
+        money_views.payout_collected,
+        name="payout-collected",
+    ),
+    path("console/t/<int:pk>/cage/", cage_views.cage, name="cage"),
+    path("console/t/<int:pk>/cage/method/", cage_views.cage_method_change, name="cage-method"),
+    path("console/t/<int:pk>/cage/difference/", cage_views.cage_difference, name="cage-difference"),
+    path("console/cage/", cage_views.cage_day, name="cage-day"),
     path("t/<int:pk>/", public_views.tournament_public, name="tournament-public"),
 ]

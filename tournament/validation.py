@@ -35,6 +35,10 @@ class SettingsBroken(FloorError):
 
 def problem_message(problem: Problem) -> str:
     code = problem.code
+    if code == "range" and problem.fields[0] == "withholding_bp":
+        return _(
+            "Enter a percentage from 0 to 50 (the API takes hundredths of a percent: 0 to 5000)."
+        )
     if code == "range":
         return _("Enter a whole number from %(low)s to %(high)s.") % {
             "low": problem.low,

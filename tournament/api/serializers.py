@@ -1,6 +1,7 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from tournament.domain.ledger import PURCHASE_METHODS
 from tournament.domain.settings_rules import INT_MAX
 from tournament.models import TOURNAMENT_SETTINGS, Entry, Event, Level, Player, Tournament
 from tournament.roles import is_director
@@ -196,6 +197,16 @@ class RegisterSerializer(serializers.Serializer):
     display_name = serializers.CharField(required=False, allow_blank=True, max_length=60)
     email = serializers.EmailField(required=False, allow_blank=True)
     phone = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    payment_method = serializers.ChoiceField(
+        choices=list(PURCHASE_METHODS),
+        help_text="How the buy-in was paid; it goes into the cash ledger (docs/ledger.md).",
+        error_messages={
+            "required": "Say how the buy-in was paid: " + ", ".join(PURCHASE_METHODS) + ".",
+            "invalid_choice": "Unknown payment method; one of: "
+            + ", ".join(PURCHASE_METHODS)
+            + ".",
+        },
+    )
 
     def validate(self, attrs: dict) -> dict:
         if not attrs.get("player") and not attrs.get("name"):
@@ -205,6 +216,16 @@ class RegisterSerializer(serializers.Serializer):
 
 class PurchaseSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["rebuy", "addon"])
+    payment_method = serializers.ChoiceField(
+        choices=list(PURCHASE_METHODS),
+        help_text="How it was paid; it goes into the cash ledger (docs/ledger.md).",
+        error_messages={
+            "required": "Say how it was paid: " + ", ".join(PURCHASE_METHODS) + ".",
+            "invalid_choice": "Unknown payment method; one of: "
+            + ", ".join(PURCHASE_METHODS)
+            + ".",
+        },
+    )
 
 
 class BustItemSerializer(serializers.Serializer):

@@ -184,7 +184,11 @@ class Entries(APIView):
             if player is None:
                 raise FloorError("Unknown player.", field="player")
             entry = registration.entry_register(
-                tournament=t, player=player, actor=actor, idempotency_key=key
+                tournament=t,
+                player=player,
+                actor=actor,
+                idempotency_key=key,
+                method=data["payment_method"],
             )
         else:
             entry = registration.player_register(
@@ -195,6 +199,7 @@ class Entries(APIView):
                 phone=data.get("phone", ""),
                 actor=actor,
                 idempotency_key=key,
+                method=data["payment_method"],
             )
         replayed = bool(getattr(entry, "replayed", False))
         entry = Entry.objects.select_related("player", "seat__table").get(pk=entry.pk)
@@ -217,7 +222,10 @@ class EntryPurchase(APIView):
         ser.is_valid(raise_exception=True)
         entry = _entry(pk, entry_id)
         registration.entry_purchase(
-            entry=entry, kind=ser.validated_data["kind"], actor=_actor(request)
+            entry=entry,
+            kind=ser.validated_data["kind"],
+            actor=_actor(request),
+            method=ser.validated_data["payment_method"],
         )
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 

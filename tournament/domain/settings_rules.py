@@ -28,6 +28,7 @@ MONEY_FIELDS = (
     "payout_unit",
     "bounty",
     "satellite_seat_value",
+    "house_contribution",
 )
 # Whole-number fields and their bounds (None: the field may be empty).
 WHOLE_FIELDS: dict[str, tuple[int, int]] = {
@@ -38,6 +39,8 @@ WHOLE_FIELDS: dict[str, tuple[int, int]] = {
     "final_table_size": (2, 10),
     "capacity": (0, INT_MAX),
     "balance_tolerance": (1, 5),
+    # Hundredths of a percent of the players' contributions (tournament/domain/ledger.py).
+    "withholding_bp": (0, 5_000),
     "max_entries_per_player": (1, SMALL_MAX),
     "reentry_until_level": (0, SMALL_MAX),
     "late_registration_until_level": (0, SMALL_MAX),

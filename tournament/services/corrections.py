@@ -39,6 +39,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors import event_renumbered
+from tournament.services import ledger
 from tournament.services.registration import (
     _default_display_name,
     _seat_if_drawn,
@@ -177,6 +178,7 @@ def entry_void(
         Purchase.objects.filter(pk__in=ids).update(entry=target)
     else:
         Purchase.objects.filter(pk__in=ids).update(refunded=True)
+        ledger.purchases_refunded(purchases=purchases, tournament=tournament, actor=actor)
     seat = _seat_free(entry)
     status_before = entry.status
     position_before = entry.alternate_position
@@ -306,6 +308,7 @@ def _void_undo(
         Purchase.objects.filter(pk__in=ids).update(entry=entry)
     else:
         Purchase.objects.filter(pk__in=ids).update(refunded=False)
+        ledger.refunds_taken_back(purchases=purchases, tournament=tournament, actor=actor)
     entry.status = p["status"]
     entry.alternate_position = p.get("alternate_position")
     entry.save(update_fields=["status", "alternate_position"])

@@ -18,6 +18,7 @@ from tournament.events import Actor, event_record
 from tournament.live import notify_board
 from tournament.models import Deal, DealShare, Entry, EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
+from tournament.services import ledger
 from tournament.templatetags.floor import chips
 
 MAX_DEAL_PLAYERS = 10
@@ -210,9 +211,13 @@ def owed(tournament: Tournament) -> list[Entry]:
 
 
 @transaction.atomic
-def prize_paid(*, tournament: Tournament, entry_id: int, actor: Actor) -> Entry:
-    """Pay what is open to the entry. A player paid their deal share while still in play and
-    who then wins what was left to play for is paid the difference later, as a new event."""
+def prize_paid(
+    *, tournament: Tournament, entry_id: int, actor: Actor, method: str = "cash"
+) -> Entry:
+    """Pay what is open to the entry, by `method` (recorded in the cash ledger). A player paid
+    their deal share while still in play and who then wins what was left to play for is paid
+    the difference later, as a new event."""
+    method = ledger.payout_method(method)
     entry = (
         Entry.objects.select_for_update(of=("self",))
         .select_related("deal_share")
@@ -229,11 +234,48 @@ def prize_paid(*, tournament: Tournament, entry_id: int, actor: Actor) -> Entry:
     entry.paid_at = timezone.now()
     entry.paid_by = actor.label[:120]
     entry.save(update_fields=["paid_amount", "paid_at", "paid_by"])
+    ledger.payout_recorded(entry=entry, amount=amount, method=method, actor=actor)
     event_record(
         tournament=tournament,
         action="payout.paid",
         actor=actor,
-        payload={"entry": entry.pk, "number": entry.number, "amount": amount, "total": total},
+        payload={
+            "entry": entry.pk,
+            "number": entry.number,
+            "amount": amount,
+            "total": total,
+            "method": method,
+        },
+    )
+    return entry
+
+
+@transaction.atomic
+def payment_collected(
+    *, tournament: Tournament, entry_id: int, actor: Actor, method: str = "cash"
+) -> Entry:
+    """Money paid too much (a bust undone after the payout, a correction that lowered a prize)
+    came back to the cage: the entry's payment goes down to what it is owed now."""
+    method = ledger.payout_method(method)
+    entry = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("deal_share")
+        .filter(pk=entry_id, tournament=tournament)
+        .first()
+    )
+    if entry is None:
+        raise FloorError(_("There is no such entry in this tournament."))
+    back = entry.paid_amount - max(amount_owed(entry), 0)
+    if back <= 0:
+        raise FloorError(_("Nothing was paid too much to this entry."))
+    entry.paid_amount -= back
+    entry.save(update_fields=["paid_amount"])
+    ledger.payout_recorded(entry=entry, amount=-back, method=method, actor=actor)
+    event_record(
+        tournament=tournament,
+        action="payout.collected",
+        actor=actor,
+        payload={"entry": entry.pk, "number": entry.number, "amount": back, "method": method},
     )
     return entry
 

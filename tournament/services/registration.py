@@ -35,6 +35,7 @@ from tournament.models import (
     Status,
     Tournament,
 )
+from tournament.services import ledger
 from tournament.status_signals import entry_joined_field, seats_changed
 
 
@@ -208,6 +209,7 @@ def entry_register(
     now: datetime | None = None,
     idempotency_key: str = "",
     fingerprint: str = "",
+    method: str = "cash",
 ) -> Entry:
     """Register `player`: a first entry or, after a bust, a re-entry (tda-de 27).
 
@@ -216,7 +218,10 @@ def entry_register(
     With an `idempotency_key`, a second registration with the same key (a double click, a
     retry after a timeout) returns the entry the first one made, marked `replayed`, and changes
     nothing; the key is stored in the same transaction as the entry.
+
+    `method` is how the buy-in was paid; it goes into the cash ledger (docs/ledger.md).
     """
+    method = ledger.purchase_method(method)
     tournament = lock_tournament(tournament.pk, key=True)
     fingerprint = fingerprint or f"player:{player.pk}"
     again = _replayed(tournament.pk, idempotency_key, fingerprint)
@@ -261,13 +266,14 @@ def entry_register(
             )
     except IntegrityError as exc:
         raise FloorError(_("This player already has a live entry.")) from exc
-    Purchase.objects.create(
+    purchase = Purchase.objects.create(
         entry=entry,
         kind=PurchaseKind.REENTRY if has_busted else PurchaseKind.BUYIN,
         price=tournament.buy_in,
         fee=tournament.fee,
         chips=tournament.starting_stack,
     )
+    ledger.purchase_recorded(purchase=purchase, tournament=tournament, method=method, actor=actor)
     if idempotency_key:
         RegistrationKey.objects.create(
             tournament=tournament, key=idempotency_key, entry=entry, fingerprint=fingerprint[:200]
@@ -284,6 +290,7 @@ def entry_register(
             "alternate": is_alternate,
             "price": tournament.buy_in,
             "fee": tournament.fee,
+            "method": method,
         },
     )
     notify_board(tournament.pk, "entries")
@@ -303,11 +310,13 @@ def player_register(
     phone: str = "",
     actor: Actor,
     idempotency_key: str = "",
+    method: str = "cash",
 ) -> Entry:
     """A new player and their first entry, in one transaction: a refused registration (closed,
     late registration over, a bad name, no seat) leaves no player row with contact data.
     A key used before returns that registration's entry and creates no player."""
     fingerprint = "name:" + fold(name)
+    method = ledger.purchase_method(method)
     if idempotency_key:
         locked = lock_tournament(tournament.pk, key=True)
         again = _replayed(locked.pk, idempotency_key, fingerprint)
@@ -322,6 +331,7 @@ def player_register(
         actor=actor,
         idempotency_key=idempotency_key,
         fingerprint=fingerprint,
+        method=method,
     )
 
 
@@ -335,11 +345,13 @@ def _seat_if_drawn(tournament: Tournament, entry: Entry, actor: Actor) -> None:
 
 @transaction.atomic
 def entry_purchase(
-    *, entry: Entry, kind: str, actor: Actor, now: datetime | None = None
+    *, entry: Entry, kind: str, actor: Actor, now: datetime | None = None, method: str = "cash"
 ) -> Purchase:
-    """A rebuy or an add-on for a live entry, within the limits and before the level cut-off."""
+    """A rebuy or an add-on for a live entry, within the limits and before the level cut-off,
+    paid by `method` (recorded in the cash ledger)."""
     if kind not in (PurchaseKind.REBUY, PurchaseKind.ADDON):
         raise FloorError(_("Choose a rebuy or an add-on."))
+    method = ledger.purchase_method(method)
     tournament = lock_tournament(entry.tournament_id, key=True)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     alive = entry.status == EntryStatus.ACTIVE
@@ -360,11 +372,18 @@ def entry_purchase(
     else:
         price, fee, chips = tournament.addon_price, tournament.addon_fee, tournament.addon_chips
     purchase = Purchase.objects.create(entry=entry, kind=kind, price=price, fee=fee, chips=chips)
+    ledger.purchase_recorded(purchase=purchase, tournament=tournament, method=method, actor=actor)
     event_record(
         tournament=tournament,
         action=f"entry.{kind}",
         actor=actor,
-        payload={"entry": entry.pk, "number": entry.number, "price": price, "fee": fee},
+        payload={
+            "entry": entry.pk,
+            "number": entry.number,
+            "price": price,
+            "fee": fee,
+            "method": method,
+        },
     )
     notify_board(tournament.pk, "entries")
     return purchase
@@ -380,9 +399,11 @@ def entry_unregister(*, entry: Entry, actor: Actor) -> Entry:
     if entry.status not in (EntryStatus.ACTIVE, EntryStatus.ALTERNATE):
         raise FloorError(_("This entry is not registered."))
     refund = 0
-    for purchase in entry.purchases.filter(refunded=False):
+    bought = list(entry.purchases.filter(refunded=False))
+    for purchase in bought:
         refund += purchase.price + purchase.fee
     entry.purchases.update(refunded=True)
+    ledger.purchases_refunded(purchases=bought, tournament=tournament, actor=actor)
     was_alternate = entry.status == EntryStatus.ALTERNATE
     entry.status = EntryStatus.UNREGISTERED
     entry.alternate_position = None
@@ -452,8 +473,10 @@ def registration_close(*, tournament: Tournament, actor: Actor) -> Tournament:
     waiting = list(tournament.entries.select_for_update().filter(status=EntryStatus.ALTERNATE))
     refunds = []
     for entry in waiting:
-        refund = sum(p.price + p.fee for p in entry.purchases.filter(refunded=False))
+        bought = list(entry.purchases.filter(refunded=False))
+        refund = sum(p.price + p.fee for p in bought)
         entry.purchases.update(refunded=True)
+        ledger.purchases_refunded(purchases=bought, tournament=tournament, actor=actor)
         entry.status = EntryStatus.UNREGISTERED
         entry.alternate_position = None
         refunds.append({"entry": entry.pk, "number": entry.number, "refund": refund})

@@ -131,6 +131,10 @@ SENTENCES: dict[str, Any] = {
     % {"n": len(p["shares"])},
     "payout.paid": lambda p: _("Prize paid out to #%(n)s") % {"n": p.get("number")},
     "payout.correction": lambda p: _("Payout correction: money already paid is to be collected"),
+    "payout.collected": lambda p: _("Money paid too much collected back from #%(n)s")
+    % {"n": p.get("number")},
+    "ledger.method_change": lambda p: _("Ledger: a line's payment method was corrected"),
+    "ledger.difference": lambda p: _("Ledger: a counted difference was recorded"),
     "ruling.record": lambda p: _("Ruling recorded") + _table_suffix(p),
     "penalty.give": lambda p: _("Penalty for #%(n)s") % {"n": p.get("entry")} + _table_suffix(p),
     "chips.colour_up": lambda p: _("Colour-up recorded") + _table_suffix(p),
@@ -167,6 +171,7 @@ ACTION_NAMES: dict[str, Any] = {
     "entry": gettext_lazy("Registrations and busts"),
     "payouts": gettext_lazy("Payout table"),
     "payout": gettext_lazy("Payouts paid"),
+    "ledger": gettext_lazy("Cash ledger"),
     "deal": gettext_lazy("Deals"),
     "clock": gettext_lazy("Clock"),
     "tables": gettext_lazy("Tables opened"),

@@ -59,3 +59,13 @@ def when(value: Any, pattern: str = "D j M Y, H:i") -> str:
         return ""
     language = (get_language() or "en")[:2]
     return date_format(value, _DATE_PATTERNS.get(language, {}).get(pattern, pattern))
+
+
+@register.simple_tag
+def payment_methods(use: str = "purchase") -> list[tuple[str, str]]:
+    """How a purchase (or, with "payout", a payout) may be paid, as (value, label) pairs."""
+    from tournament.domain.ledger import PAYOUT_METHODS, PURCHASE_METHODS
+    from tournament.models import PaymentMethod
+
+    allowed = PAYOUT_METHODS if use == "payout" else PURCHASE_METHODS
+    return [(m, str(label)) for m, label in PaymentMethod.choices if m in allowed]

@@ -41,13 +41,13 @@ def _seated(t, actor, register, n=6):
 def test_the_same_desk_key_twice_registers_once(floor_client, make_tournament):
     t = make_tournament(status="registering")
     url = reverse("desk", args=[t.pk])
-    form = {"name": "Jonas Richter", "reg_key": "desk-key-1"}
+    form = {"name": "Jonas Richter", "reg_key": "desk-key-1", "method": "cash"}
     first = floor_client.post(url, form)
     second = floor_client.post(url, form)
     assert first.status_code == second.status_code == 302
     assert first["Location"] == second["Location"]
     assert t.entries.count() == 1 and Player.objects.filter(name="Jonas Richter").count() == 1
-    floor_client.post(url, {"name": "Mia Krause", "reg_key": "desk-key-2"})
+    floor_client.post(url, {"name": "Mia Krause", "reg_key": "desk-key-2", "method": "cash"})
     assert t.entries.count() == 2
     page = floor_client.get(url).content.decode()
     assert 'name="reg_key"' in page
@@ -56,18 +56,43 @@ def test_the_same_desk_key_twice_registers_once(floor_client, make_tournament):
 def test_the_api_idempotency_key(api, make_tournament):
     t = make_tournament(status="registering")
     url = f"/api/tournaments/{t.pk}/entries/"
-    first = api.post(url, {"name": "Greta Lange"}, format="json", HTTP_IDEMPOTENCY_KEY="abc-1")
-    again = api.post(url, {"name": "Greta Lange"}, format="json", HTTP_IDEMPOTENCY_KEY="abc-1")
+    first = api.post(
+        url,
+        {"name": "Greta Lange", "payment_method": "cash"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="abc-1",
+    )
+    again = api.post(
+        url,
+        {"name": "Greta Lange", "payment_method": "cash"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="abc-1",
+    )
     assert first.status_code == again.status_code == 201
     assert first.json() == again.json()
     assert first["Idempotent-Replayed"] == "false" and again["Idempotent-Replayed"] == "true"
     assert t.entries.count() == 1
-    other = api.post(url, {"name": "Greta Lange"}, format="json", HTTP_IDEMPOTENCY_KEY="abc-2")
+    other = api.post(
+        url,
+        {"name": "Greta Lange", "payment_method": "cash"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="abc-2",
+    )
     assert other.status_code == 201 and other.json()["id"] != first.json()["id"]
     assert t.entries.count() == 2
-    reused = api.post(url, {"name": "Ida Roth"}, format="json", HTTP_IDEMPOTENCY_KEY="abc-1")
+    reused = api.post(
+        url,
+        {"name": "Ida Roth", "payment_method": "cash"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="abc-1",
+    )
     assert reused.status_code == 400 and reused.json()["code"] == "key_reused"
-    bad = api.post(url, {"name": "Ida Roth"}, format="json", HTTP_IDEMPOTENCY_KEY="x" * 101)
+    bad = api.post(
+        url,
+        {"name": "Ida Roth", "payment_method": "cash"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="x" * 101,
+    )
     assert bad.status_code == 400
     schema = APIClient().get("/api/schema/").content.decode()
     assert "Idempotency-Key" in schema
@@ -124,11 +149,13 @@ def test_suggestions_tell_people_apart_and_a_known_name_warns(
     matches = floor_client.get(reverse("player-search", args=[t.pk]), {"name": "schaefer"})
     assert "already registered #1" in matches.content.decode()
     url = reverse("desk", args=[t.pk])
-    warned = floor_client.post(url, {"name": "anna schafer", "reg_key": "k-warn"})
+    warned = floor_client.post(url, {"name": "anna schafer", "reg_key": "k-warn", "method": "cash"})
     body = warned.content.decode()
     assert warned.status_code == 200 and "exists already" in body and 'id="name-warning"' in body
     assert t.entries.count() == 1
-    anyway = floor_client.post(url, {"name": "Anna Schäfer", "reg_key": "k2", "confirm_new": "1"})
+    anyway = floor_client.post(
+        url, {"name": "Anna Schäfer", "reg_key": "k2", "confirm_new": "1", "method": "cash"}
+    )
     assert anyway.status_code == 302 and t.entries.count() == 2
     assert Player.objects.filter(name="Anna Schäfer").count() == 2
     assert anna.pk

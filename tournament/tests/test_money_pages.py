@@ -90,7 +90,12 @@ def test_record_needs_every_consent_then_pays_at_the_desk(floor_client, heads_up
         share = deal.shares.get(entry=e)
         e.refresh_from_db()
         assert e.prize == share.amount
-        assert floor_client.post(reverse("payout-paid", args=[t.pk, e.pk])).status_code == 302
+        assert (
+            floor_client.post(
+                reverse("payout-paid", args=[t.pk, e.pk]), {"method": "cash"}
+            ).status_code
+            == 302
+        )
         e.refresh_from_db()
         assert e.paid_at is not None
         receipt = floor_client.get(reverse("payout-receipt", args=[t.pk, e.pk])).content.decode()

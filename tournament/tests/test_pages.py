@@ -67,7 +67,8 @@ def test_public_page_shows_no_private_data(client, make_tournament, actor):
 def test_desk_registers_and_shows_the_receipt(floor_client, make_tournament):
     t = make_tournament(status="registering")
     response = floor_client.post(
-        reverse("desk", args=[t.pk]), {"name": "Jonas Richter", "display_name": ""}
+        reverse("desk", args=[t.pk]),
+        {"name": "Jonas Richter", "display_name": "", "method": "cash"},
     )
     assert response.status_code == 302
     entry = t.entries.get()

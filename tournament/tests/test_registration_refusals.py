@@ -36,7 +36,11 @@ def _desk(client, t, data):
 
 
 def _api(client, t, data):
-    return client.post(f"/api/tournaments/{t.pk}/entries/", data, content_type="application/json")
+    return client.post(
+        f"/api/tournaments/{t.pk}/entries/",
+        {"payment_method": "cash", **data},
+        content_type="application/json",
+    )
 
 
 @pytest.mark.parametrize("refusal", REFUSALS, ids=lambda f: f.__name__)

@@ -45,7 +45,11 @@ def test_public_can_read_tournament_but_not_entries(make_tournament, register):
 
 def test_register_and_bust_through_the_api(api, director_api, make_tournament, register):
     t = make_tournament(status="registering")
-    response = api.post(f"/api/tournaments/{t.pk}/entries/", {"name": "Greta Lange"}, format="json")
+    response = api.post(
+        f"/api/tournaments/{t.pk}/entries/",
+        {"name": "Greta Lange", "payment_method": "cash"},
+        format="json",
+    )
     assert response.status_code == 201, response.content
     entry_id = response.json()["id"]
     register(t)
@@ -81,7 +85,11 @@ def test_register_and_bust_through_the_api(api, director_api, make_tournament, r
 
 def test_bad_input_is_a_4xx_and_changes_nothing(api, make_tournament):
     t = make_tournament()
-    r = api.post(f"/api/tournaments/{t.pk}/entries/", {"name": "Ida Wolf"}, format="json")
+    r = api.post(
+        f"/api/tournaments/{t.pk}/entries/",
+        {"name": "Ida Wolf", "payment_method": "cash"},
+        format="json",
+    )
     assert r.status_code == 400  # registration not open
     assert t.entries.count() == 0
     r = api.post(f"/api/tournaments/{t.pk}/entries/", {}, format="json")

@@ -1,0 +1,253 @@
+"""The cage: the cash ledger of a tournament and of a day, its reconciliation, CSV for the books,
+and a director's corrections (docs/ledger.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.csvexport import csv_response
+from tournament.domain.ledger import METHODS, PURCHASE_METHODS, REAL
+from tournament.domain.money import MoneyError, parse_money
+from tournament.errors import FloorError
+from tournament.events import Actor
+from tournament.inputs import whole_number_or_none
+from tournament.ledger_selectors import (
+    DayCage,
+    TournamentCage,
+    day_cages,
+    day_tournaments,
+    ledger_lines,
+    tournament_cage,
+)
+from tournament.models import LedgerLine, PaymentMethod
+from tournament.roles import director_required, floor_required, is_director
+from tournament.services import ledger as svc
+from tournament.views import console_context, get_tournament
+
+LINE_HEADER = [
+    "line",
+    "at",
+    "tournament",
+    "entry",
+    "player",
+    "kind",
+    "method",
+    "amount_cents",
+    "players_money_cents",
+    "fees_cents",
+    "corrects_line",
+    "reason",
+    "recorded_by",
+    "currency",
+]
+
+
+def _line_rows(lines: Iterable[LedgerLine]) -> Iterable[list[object]]:
+    for line in lines:
+        entry = line.entry
+        yield [
+            line.pk,
+            timezone.localtime(line.at).isoformat(timespec="seconds"),
+            line.tournament.name,
+            entry.number if entry else "",
+            entry.player.name if entry else "",
+            line.kind,
+            line.method,
+            line.amount,
+            line.prizes,
+            line.fees,
+            line.corrects_id or "",
+            line.note,
+            line.recorded_by,
+            line.tournament.currency,
+        ]
+
+
+SUMMARY_HEADER = [
+    "tournament",
+    "currency",
+    *[f"in_{m}_cents" for m in METHODS],
+    *[f"out_{m}_cents" for m in METHODS],
+    "held_real_money_cents",
+    "fees_cents",
+    "staff_fee_withheld_cents",
+    "house_contribution_cents",
+    "overlay_cents",
+    "house_paid_entries_cents",
+    "cash_differences_cents",
+    "house_keeps_cents",
+    "prize_pool_cents",
+    "bounties_cents",
+    "paid_out_cents",
+    "still_owed_cents",
+    "unexplained_cents",
+]
+
+
+def _summary_row(name: str, currency: str, cage: TournamentCage | DayCage) -> list[object]:
+    report, house = cage.report, cage.house
+    pool = cage.pool.total if isinstance(cage, TournamentCage) else ""
+    bounties = cage.bounty_pool if isinstance(cage, TournamentCage) else ""
+    return [
+        name,
+        currency,
+        *[report.taken[m] + report.corrected[m] for m in METHODS],
+        *[report.paid[m] for m in METHODS],
+        report.held_total,
+        house.fees,
+        house.withheld,
+        house.house_contribution,
+        house.overlay,
+        house.house_paid_entries,
+        house.cash_differences,
+        house.total,
+        pool,
+        bounties,
+        report.paid_out,
+        cage.still_owed,
+        cage.unexplained,
+    ]
+
+
+def _methods_table(cage: TournamentCage | DayCage) -> list[dict[str, Any]]:
+    labels = dict(PaymentMethod.choices)
+    rows = []
+    for m in METHODS:
+        r = cage.report
+        if not (r.taken[m] or r.paid[m] or r.corrected[m]):
+            continue
+        rows.append(
+            {
+                "method": labels[m],
+                "taken": r.taken[m],
+                "paid": r.paid[m],
+                "corrected": r.corrected[m],
+                "held": r.taken[m] - r.paid[m] + r.corrected[m],
+                "real": m in REAL,
+            }
+        )
+    return rows
+
+
+@floor_required
+def cage(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    view = tournament_cage(tournament)
+    fmt = request.GET.get("format")
+    if fmt == "csv":
+        return csv_response(
+            f"ledger-{tournament.pk}.csv", LINE_HEADER, _line_rows(ledger_lines([tournament.pk]))
+        )
+    if fmt == "summary":
+        return csv_response(
+            f"cage-{tournament.pk}.csv",
+            SUMMARY_HEADER,
+            [_summary_row(tournament.name, tournament.currency, view)],
+        )
+    lines = ledger_lines([tournament.pk])
+    context = console_context(
+        tournament,
+        "payouts",
+        cage=view,
+        methods=_methods_table(view),
+        lines=lines[-200:][::-1],
+        lines_total=len(lines),
+        day=timezone.localtime(tournament.starts_at).date(),
+        can_correct=is_director(request.user),
+        correctable=[line for line in lines[::-1] if line.amount and not line.corrects_id][:100],
+        purchase_methods=[
+            (m, label) for m, label in PaymentMethod.choices if m in PURCHASE_METHODS
+        ],
+    )
+    return render(request, "tournament/cage.html", context)
+
+
+def _day(text: str | None) -> date:
+    if not text:
+        return timezone.localdate()
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise Http404("no such day") from exc
+
+
+@floor_required
+def cage_day(request: HttpRequest) -> HttpResponse:
+    day = _day(request.GET.get("day"))
+    days = day_cages(day)
+    fmt = request.GET.get("format")
+    if fmt == "csv":
+        ids = [t.pk for t in day_tournaments(day)]
+        return csv_response(
+            f"ledger-{day.isoformat()}.csv", LINE_HEADER, _line_rows(ledger_lines(ids))
+        )
+    if fmt == "summary":
+        rows: list[list[object]] = []
+        for d in days:
+            rows.extend(_summary_row(c.tournament.name, d.currency, c) for c in d.tournaments)
+            rows.append(_summary_row(_("Day total"), d.currency, d))
+        return csv_response(f"cage-{day.isoformat()}.csv", SUMMARY_HEADER, rows)
+    return render(
+        request,
+        "tournament/cage_day.html",
+        {
+            "day": day,
+            "days": [{"cage": d, "methods": _methods_table(d)} for d in days],
+            "previous": day.fromordinal(day.toordinal() - 1),
+            "next": day.fromordinal(day.toordinal() + 1),
+        },
+    )
+
+
+@director_required
+@require_POST
+def cage_method_change(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    try:
+        svc.method_change(
+            tournament=tournament,
+            line_id=whole_number_or_none(request.POST.get("line"), low=1) or 0,
+            method=request.POST.get("method", ""),
+            reason=request.POST.get("reason", ""),
+            actor=Actor.from_request(request),
+        )
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The payment method is corrected by two new ledger lines."))
+    return redirect("cage", pk=pk)
+
+
+@director_required
+@require_POST
+def cage_difference(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    text = (request.POST.get("amount") or "").strip()
+    sign = -1 if text.startswith(("-", "−")) else 1
+    try:
+        amount = sign * parse_money(text.lstrip("+-−").strip())
+    except MoneyError:
+        messages.error(request, _("Enter an amount such as 5 or -12.50."))
+        return redirect("cage", pk=pk)
+    try:
+        svc.cash_difference(
+            tournament=tournament,
+            amount=amount,
+            method=request.POST.get("method", ""),
+            reason=request.POST.get("reason", ""),
+            actor=Actor.from_request(request),
+        )
+    except FloorError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The counted difference is in the ledger."))
+    return redirect("cage", pk=pk)

@@ -33,6 +33,12 @@ urlpatterns = [
     path("t/<int:pk>/results/", actions_views.results_page, name="results"),
     path("t/<int:pk>/results.csv", actions_views.results_csv, name="results-csv"),
     path("t/<int:pk>/results.json", actions_views.results_json, name="results-json"),
+    path("players/<int:player_id>/", actions_views.player_public, name="player-public"),
+    path(
+        "console/players/<int:player_id>/history/",
+        actions_views.player_history,
+        name="player-history",
+    ),
     path("s/<str:token>.json", public_views.my_seat_json, name="my-seat-json"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),

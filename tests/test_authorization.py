@@ -31,6 +31,8 @@ DIRECTOR_ONLY = {
     "registration-reopen",
     "player-export",
     "player-erase",
+    "player-merge",
+    "club-settings",
 }
 PUBLIC = {
     "home",

@@ -20,7 +20,15 @@ urlpatterns = [
     path("console/", views.console_home, name="console-home"),
     path("console/new/", views.tournament_new, name="tournament-new"),
     path("console/players/", player_views.players, name="players"),
+    path("console/players/duplicates/", player_views.duplicates, name="player-duplicates"),
     path("console/players/<int:player_id>/", player_views.player_detail, name="player-detail"),
+    path("console/players/<int:player_id>/edit/", player_views.player_edit, name="player-edit"),
+    path(
+        "console/players/<int:player_id>/merge/",
+        player_views.player_merge_view,
+        name="player-merge",
+    ),
+    path("console/club/", player_views.club_settings, name="club-settings"),
     path(
         "console/players/<int:player_id>/export.json",
         player_views.player_export_view,

@@ -70,6 +70,9 @@ def _night() -> Night:
     from tournament.services.eliminations import BustReport, entries_bust
 
     call_command("floor_demo", players=40, stdout=_Null())
+    from tournament.models import Club
+
+    Club.objects.update_or_create(pk=1, defaults={"public_profiles": True})  # /players/<id>/
     actor = Actor.system("test")
     sunday = Tournament.objects.get(name="Sunday Deepstack")
     tournaments.tournament_status_set(tournament=sunday, status="running", actor=actor)
@@ -115,6 +118,11 @@ CONSOLE: list[tuple[str, Callable[[Night], str]]] = [
     ("account", lambda n: "/console/account/"),
     ("players-all", lambda n: "/console/players/"),
     ("player", lambda n: f"/console/players/{n.player}/"),
+    ("player-edit", lambda n: f"/console/players/{n.player}/edit/"),
+    ("player-history", lambda n: f"/console/players/{n.player}/history/"),
+    ("player-merge", lambda n: f"/console/players/{n.player}/merge/?other={n.player}"),
+    ("player-duplicates", lambda n: "/console/players/duplicates/"),
+    ("club", lambda n: "/console/club/"),
     ("overview", lambda n: f"/console/t/{n.running}/"),
     ("settings", lambda n: f"/console/t/{n.running}/settings/"),
     ("structure", lambda n: f"/console/t/{n.running}/structure/"),
@@ -146,6 +154,7 @@ PUBLIC: list[tuple[str, Callable[[Night], str]]] = [
     ("table", lambda n: f"/t/{n.running}/table/{n.table}/"),
     ("final-tournament", lambda n: f"/t/{n.final}/"),
     ("results-so-far", lambda n: f"/t/{n.running}/results/"),
+    ("player-profile", lambda n: f"/players/{n.player}/"),
 ]
 
 

@@ -138,15 +138,48 @@ class ReopenSerializer(serializers.Serializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    """A player. E-mail and phone are written by the floor but read back by directors only:
-    they appear when the serializer's context holds a director's request."""
+    """A player. E-mail, phone and the year of birth are written by the floor but read back by
+    directors only: they appear when the serializer's context holds a director's request. The
+    membership number is unique when given; the year of birth must be plausible (the same
+    rules as the console's form: tournament/services/people.py)."""
 
-    CONTACT = ("email", "phone")
+    CONTACT = ("email", "phone", "birth_year")
+
+    membership_number = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    birth_year = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=9999
+    )
 
     class Meta:
         model = Player
-        fields = ["id", "name", "display_name", "email", "phone"]
+        fields = ["id", "name", "display_name", "membership_number", "birth_year", "email", "phone"]
         read_only_fields = ["id"]
+
+    def validate_membership_number(self, value: str) -> str:
+        from tournament.domain.people import membership_clean
+        from tournament.services.people import (
+            membership_error,
+            membership_holder,
+            membership_taken_error,
+        )
+
+        try:
+            number = membership_clean(value)
+        except ValueError as exc:
+            raise serializers.ValidationError(membership_error(exc.args[0])) from exc
+        besides = self.instance.pk if isinstance(self.instance, Player) else None
+        holder = membership_holder(number, besides=besides)
+        if holder is not None:
+            raise serializers.ValidationError(membership_taken_error(holder, number))
+        return number
+
+    def validate_birth_year(self, value: int | None) -> int | None:
+        from tournament.services.people import birth_year_error
+
+        error = birth_year_error(value)
+        if error:
+            raise serializers.ValidationError(error)
+        return value
 
     def to_representation(self, instance: Player) -> dict:
         data = super().to_representation(instance)

@@ -40,6 +40,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/payouts/", views.Payouts.as_view(), name="api-payouts"),
     path("tournaments/<int:pk>/events/", views.Events.as_view(), name="api-events"),
     path("players/", views.Players.as_view(), name="api-players"),
+    path("players/<int:player_id>/", views.PlayerDetail.as_view(), name="api-player"),
     path("players/<int:player_id>/export/", views.PlayerExport.as_view(), name="api-player-export"),
     path("players/<int:player_id>/erase/", views.PlayerErase.as_view(), name="api-player-erase"),
 ]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,7 +29,14 @@ from tournament.inputs import search_text
 from tournament.models import ChipSet, Entry, Player, Structure, Tournament
 from tournament.roles import is_director
 from tournament.selectors import entry_search, name_query, payout_amounts, tournament_numbers
-from tournament.services import eliminations, payouts, privacy, registration, tournaments
+from tournament.services import (
+    eliminations,
+    payouts,
+    people,
+    privacy,
+    registration,
+    tournaments,
+)
 
 
 def _tournament(pk: int) -> Tournament:
@@ -340,11 +349,42 @@ class Players(APIView):
     def post(self, request: Request) -> Response:
         ser = s.PlayerSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        player = registration.player_create(actor=_actor(request), **ser.validated_data)
+        data = dict(ser.validated_data)
+        record = {f: data.pop(f) for f in ("membership_number", "birth_year") if f in data}
+        with transaction.atomic():
+            player = registration.player_create(actor=_actor(request), **data)
+            if record:
+                people.player_update(player=player, changes=record, actor=_actor(request))
+                player.refresh_from_db()
         return Response(
             s.PlayerSerializer(player, context={"request": request}).data,
             status=status.HTTP_201_CREATED,
         )
+
+
+class PlayerDetail(APIView):
+    """One person's record (docs/players.md). Floor accounts change the names and the
+    membership number; the year of birth and contact data are for directors, as on the
+    console."""
+
+    permission_classes = [IsFloor]
+
+    @extend_schema(responses=s.PlayerSerializer)
+    def get(self, request: Request, player_id: int) -> Response:
+        player = get_object_or_404(Player, pk=player_id)
+        return Response(s.PlayerSerializer(player, context={"request": request}).data)
+
+    @extend_schema(request=s.PlayerSerializer, responses=s.PlayerSerializer)
+    def patch(self, request: Request, player_id: int) -> Response:
+        player = get_object_or_404(Player, pk=player_id)
+        ser = s.PlayerSerializer(player, data=request.data, partial=True)
+        ser.is_valid(raise_exception=True)
+        changes = dict(ser.validated_data)
+        if not is_director(request.user) and set(changes) & set(people.DIRECTOR_FIELDS):
+            raise PermissionDenied(_("The year of birth and contact data are for directors."))
+        people.player_update(player=player, changes=changes, actor=_actor(request))
+        player.refresh_from_db()
+        return Response(s.PlayerSerializer(player, context={"request": request}).data)
 
 
 class PlayerExport(APIView):

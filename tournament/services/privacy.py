@@ -77,6 +77,8 @@ def player_export(*, player: Player, actor: Actor) -> dict[str, Any]:
             "id": player.pk,
             "name": player.name,
             "display_name": player.display_name,
+            "membership_number": player.membership_number,
+            "birth_year": player.birth_year,
             "email": player.email,
             "phone": player.phone,
             "needs_accessible_seat": player.needs_accessible_seat,
@@ -95,9 +97,10 @@ def erased_name(pk: int) -> str:
 
 @transaction.atomic
 def player_erase(*, player: Player, actor: Actor) -> Player:
-    """Anonymise a person: the name becomes "Erased player #<id>", contact data and notes are
-    deleted. Entries, places, prizes and payments stay as they are (the books and the results
-    need them) and show the new name. Refused while the player is in a running tournament."""
+    """Anonymise a person: the name becomes "Erased player #<id>", contact data, notes, the
+    membership number and the year of birth are deleted. Entries, places, prizes and payments
+    stay as they are (the books and the results need them) and show the new name. Refused
+    while the player is in a running tournament."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     live = player.entries.filter(
         status__in=[EntryStatus.ACTIVE, EntryStatus.ALTERNATE],
@@ -105,10 +108,20 @@ def player_erase(*, player: Player, actor: Actor) -> Player:
     if live.exists():
         raise Conflict(_("This player is still in a tournament: erase them once they are out."))
     player.name = player.display_name = erased_name(player.pk)
-    player.email = player.phone = player.notes = ""
+    player.email = player.phone = player.notes = player.membership_number = ""
+    player.birth_year = None
     player.needs_accessible_seat = False
     player.save(
-        update_fields=["name", "display_name", "email", "phone", "notes", "needs_accessible_seat"]
+        update_fields=[
+            "name",
+            "display_name",
+            "membership_number",
+            "birth_year",
+            "email",
+            "phone",
+            "notes",
+            "needs_accessible_seat",
+        ]
     )
     event_record(tournament=None, action=PLAYER_ERASE, actor=actor, payload={"player": player.pk})
     return player

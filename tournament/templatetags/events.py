@@ -123,6 +123,12 @@ SENTENCES: dict[str, Any] = {
     "h4h.set": lambda p: _("Hand-for-hand on") if p.get("on") else _("Hand-for-hand off"),
     "h4h.next": lambda p: _("Hand-for-hand: next hand"),
     "player.create": lambda p: _("Player created"),
+    "player.update": lambda p: _("Player #%(id)s edited: %(f)s")
+    % {"id": p.get("player"), "f": ", ".join(p.get("changed", [])) or "–"},
+    "player.merge": lambda p: _("Player #%(merged)s merged into #%(kept)s (%(n)s entries moved)")
+    % {"merged": p.get("merged"), "kept": p.get("kept"), "n": p.get("entries_moved")},
+    "club.update": lambda p: _("Club settings changed: %(f)s")
+    % {"f": ", ".join(p.get("changed", [])) or "–"},
     "registration.close": lambda p: _("Registration closed"),
     "registration.reopen": lambda p: _("Registration reopened"),
     "deal.record": lambda p: ngettext(
@@ -180,6 +186,7 @@ ACTION_NAMES: dict[str, Any] = {
     "table": gettext_lazy("Dealer tablets"),
     "h4h": gettext_lazy("Hand-for-hand"),
     "player": gettext_lazy("Players"),
+    "club": gettext_lazy("Club settings"),
     "registration": gettext_lazy("Registration open and closed"),
     "ruling": gettext_lazy("Rulings"),
     "penalty": gettext_lazy("Penalties"),

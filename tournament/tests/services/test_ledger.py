@@ -82,8 +82,8 @@ def _running_with_a_paid_winner(make_tournament, actor, register, **options):
     return t, entries
 
 
-def test_payouts_and_money_collected_back_go_through_the_ledger(make_tournament, actor, register):
-    t, entries = _running_with_a_paid_winner(make_tournament, actor, register)
+def test_payouts_go_through_the_ledger(make_tournament, actor, register):
+    t, _entries = _running_with_a_paid_winner(make_tournament, actor, register)
     t.refresh_from_db()
     owed = deals.owed(t)
     assert owed, "someone is in the money"

@@ -1,0 +1,314 @@
+"""One record per person (docs/players.md): edit a person's record, merge two records of one
+person (directors), and the club's settings.
+
+Each write checks everything first and changes nothing when it refuses (FloorError). The
+event log records which fields changed and the ids involved, never a name or contact data.
+Who may change what is the caller's business: floor accounts edit names, the membership
+number and the accessible seat; directors also the year of birth and the contact data
+(e-mail, phone, notes), as everywhere (tournament/services/privacy.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.domain.people import (
+    MERGED_FIELDS,
+    RecordProblem,
+    birth_year_problem,
+    birth_year_range,
+    membership_clean,
+    merged_record,
+    shared_tournaments,
+)
+from tournament.errors import Conflict, FloorError
+from tournament.events import Actor, event_record
+from tournament.live import notify_board
+from tournament.models import Club, Player, Status, Tournament
+from tournament.services.registration import _default_display_name
+
+PLAYER_UPDATE = "player.update"
+PLAYER_MERGE = "player.merge"
+CLUB_UPDATE = "club.update"
+
+# What floor accounts may change, and what directors may change as well.
+FLOOR_FIELDS = ("name", "display_name", "membership_number", "needs_accessible_seat")
+DIRECTOR_FIELDS = ("birth_year", "email", "phone", "notes")
+EDITABLE = FLOOR_FIELDS + DIRECTOR_FIELDS
+NOTES_MAX = 2000
+
+
+def birth_year_error(year: int | None) -> str | None:
+    """The refusal of an implausible year of birth, in the reader's language (or None)."""
+    this_year = timezone.localdate().year
+    if birth_year_problem(year, this_year=this_year) is None:
+        return None
+    earliest, latest = birth_year_range(this_year)
+    return _("Enter a year of birth between %(earliest)s and %(latest)s.") % {
+        "earliest": earliest,
+        "latest": latest,
+    }
+
+
+def membership_error(problem: RecordProblem) -> str:
+    if problem is RecordProblem.MEMBERSHIP_TOO_LONG:
+        return _("A membership number has at most 40 characters.")
+    return _("A membership number holds letters, digits and spaces, no control characters.")
+
+
+def membership_holder(number: str, *, besides: int | None = None) -> Player | None:
+    """The record that holds membership number `number` already (other than `besides`)."""
+    if not number:
+        return None
+    holders = Player.objects.filter(membership_number=number)
+    if besides is not None:
+        holders = holders.exclude(pk=besides)
+    return holders.first()
+
+
+def membership_taken_error(holder: Player, number: str) -> str:
+    return _("Membership number %(number)s belongs to %(name)s (#%(id)s) already.") % {
+        "number": number,
+        "name": holder.name,
+        "id": holder.pk,
+    }
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _clean(player: Player, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The new values of the fields in `changes`, checked; FloorError on the first bad one."""
+    unknown = set(changes) - set(EDITABLE)
+    if unknown:
+        raise FloorError(
+            _("These fields cannot be changed here: %(f)s") % {"f": ", ".join(unknown)}
+        )
+    clean: dict[str, Any] = {}
+    if "name" in changes:
+        name = " ".join(_text(changes["name"]).split())
+        if len(name) < 2:
+            raise FloorError(_("Enter the player's name."), field="name")
+        if len(name) > 120:
+            raise FloorError(_("A name has at most 120 characters."), field="name")
+        clean["name"] = name
+    if "display_name" in changes or "name" in clean:
+        display = " ".join(_text(changes.get("display_name", player.display_name)).split())
+        if not display or (
+            "display_name" not in changes
+            and player.display_name == _default_display_name(player.name)
+        ):
+            # Empty, or made from the old name and not given: made from the (new) name.
+            display = _default_display_name(clean.get("name", player.name))
+        if len(display) > 60:
+            raise FloorError(_("A display name has at most 60 characters."), field="display_name")
+        clean["display_name"] = display
+    if "membership_number" in changes:
+        try:
+            number = membership_clean(_text(changes["membership_number"]))
+        except ValueError as exc:
+            raise FloorError(membership_error(exc.args[0]), field="membership_number") from exc
+        holder = membership_holder(number, besides=player.pk)
+        if holder is not None:
+            raise FloorError(membership_taken_error(holder, number), field="membership_number")
+        clean["membership_number"] = number
+    if "birth_year" in changes:
+        year = changes["birth_year"]
+        if year in ("", None):
+            year = None
+        elif not isinstance(year, int) or isinstance(year, bool):
+            raise FloorError(birth_year_error(0) or "", field="birth_year")
+        error = birth_year_error(year)
+        if error:
+            raise FloorError(error, field="birth_year")
+        clean["birth_year"] = year
+    if "email" in changes:
+        email = _text(changes["email"]).strip()
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError as exc:
+                raise FloorError(_("Enter a valid e-mail address."), field="email") from exc
+        clean["email"] = email
+    if "phone" in changes:
+        phone = " ".join(_text(changes["phone"]).split())
+        if len(phone) > 40 or any(not c.isprintable() for c in phone):
+            raise FloorError(_("Enter a phone number of at most 40 characters."), field="phone")
+        clean["phone"] = phone
+    if "notes" in changes:
+        notes = _text(changes["notes"]).strip().replace("\x00", "")
+        if len(notes) > NOTES_MAX:
+            raise FloorError(_("Notes have at most 2000 characters."), field="notes")
+        clean["notes"] = notes
+    if "needs_accessible_seat" in changes:
+        clean["needs_accessible_seat"] = bool(changes["needs_accessible_seat"])
+    return clean
+
+
+def _save(player: Player, fields: list[str]) -> None:
+    """Save; a membership number another record took meanwhile refuses (nothing saved)."""
+    try:
+        with transaction.atomic():
+            player.save(update_fields=[*fields, "search_key"])
+    except IntegrityError as exc:
+        holder = membership_holder(player.membership_number, besides=player.pk)
+        if holder is None:
+            raise
+        raise Conflict(
+            membership_taken_error(holder, player.membership_number), field="membership_number"
+        ) from exc
+
+
+def _tell_boards(player: Player) -> None:
+    """The names changed: tournaments not finished that show this person get the new board."""
+    ids = (
+        Tournament.objects.filter(entries__player=player)
+        .exclude(status=Status.FINISHED)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    for tournament_id in ids:
+        notify_board(tournament_id, "entries")
+
+
+@transaction.atomic
+def player_update(*, player: Player, changes: Mapping[str, Any], actor: Actor) -> list[str]:
+    """Change the fields in `changes` (names from EDITABLE) of a person's record. Returns the
+    names of the fields whose value changed (empty: nothing to save, nothing logged). The
+    event `player.update` names the changed fields only."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    clean = _clean(player, changes)
+    changed = [f for f in EDITABLE if f in clean and getattr(player, f) != clean[f]]
+    if not changed:
+        return []
+    for field in changed:
+        setattr(player, field, clean[field])
+    _save(player, changed)
+    event_record(
+        tournament=None,
+        action=PLAYER_UPDATE,
+        actor=actor,
+        payload={"player": player.pk, "changed": changed},
+    )
+    if "name" in changed or "display_name" in changed:
+        _tell_boards(player)
+    return changed
+
+
+# --- Merge --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    kept: Player
+    merged_id: int
+    entries_moved: int
+    filled: list[str]  # fields of the kept record that took the other's value
+
+
+def merge_refusal(kept: Player, other: Player) -> str | None:
+    """Why these two records cannot be merged, in words (None: they can)."""
+    if kept.pk == other.pk:
+        return _("A record cannot be merged with itself: pick two different people.")
+    mine = kept.entries.values_list("tournament_id", flat=True)
+    theirs = other.entries.values_list("tournament_id", flat=True)
+    both = shared_tournaments(mine, theirs)
+    if both:
+        names = ", ".join(
+            f"{t.name} ({timezone.localtime(t.starts_at):%d.%m.%Y})"
+            for t in Tournament.objects.filter(pk__in=both).order_by("starts_at")[:5]
+        )
+        return _(
+            "Both records have an entry in the same tournament (%(tournaments)s): one person "
+            "cannot have two results there. Correct the entry first (give it to the right "
+            "person), then merge."
+        ) % {"tournaments": names}
+    return None
+
+
+@transaction.atomic
+def player_merge(*, kept: Player, other: Player, actor: Actor) -> MergeResult:
+    """Merge `other` into `kept` (directors): the other's entries move to the kept record, the
+    kept record's empty fields take the other's values (tournament/domain/people.py
+    merged_record), and the other record is deleted. Refused, with nothing changed, for the
+    same record twice or when both have an entry in one tournament. League standings follow
+    (they group entries by player). Event `player.merge`: ids and entry counts only."""
+    first, second = sorted((kept.pk, other.pk))
+    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[first, second])}
+    if kept.pk not in locked or other.pk not in locked:
+        raise Conflict(_("One of the two records has been deleted or merged meanwhile."))
+    kept, other = locked[kept.pk], locked[other.pk]
+    refusal = merge_refusal(kept, other)
+    if refusal:
+        raise FloorError(refusal)
+    values = merged_record(
+        {f: getattr(kept, f) for f in MERGED_FIELDS}, {f: getattr(other, f) for f in MERGED_FIELDS}
+    )
+    filled = [f for f in MERGED_FIELDS if values[f] != getattr(kept, f)]
+    kept_entries = kept.entries.count()
+    moved = other.entries.update(player=kept)
+    merged_id = other.pk
+    live = (
+        Tournament.objects.filter(entries__player=kept)
+        .exclude(status=Status.FINISHED)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    other.delete()
+    for field in filled:
+        setattr(kept, field, values[field])
+    if filled:
+        _save(kept, filled)
+    event_record(
+        tournament=None,
+        action=PLAYER_MERGE,
+        actor=actor,
+        payload={
+            "kept": kept.pk,
+            "merged": merged_id,
+            "entries_moved": moved,
+            "entries_kept": kept_entries,
+            "filled": filled,
+        },
+    )
+    for tournament_id in live:
+        notify_board(tournament_id, "entries")
+    return MergeResult(kept=kept, merged_id=merged_id, entries_moved=moved, filled=filled)
+
+
+# --- The club -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def club_update(*, name: str, public_profiles: bool, actor: Actor) -> Club:
+    """Set the club's name and whether players' public profiles are shown (directors)."""
+    club = Club.current()
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    name = " ".join(_text(name).split())
+    if len(name) > 120:
+        raise FloorError(_("A name has at most 120 characters."), field="name")
+    changed = []
+    if club.name != name:
+        changed.append("name")
+    if club.public_profiles != bool(public_profiles):
+        changed.append("public_profiles")
+    if not changed:
+        return club
+    club.name, club.public_profiles = name, bool(public_profiles)
+    club.save(update_fields=changed)
+    event_record(
+        tournament=None,
+        action=CLUB_UPDATE,
+        actor=actor,
+        payload={"changed": changed, "public_profiles": club.public_profiles},
+    )
+    return club

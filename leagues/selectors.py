@@ -3,19 +3,22 @@
 Standings are computed on every read from the finishes of the season's finished tournaments, so
 a corrected result changes them at once. Each tournament's best results are kept in the process
 under a digest of its finishes that is read on every call (one aggregate query): only a
-tournament whose finishes changed is read and scored again (one query over its entries). A player's result in a tournament is their best finish there (a re-entry is a finish
-of its own; the better one counts). The field size `n` is the entries counted (re-entries
-count), as for places and prizes.
+tournament whose finishes changed is read and scored again (one query over its entries), and
+only its players' lines of the season are computed again (`_MEMO`).
+
+A player's result in a tournament is their best finish there (a re-entry is a finish of its own;
+the better one counts). The field size `n` is the entries counted (re-entries count), as for
+places and prizes.
 """
 
 from __future__ import annotations
 
 import json
-from collections import OrderedDict, defaultdict
-from collections.abc import Callable
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Count, F, Max, Sum
 
@@ -23,13 +26,15 @@ from leagues.domain.formula import Formula, FormulaError, formula_parse
 from leagues.domain.points import (
     PlacePoints,
     Points,
+    PointsError,
     Result,
-    Standing,
+    Tally,
     dpsb_points,
     formula_points,
     shared_finish_points,
-    standings,
+    shared_ranks,
     table_from_json,
+    tally,
 )
 from leagues.models import Scoring, Season, SeasonTournament
 from tournament.models import Entry, EntryStatus, Player, Status, Tournament
@@ -71,8 +76,9 @@ class SeasonTournamentRow:
     counted: bool  # finished: its finishes count
 
 
-@dataclass(frozen=True, slots=True)
-class StandingRow:
+class StandingRow(NamedTuple):
+    """One line of the standings (a tuple: thousands are made per read)."""
+
     rank: int
     player_id: int
     name: str  # the display name (console) or public name (public page)
@@ -175,84 +181,183 @@ def _best_results(
     return best
 
 
-def season_standings(season: Season, *, public: bool = False) -> SeasonStandings:
-    """The standings of `season` (best N, participation points, shared ranks). With `public`,
-    names follow the public pages' rule: initials once the player's latest tournament of the
-    season withholds names (FLOOR_PUBLIC_RESULTS_DAYS)."""
-    tournaments = season_tournaments(season)
-    finished = [t for t in tournaments if t.status == Status.FINISHED]
+@dataclass(slots=True)
+class _Line:
+    """One player's season, kept between reads while none of their tournaments changed."""
+
+    results: list[Result]  # in the order of the season's finished tournaments
+    tally: Tally
+    latest: int  # the player's latest finished tournament of the season
+    cells: list[Result | None]  # per season tournament (the page's columns)
+    struck: frozenset[int]
+
+
+@dataclass(slots=True)
+class _Memo:
+    """A season's standings as last read: `setup` (scoring, best N, participation, the
+    tournaments) must be equal for any of it to be reused; `keys` are the tournaments' keys the
+    `best` results were scored under."""
+
+    setup: tuple[Any, ...]
+    keys: dict[int, tuple[Any, ...]]
+    best: dict[int, dict[int, Result]]
+    failed: dict[int, FormulaError]
+    lines: dict[int, _Line]
+
+
+# Per process: the seasons last read (a few, most recent last). A read after one tournament's
+# finishes changed scores that tournament again and recomputes only its players' lines; the
+# lock keeps two threads of one process from interleaving the update.
+_MEMO: OrderedDict[int, _Memo] = OrderedDict()
+_MEMO_KEPT = 64
+_MEMO_LOCK = threading.Lock()
+
+
+def standings_cache_clear() -> None:
+    """Forget every kept result (benchmarks: a full compute)."""
+    with _MEMO_LOCK:
+        _MEMO.clear()
+        _BEST.clear()
+
+
+def _line(
+    player: int,
+    bests: list[dict[int, Result]],
+    column: dict[int, int],
+    *,
+    best_n: int | None,
+    participation: int,
+) -> _Line | None:
+    """`bests`: each finished tournament's best results, in the season's order."""
+    results = [r for best in bests if (r := best.get(player)) is not None]
+    if not results:
+        return None
+    counted = tally(results, best_n=best_n, participation=participation)
+    cells: list[Result | None] = [None] * len(column)
+    for result in results:
+        cells[column[result.tournament]] = result
+    struck = (
+        _NONE_STRUCK
+        if all(counted.counted)
+        else frozenset(r.tournament for r, c in zip(results, counted.counted, strict=True) if not c)
+    )
+    return _Line(results, counted, results[-1].tournament, cells, struck)
+
+
+def _season_lines(
+    season: Season, tournaments: list[Tournament], finished: list[Tournament]
+) -> tuple[dict[int, _Line], list[tuple[Tournament, FormulaError]]]:
+    """Each player's line, from the kept memo where their tournaments are unchanged."""
     prints = _fingerprints([t.pk for t in finished])
     scoring = _scoring_key(season)
     keys = {
         t.pk: (scoring, t.pk, t.entries_counted, t.buy_in, t.bounty, prints.get(t.pk))
         for t in finished
     }
-    stale = [t for t in finished if keys[t.pk] not in _BEST]
-    finishes = _finishes([t.pk for t in stale]) if stale else {}
-    by_player: dict[int, list[Result]] = defaultdict(list)
-    latest: dict[int, Tournament] = {}
-    error = ""
-    for t in finished:
-        best = _BEST.get(keys[t.pk])
-        if best is None:
-            try:
-                best = _best_results(season, t, finishes[t.pk])
-            except FormulaError as exc:
-                error = formula_error_text(exc, tournament=t)
-                best = {}
-            else:
-                _BEST[keys[t.pk]] = best
-                while len(_BEST) > _BEST_KEPT:
-                    _BEST.popitem(last=False)
-        else:
-            _BEST.move_to_end(keys[t.pk])
-        for player, result in best.items():
-            by_player[player].append(result)
-            latest[player] = t
-    names = {
-        p["pk"]: p
-        for p in Player.objects.filter(pk__in=list(by_player)).values("pk", "name", "display_name")
-    }
-
-    def shown(player: int) -> str:
-        display = names[player]["display_name"]
-        if public:
-            t = latest[player]
-            if names_withheld(status=t.status, starts_at=t.starts_at):
-                return initials(display)
-        return display
-
-    order: Callable[[int], str] = lambda player: shown(player).casefold()  # noqa: E731
-    ranked: list[Standing] = standings(
-        by_player,
-        best_n=season.best_n,
-        participation=int(season.participation * 100),
-        order=order,
-    )
+    best_n, participation = season.best_n, int(season.participation * 100)
+    setup = (scoring, best_n, participation, tuple(t.pk for t in tournaments), tuple(keys))
     column = {t.pk: i for i, t in enumerate(tournaments)}
-    rows_out = []
-    for s in ranked:
-        cells: list[Result | None] = [None] * len(tournaments)
-        for result in s.results:
-            cells[column[result.tournament]] = result
-        struck = (
-            _NONE_STRUCK
-            if all(s.counted)
-            else frozenset(r.tournament for r, c in zip(s.results, s.counted, strict=True) if not c)
+    with _MEMO_LOCK:
+        memo = _MEMO.get(season.pk)
+        if memo is None or memo.setup != setup:
+            memo = _Memo(setup, {}, {}, {}, {})
+        _MEMO[season.pk] = memo
+        _MEMO.move_to_end(season.pk)
+        while len(_MEMO) > _MEMO_KEPT:
+            _MEMO.popitem(last=False)
+        changed = [t for t in finished if memo.keys.get(t.pk) != keys[t.pk]]
+        stale = [t for t in changed if keys[t.pk] not in _BEST]
+        finishes = _finishes([t.pk for t in stale]) if stale else {}
+        touched: set[int] = set()
+        for t in changed:
+            key = keys[t.pk]
+            touched.update(memo.best.get(t.pk, ()))
+            best = _BEST.get(key)
+            memo.failed.pop(t.pk, None)
+            if best is None:
+                try:
+                    best = _best_results(season, t, finishes[t.pk])
+                except FormulaError as exc:
+                    memo.failed[t.pk] = exc
+                    best = {}
+                else:
+                    _BEST[key] = best
+                    while len(_BEST) > _BEST_KEPT:
+                        _BEST.popitem(last=False)
+            else:
+                _BEST.move_to_end(key)
+            memo.best[t.pk] = best
+            memo.keys[t.pk] = key
+            touched.update(best)
+        bests = [memo.best[t.pk] for t in finished]
+        for player in touched:
+            line = _line(player, bests, column, best_n=best_n, participation=participation)
+            if line is None:
+                memo.lines.pop(player, None)
+            else:
+                memo.lines[player] = line
+        by_pk = {t.pk: t for t in finished}
+        return dict(memo.lines), [(by_pk[pk], exc) for pk, exc in memo.failed.items()]
+
+
+def season_standings(season: Season, *, public: bool = False) -> SeasonStandings:
+    """The standings of `season` (best N, participation points, shared ranks). With `public`,
+    names follow the public pages' rule: initials once the player's latest tournament of the
+    season withholds names (FLOOR_PUBLIC_RESULTS_DAYS).
+
+    Read after a correction, it costs what the changed tournament needs: the digests of the
+    finishes (one aggregate query), that tournament's finishes, its players' lines, the names
+    (one query) and the ranking."""
+    if season.best_n is not None and season.best_n < 1:
+        raise PointsError("best_n", "Best N must be at least 1.")
+    tournaments = season_tournaments(season)
+    finished = [t for t in tournaments if t.status == Status.FINISHED]
+    lines, failed = _season_lines(season, tournaments, finished)
+    error = formula_error_text(failed[-1][1], tournament=failed[-1][0]) if failed else ""
+    players = Entry.objects.filter(
+        tournament_id__in=[t.pk for t in finished], place__isnull=False
+    ).values("player_id")
+    names = {
+        pk: (display, name)
+        for pk, display, name in Player.objects.filter(pk__in=players).values_list(
+            "pk", "display_name", "name"
         )
-        rows_out.append(
-            StandingRow(
-                rank=s.rank,
-                player_id=s.player,
-                name=shown(s.player),
-                full_name="" if public else names[s.player]["name"],
-                total=s.total,
-                participation=s.participation,
-                played=s.played,
-                cells=cells,
-                struck=struck,
+    }
+    if missing := [player for player in lines if player not in names]:
+        # An entry given to another player between the reads: the lines are the older read.
+        names.update(
+            (pk, (display, name))
+            for pk, display, name in Player.objects.filter(pk__in=missing).values_list(
+                "pk", "display_name", "name"
             )
         )
+    withheld = {
+        t.pk: public and names_withheld(status=t.status, starts_at=t.starts_at) for t in finished
+    }
+
+    def shown(player: int, line: _Line) -> str:
+        display = names[player][0]
+        return initials(display) if withheld[line.latest] else display
+
+    order = sorted(
+        ((-line.tally.total, shown(player, line), player, line) for player, line in lines.items()),
+        key=lambda row: (row[0], row[1].casefold()),
+    )
+    ranks = shared_ranks([-row[0] for row in order])
+    rows_out = [
+        StandingRow(
+            rank=rank,
+            player_id=player,
+            name=name,
+            full_name="" if public else names[player][1],
+            total=line.tally.total,
+            participation=line.tally.participation,
+            played=len(line.results),
+            cells=line.cells,
+            struck=line.struck,
+        )
+        for rank, (_total, name, player, line) in zip(ranks, order, strict=True)
+    ]
     return SeasonStandings(
         season=season,
         tournaments=[SeasonTournamentRow(t, t.status == Status.FINISHED) for t in tournaments],
@@ -293,3 +398,29 @@ def formula_error_text(exc: FormulaError, *, tournament: Tournament | None = Non
     from leagues.words import formula_error
 
     return formula_error(exc, tournament=tournament)
+
+
+def standings_screen(season: Season) -> dict[str, Any]:
+    """The public standings as the big screen shows them (`/seasons/<id>/standings.json`):
+    public names, points as decimal text (a dot, two decimals at most), the results counted
+    (within the best N) and the tournaments played. No words: the page has them."""
+    from leagues.templatetags.leagues import points_text
+
+    standings = season_standings(season, public=True)
+    return {
+        "league": season.league.name,
+        "season": season.name,
+        "tournaments": len(standings.tournaments),
+        "finished": sum(1 for t in standings.tournaments if t.counted),
+        "best_n": season.best_n,
+        "rows": [
+            {
+                "rank": row.rank,
+                "name": row.name,
+                "points": points_text(row.total),
+                "counted": row.played - len(row.struck),
+                "played": row.played,
+            }
+            for row in standings.rows
+        ],
+    }

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leagues import views
+from leagues import screen_views, views
 
 urlpatterns = [
     path("console/leagues/", views.leagues_list, name="leagues"),
@@ -9,4 +9,10 @@ urlpatterns = [
     path("console/seasons/<int:pk>/standings.csv", views.season_csv, name="season-csv"),
     path("seasons/<int:pk>/", views.season_public, name="season-public"),
     path("seasons/<int:pk>/standings.csv", views.season_public_csv, name="season-public-csv"),
+    path("seasons/<int:pk>/screen/", screen_views.season_screen, name="season-screen"),
+    path(
+        "seasons/<int:pk>/standings.json",
+        screen_views.season_standings_json,
+        name="season-standings-json",
+    ),
 ]

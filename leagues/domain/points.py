@@ -273,6 +273,37 @@ def results_by_player(pairs: Iterable[tuple[int, Result]]) -> dict[int, list[Res
     return by_player
 
 
+class Tally(NamedTuple):
+    """One player's season from their results: which count, the participation points, the total."""
+
+    counted: tuple[bool, ...]  # per result: counted (within the best N) or struck
+    participation: int
+    total: Points
+
+
+def tally(own: Sequence[Result], *, best_n: int | None, participation: int) -> Tally:
+    """Only the best `best_n` results count (the rest are kept, not counted; equal points: the
+    earlier tournament counts), plus `participation` points per tournament played."""
+    if best_n is None or len(own) <= best_n:
+        counted = (True,) * len(own)
+        total: Points = sum((r.points for r in own), ZERO)
+    else:
+        best = sorted(range(len(own)), key=lambda i: (-own[i].points, own[i].tournament))
+        keep = set(best[:best_n])
+        counted = tuple(i in keep for i in range(len(own)))
+        total = sum((own[i].points for i in keep), ZERO)
+    bonus = participation * len(own)
+    return Tally(counted, bonus, total + bonus)
+
+
+def shared_ranks(totals: Sequence[Points]) -> list[int]:
+    """The ranks of totals listed best first: equal totals share a rank (1, 1, 3)."""
+    ranks: list[int] = []
+    for i, total in enumerate(totals):
+        ranks.append(ranks[-1] if i and totals[i - 1] == total else i + 1)
+    return ranks
+
+
 def standings(
     by_player: Mapping[int, Sequence[Result]],
     *,
@@ -285,20 +316,13 @@ def standings(
     equal totals share a rank (1, 1, 3), then in `order` (e.g. by name)."""
     if best_n is not None and best_n < 1:
         raise PointsError("best_n", "Best N must be at least 1.")
-    rows = []
-    for player, own in by_player.items():
-        if best_n is None or len(own) <= best_n:
-            counted = (True,) * len(own)
-        else:
-            best = sorted(range(len(own)), key=lambda i: (-own[i].points, own[i].tournament))
-            keep = set(best[:best_n])
-            counted = tuple(i in keep for i in range(len(own)))
-        bonus = participation * len(own)
-        total = sum((r.points for r, c in zip(own, counted, strict=True) if c), ZERO) + bonus
-        rows.append((player, own, counted, bonus, total))
-    rows.sort(key=lambda r: (-r[4], order(r[0])))
-    out: list[Standing] = []
-    for i, (player, own, counted, bonus, total) in enumerate(rows):
-        rank = out[-1].rank if out and out[-1].total == total else i + 1
-        out.append(Standing(rank, player, own, counted, bonus, total))
-    return out
+    rows = [
+        (player, own, tally(own, best_n=best_n, participation=participation))
+        for player, own in by_player.items()
+    ]
+    rows.sort(key=lambda r: (-r[2].total, order(r[0])))
+    ranks = shared_ranks([t.total for _player, _own, t in rows])
+    return [
+        Standing(rank, player, own, t.counted, t.participation, t.total)
+        for rank, (player, own, t) in zip(ranks, rows, strict=True)
+    ]

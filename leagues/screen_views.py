@@ -1,0 +1,94 @@
+"""The season's standings on a big screen (`/seasons/<id>/screen/`) and the JSON it reads
+(`/seasons/<id>/standings.json`). Public leagues only, like the public standings page.
+
+The screen polls the JSON every `REFRESH_SECONDS` with the ETag it last saw; an unchanged
+season answers 304 with no body (docs/leagues.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from leagues.models import Season
+from leagues.selectors import standings_screen
+from leagues.views import _public_season
+
+REFRESH_SECONDS = 30
+PAGE_SECONDS = 12  # how long a page of the standings stays (?seconds=5..120)
+PAGE_SECONDS_RANGE = (5, 120)
+
+
+def _page_seconds(request: HttpRequest) -> int:
+    try:
+        seconds = int(request.GET.get("seconds", PAGE_SECONDS))
+    except ValueError:
+        return PAGE_SECONDS
+    low, high = PAGE_SECONDS_RANGE
+    return min(max(seconds, low), high)
+
+
+def _top(request: HttpRequest) -> int | None:
+    """?top=N: only the first N places (1..1000); none: every player."""
+    try:
+        top = int(request.GET.get("top", ""))
+    except ValueError:
+        return None
+    return min(max(top, 1), 1000)
+
+
+def _body_and_etag(season: Season) -> tuple[bytes, str]:
+    body = json.dumps(standings_screen(season), ensure_ascii=False, separators=(",", ":"))
+    data = body.encode()
+    return data, '"' + hashlib.blake2b(data, digest_size=12).hexdigest() + '"'
+
+
+def screen_config(request: HttpRequest, season: Season) -> dict[str, Any]:
+    """What screen.js needs: the first standings, where to poll, the words."""
+    data, etag = _body_and_etag(season)
+    return {
+        "snapshot": json.loads(data),
+        "etag": etag,
+        "url": reverse("season-standings-json", args=[season.pk]),
+        "refreshSeconds": REFRESH_SECONDS,
+        "pageSeconds": _page_seconds(request),
+        "top": _top(request),
+        "texts": {
+            "page": _("Page %(k)s of %(n)s"),
+            "after": _("After %(finished)s of %(total)s tournaments"),
+            "bestN": _("best %(n)s results count"),
+            "gold": _("Gold"),
+            "silver": _("Silver"),
+            "bronze": _("Bronze"),
+            "offline": _("reconnecting…"),
+        },
+    }
+
+
+@require_safe
+def season_screen(request: HttpRequest, pk: int) -> HttpResponse:
+    season = _public_season(pk)
+    return render(
+        request,
+        "leagues/screen.html",
+        {"season": season, "league": season.league, "config": screen_config(request, season)},
+    )
+
+
+@require_safe
+def season_standings_json(request: HttpRequest, pk: int) -> HttpResponse:
+    season = _public_season(pk)
+    data, etag = _body_and_etag(season)
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(data, content_type="application/json")
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -43,8 +43,8 @@ class PersonForm(forms.Form):
     )
 
     def __init__(self, *args: Any, director: bool, player: Player, **kwargs: Any) -> None:
-        initial = {f: getattr(player, f) for f in FLOOR_FIELDS + DIRECTOR_FIELDS}
-        super().__init__(*args, initial=initial, **kwargs)
+        kwargs["initial"] = {f: getattr(player, f) for f in FLOOR_FIELDS + DIRECTOR_FIELDS}
+        super().__init__(*args, **kwargs)
         self.fields["name"].widget.attrs["autocomplete"] = "off"
         self.fields["email"].widget.input_type = "email"
         self.fields["phone"].widget.attrs["inputmode"] = "tel"  # type text: styled as the others

@@ -5,6 +5,7 @@ history for staff and the results a public profile shows. League points are not 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Max, Min
@@ -19,7 +20,7 @@ class DuplicateRecords:
     """One group of records that look like one person, as the duplicates page lists it."""
 
     group: DuplicateGroup
-    players: list[Player]  # annotated: entry_count, first_played, last_played
+    players: Sequence[Player]  # annotated: entry_count, first_played, last_played
 
     @property
     def reasons(self) -> list[Reason]:

@@ -129,7 +129,7 @@ def player_merge_view(request: HttpRequest, player_id: int) -> HttpResponse:
         return redirect(f"{url}?other={other.pk}")
     records = [player, other] if other is not None else [player]
     for p in records:
-        p.entry_count = p.entries.count()
+        p.entry_count = p.entries.count()  # type: ignore[attr-defined]
     return render(
         request,
         "tournament/player_merge.html",

@@ -140,6 +140,8 @@ CONSOLE: list[tuple[str, Callable[[Night], str]]] = [
     ("final-overview", lambda n: f"/console/t/{n.final}/"),
     ("deal", lambda n: f"/console/t/{n.final}/deal/"),
     ("payout-desk", lambda n: f"/console/t/{n.final}/payouts/desk/"),
+    ("cage", lambda n: f"/console/t/{n.final}/cage/"),
+    ("cage-day", lambda n: "/console/cage/"),
     ("final-seating", lambda n: f"/console/t/{n.final}/seating/"),
 ]
 

@@ -90,6 +90,13 @@ CHIPS = [
 ]
 
 
+def _paid_by(n: int) -> str:
+    """How the demo's players paid: mostly cash, every fourth by card, one staff comp."""
+    if n == 5:
+        return "comp"
+    return "card" if n % 4 == 3 else "cash"
+
+
 class Command(BaseCommand):
     @staticmethod
     def _seat(tournament: Tournament, actor: Actor, rng: random.Random) -> None:
@@ -139,10 +146,12 @@ class Command(BaseCommand):
         )
         tournaments.tournament_status_set(tournament=tournament, status="registering", actor=actor)
         entries = []
-        for name in names[-27:]:
+        for n, name in enumerate(names[-27:]):
             player = registration.player_create(name=name, actor=actor)
             entries.append(
-                registration.entry_register(tournament=tournament, player=player, actor=actor)
+                registration.entry_register(
+                    tournament=tournament, player=player, actor=actor, method=_paid_by(n)
+                )
             )
         cls._seat(tournament, actor, rng)
         tournaments.tournament_status_set(tournament=tournament, status="running", actor=actor)
@@ -221,7 +230,9 @@ class Command(BaseCommand):
             if i >= len(names):
                 name = f"{name} {i // len(names) + 1}"
             player = registration.player_create(name=name, actor=actor)
-            registration.entry_register(tournament=tournament, player=player, actor=actor)
+            registration.entry_register(
+                tournament=tournament, player=player, actor=actor, method=_paid_by(i)
+            )
         self._seat(tournament, actor, rng)
         self._final_table(template, chip_set, actor, names, rng)
         self.stdout.write(

@@ -159,7 +159,7 @@ def cage(request: HttpRequest, pk: int) -> HttpResponse:
         "payouts",
         cage=view,
         methods=_methods_table(view),
-        lines=lines[-200:][::-1],
+        lines=lines[-100:][::-1],
         lines_total=len(lines),
         day=timezone.localtime(tournament.starts_at).date(),
         can_correct=is_director(request.user),

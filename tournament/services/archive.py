@@ -38,6 +38,7 @@ from tournament.models import (
     DealShare,
     Entry,
     Event,
+    LedgerLine,
     Level,
     Payout,
     Player,
@@ -92,6 +93,7 @@ def _querysets(t: Tournament) -> list[QuerySet[Any]]:
         Entry.objects.filter(tournament_id=t.pk),
         Purchase.objects.filter(entry__tournament_id=t.pk),
         Payout.objects.filter(tournament_id=t.pk),
+        LedgerLine.objects.filter(tournament_id=t.pk).order_by("id"),
         Deal.objects.filter(tournament_id=t.pk),
         DealShare.objects.filter(deal__tournament_id=t.pk),
         Table.objects.filter(tournament_id=t.pk),
@@ -190,8 +192,8 @@ def _point_to_imported(obj: Model, ids: dict[type[Model], dict[Any, Any]], users
     the file is refused (an export never points outside itself)."""
     user_model = get_user_model()
     for field in obj._meta.concrete_fields:
-        if not field.is_relation:
-            continue
+        if not field.is_relation or field.related_model is type(obj):
+            continue  # a row pointing to a row of its own kind: set after (_self_references)
         old = getattr(obj, field.attname)
         if old is None:
             continue
@@ -207,6 +209,33 @@ def _point_to_imported(obj: Model, ids: dict[type[Model], dict[Any, Any]], users
                 % {"model": obj._meta.label_lower}
             )
         setattr(obj, field.attname, known[old])
+
+
+def _self_references(objs: list[Model]) -> list[tuple[Model, str, Any]]:
+    """The references of rows to rows of their own kind (a ledger correction to the line it
+    corrects), taken off before the rows are written: the ids they point to are known after."""
+    found = []
+    for obj in objs:
+        for field in obj._meta.concrete_fields:
+            if field.is_relation and field.related_model is type(obj):
+                old = getattr(obj, field.attname)
+                if old is not None:
+                    found.append((obj, field.attname, old))
+                    setattr(obj, field.attname, None)
+    return found
+
+
+def _self_references_back(
+    model: type[Model], found: list[tuple[Model, str, Any]], ids: dict[Any, Any]
+) -> None:
+    for obj, attname, old in found:
+        if old not in ids:
+            raise FloorError(
+                _("The export is damaged: %(model)s points to a row that is not in the file.")
+                % {"model": model._meta.label_lower}
+            )
+        # The base update: the ledger's own queryset refuses changes (the import writes it).
+        QuerySet.update(model._default_manager.filter(pk=obj.pk), **{attname: ids[old]})
 
 
 def _ids_taken(model: type[Model], pks: list[Any]) -> bool:
@@ -269,6 +298,7 @@ def tournament_import(data: dict[str, Any], *, actor: Actor | None = None) -> To
             old = [obj.pk for obj in objs]
             fresh = _ids_taken(model, old)  # all or none: new ids never meet kept ones
             auto = _auto_fields(model)
+            own = _self_references(objs)
             for obj in objs:
                 _point_to_imported(obj, ids, users)
                 if auto:  # saving sets these to "now": put the recorded times back afterwards
@@ -279,6 +309,7 @@ def tournament_import(data: dict[str, Any], *, actor: Actor | None = None) -> To
                 renumbered.append(model._meta.label_lower)
             model._default_manager.bulk_create(objs)
             ids.setdefault(model, {}).update(zip(old, (obj.pk for obj in objs), strict=True))
+            _self_references_back(model, own, ids[model])
     except IntegrityError as exc:  # a dealer link or seat token that is here already
         raise FloorError(
             _("The export clashes with this installation (%(reason)s); nothing was imported.")

@@ -106,6 +106,7 @@ def test_a_raw_delete_of_a_seated_entry_or_a_table_with_seats_is_refused(seated)
     pointing at nothing."""
     row = SeatAssignment.objects.filter(table__tournament=seated).first()
     with pytest.raises(IntegrityError, match="tables_seatassignment"), transaction.atomic():
+        _sql("DELETE FROM tournament_ledgerline WHERE entry_id = %s", [row.entry_id])
         _sql("DELETE FROM tournament_purchase WHERE entry_id = %s", [row.entry_id])
         _sql("DELETE FROM tournament_entry WHERE id = %s", [row.entry_id])
         connection.check_constraints()
@@ -159,6 +160,7 @@ def test_a_seat_written_while_its_entry_is_deleted_is_refused_at_commit(
     t = make_tournament(status="running")
     entry = register(t)
     SeatAssignment.objects.filter(entry=entry).delete()
+    _sql("DELETE FROM tournament_ledgerline WHERE entry_id = %s", [entry.pk])
     _sql("DELETE FROM tournament_purchase WHERE entry_id = %s", [entry.pk])
     table = svc.tables_create(tournament=t, count=1, actor=actor)[0]
     inserted, deleted = threading.Event(), threading.Event()

@@ -178,3 +178,23 @@ def test_an_event_by_another_account_with_the_same_id_loses_the_link(
     imported = tournament_import(export)
     assert not Event.objects.filter(tournament=imported, actor__isnull=False).exists()
     assert Event.objects.filter(tournament=imported, actor_label="somebody-there").exists()
+
+
+def test_the_cash_ledger_with_a_correction_travels_with_the_tournament(
+    make_tournament, register, actor
+):
+    from tournament.ledger_selectors import tournament_cage
+    from tournament.services import ledger
+
+    t = finished_event(make_tournament, register, actor, 6)
+    first = t.ledger.order_by("id").first()
+    ledger.method_change(tournament=t, line_id=first.pk, method="card", reason="card", actor=actor)
+    lines = list(t.ledger.values_list("kind", "method", "amount", "corrects_id"))
+    imported = tournament_import(_from_elsewhere(tournament_export(t)))
+    again = list(imported.ledger.order_by("id").values_list("kind", "method", "amount"))
+    assert again == [(k, m, a) for k, m, a, _c in lines]
+    corrected = imported.ledger.filter(corrects__isnull=False)
+    assert corrected.count() == 2
+    assert {c.corrects.method for c in corrected} == {"cash"}
+    assert all(c.corrects.tournament_id == imported.pk for c in corrected)
+    assert tournament_cage(imported).report.held == tournament_cage(t).report.held

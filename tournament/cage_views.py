@@ -159,6 +159,7 @@ def cage(request: HttpRequest, pk: int) -> HttpResponse:
         "payouts",
         cage=view,
         methods=_methods_table(view),
+        corrected_any=any(view.report.corrected.values()),
         lines=lines[-100:][::-1],
         lines_total=len(lines),
         day=timezone.localtime(tournament.starts_at).date(),
@@ -201,7 +202,14 @@ def cage_day(request: HttpRequest) -> HttpResponse:
         "tournament/cage_day.html",
         {
             "day": day,
-            "days": [{"cage": d, "methods": _methods_table(d)} for d in days],
+            "days": [
+                {
+                    "cage": d,
+                    "methods": _methods_table(d),
+                    "corrected_any": any(d.report.corrected.values()),
+                }
+                for d in days
+            ],
             "previous": day.fromordinal(day.toordinal() - 1),
             "next": day.fromordinal(day.toordinal() + 1),
         },

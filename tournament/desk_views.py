@@ -289,14 +289,19 @@ def finish_message(e: Entry, *, final: bool) -> str:
     )
     if not final and shared:
         return (
-            _("#%(n)s %(name)s finishes %(place)s (shared; provisional: registration is open).")
+            _(
+                "#%(n)s %(name)s finishes in place %(place)s (shared; provisional: registration is open)."
+            )
             % values
         )
     if not final:
-        return _("#%(n)s %(name)s finishes %(place)s (provisional: registration is open).") % values
+        return (
+            _("#%(n)s %(name)s finishes in place %(place)s (provisional: registration is open).")
+            % values
+        )
     if shared:
-        return _("#%(n)s %(name)s finishes %(place)s (shared).") % values
-    return _("#%(n)s %(name)s finishes %(place)s.") % values
+        return _("#%(n)s %(name)s finishes in place %(place)s (shared).") % values
+    return _("#%(n)s %(name)s finishes in place %(place)s.") % values
 
 
 @require_POST

@@ -104,7 +104,7 @@ def payout_amounts(tournament: Tournament, numbers: TournamentNumbers | None = N
     if places is not None:
         places = min(places, numbers.entries)
     problem = None
-    for unit in (tournament.payout_unit, 1):  # a pool that is no multiple of the unit: cents
+    for unit in (tournament.payout_unit, 1):  # 1: a table the unit cannot make (a tiny pool)
         try:
             return list(payout_table(numbers.prize_pool, numbers.entries, unit=unit, places=places))
         except PayoutError as exc:

@@ -463,11 +463,14 @@ def test_register_draw_bust_and_pay_with_the_keyboard_alone(
     press_enter(page, confirm=True)
     assert Entry.objects.get(pk=entries["Bernd Brandt"].pk).place == 2
 
-    # The payout desk: Tab to each "Pay" button, Enter, the confirmation accepted.
+    # The payout desk: Tab to each "Pay" button, Enter opens how it is paid, Tab to "Cash",
+    # Enter pays.
     page.goto(f"{console}/payouts/desk/")
     for _ in range(2):
-        tab_to(page, "form[action*='/paid'] button")
-        press_enter(page, confirm=True)
+        tab_to(page, "details.pay-menu > summary")
+        page.keyboard.press("Enter")
+        tab_to(page, "details.pay-menu[open] button[value=cash]")
+        press_enter(page)
     paid = dict(
         Entry.objects.filter(tournament=t, place__in=[1, 2]).values_list("place", "paid_amount")
     )

@@ -70,7 +70,12 @@ def test_a_double_click_on_register_registers_once(live_server, page, floor_user
     url = f"{live_server.url}/console/t/{t.pk}/desk/"
     again = page.request.post(
         url,
-        form={"csrfmiddlewaretoken": token, "name": "Paul Hartmann", "reg_key": key},
+        form={
+            "csrfmiddlewaretoken": token,
+            "name": "Paul Hartmann",
+            "reg_key": key,
+            "method": "cash",
+        },
         headers={"Referer": url},
         max_redirects=0,
     )

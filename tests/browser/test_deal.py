@@ -52,7 +52,8 @@ def test_deal_then_pay_at_the_desk(live_server, page, floor_user, make_tournamen
 
     page.goto(f"{live_server.url}/console/t/{t.pk}/payouts/desk/")
     page.on("dialog", lambda d: d.accept())
-    page.locator("form[action*='/paid/'] button").first.click()
+    page.locator("details.pay-menu > summary").first.click()
+    page.locator("details.pay-menu[open] button[value=cash]").click()
     page.wait_for_selector(".messages li.success")
     receipt = page.locator("a:has-text('Receipt')").first.get_attribute("href")
     page.goto(f"{live_server.url}{receipt}")

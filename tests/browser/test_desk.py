@@ -55,6 +55,6 @@ def test_register_and_bust_in_the_browser(live_server, page, floor_user, make_to
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#desk-results button[data-bust]")
     page.wait_for_selector(".messages li.success")
-    assert "finishes 2" in page.inner_text(".messages")
+    assert "finishes in place 2" in page.inner_text(".messages")
     busted = t.entries.get(player__name="Paul Hartmann")
     assert busted.status == EntryStatus.BUSTED and busted.place == 2

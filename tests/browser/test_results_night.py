@@ -202,7 +202,9 @@ def test_a_whole_night_in_the_browser(
     for expected in (36, 35, 34, 33):
         victim = _next_out(t)
         said = floor.bust([(victim, None)])
-        assert f"finishes {expected} (provisional: registration is open)." in " ".join(said)
+        assert f"finishes in place {expected} (provisional: registration is open)." in " ".join(
+            said
+        )
         first_out.append(victim)
         floor.settle_tables()
 
@@ -282,14 +284,16 @@ def test_a_whole_night_in_the_browser(
     assert "ranked together" in page.inner_text(".report-hand")
     screenshot(page, f"night-{ruleset}-seating-grouped-reports")
     said = floor.submit("text=Confirm 2 busts")
-    assert "finishes 33" in " ".join(said) and "finishes 34" in " ".join(said), said
+    assert "finishes in place 33" in " ".join(said) and "finishes in place 34" in " ".join(said), (
+        said
+    )
     assert _entry(big.entry_id).place == 33 and _entry(small.entry_id).place == 34
     floor.settle_tables()
 
     # More single busts down to nine players, on two tables.
     while _left(t) > 9:
         said = floor.bust([(_next_out(t), None)])
-        assert f"finishes {_left(t) + 1} (provisional" in " ".join(said), said
+        assert f"finishes in place {_left(t) + 1} (provisional" in " ".join(said), said
         floor.settle_tables()
     open_tables = list(Table.objects.filter(tournament=t, is_open=True).order_by("number"))
     assert len(open_tables) == 2
@@ -307,7 +311,7 @@ def test_a_whole_night_in_the_browser(
     _hand_done(tablet, table_a.pk)
     assert tablet.is_disabled("#hand-done")  # hand-for-hand: this table waits for the other
     said = floor.bust([(out_b.entry, 50000)])
-    assert "finishes 9 (provisional" in " ".join(said), said
+    assert "finishes in place 9 (provisional" in " ".join(said), said
     tablet.goto(_dealer_link(floor, table_b.number))
     _hand_done(tablet, table_b.pk)
     t.refresh_from_db()
@@ -320,11 +324,11 @@ def test_a_whole_night_in_the_browser(
     pa, pb = _entry(out_a.entry_id).place, _entry(out_b.entry_id).place
     # The message names both players of the round, the one recorded before included.
     if ruleset == "tda-de":
-        assert " ".join(said).count("finishes 8 (shared; provisional") == 2, said
+        assert " ".join(said).count("finishes in place 8 (shared; provisional") == 2, said
         assert pa == pb == 8  # out in the same round at two tables: they tie (8th and 9th)
     else:
-        assert "finishes 8 (provisional" in " ".join(said), said
-        assert "finishes 9 (provisional" in " ".join(said), said
+        assert "finishes in place 8 (provisional" in " ".join(said), said
+        assert "finishes in place 9 (provisional" in " ".join(said), said
         assert (pb, pa) == (8, 9)  # bdpv 6.28: the larger stack finishes higher
     floor.settle_tables()
     assert _left(t) == 7
@@ -345,11 +349,11 @@ def test_a_whole_night_in_the_browser(
     assert any("Registration closed" in m for m in said), said
     said = floor.bust([(big_out, 60000), (small_out, 20000)])
     if ruleset == "tda-de":
-        assert sum("finishes 6 (shared)." in m for m in said) == 2, said
+        assert sum("finishes in place 6 (shared)." in m for m in said) == 2, said
         assert _entry(big_out.pk).place == _entry(small_out.pk).place == 6
     else:
-        assert any(f"#{big_out.number} " in m and "finishes 6." in m for m in said), said
-        assert any(f"#{small_out.number} " in m and "finishes 7." in m for m in said), said
+        assert any(f"#{big_out.number} " in m and "finishes in place 6." in m for m in said), said
+        assert any(f"#{small_out.number} " in m and "finishes in place 7." in m for m in said), said
     floor.go("seating/")
     assert "Hand-for-hand is off." in floor.submit("button:has-text('End hand-for-hand')")
     floor.settle_tables()  # five left: the final table
@@ -361,7 +365,7 @@ def test_a_whole_night_in_the_browser(
     # 6. Down to three, a deal, then the winner.
     for expected in (5, 4):
         said = floor.bust([(_next_out(t), None)])
-        assert f"finishes {expected}." in " ".join(said), said
+        assert f"finishes in place {expected}." in " ".join(said), said
     floor.go("deal/")
     chips = int(page.input_value("#chips_in_play"))
     assert chips == FIELD * 20000
@@ -381,7 +385,7 @@ def test_a_whole_night_in_the_browser(
     shares = {s.entry_id: s.amount for s in deal.shares.all()}
     for expected in (3, 2):
         said = floor.bust([(_next_out(t), None)])
-        assert f"finishes {expected}." in " ".join(said), said
+        assert f"finishes in place {expected}." in " ".join(said), said
     t.refresh_from_db()
     assert t.status == Status.FINISHED
 

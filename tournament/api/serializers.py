@@ -154,6 +154,8 @@ class PlayerSerializer(serializers.ModelSerializer):
         model = Player
         fields = ["id", "name", "display_name", "membership_number", "birth_year", "email", "phone"]
         read_only_fields = ["id"]
+        # Empty: made from the name ("Anna Schäfer" -> "Anna S."), as at the desk.
+        extra_kwargs = {"display_name": {"required": False, "allow_blank": True}}
 
     def validate_membership_number(self, value: str) -> str:
         from tournament.domain.people import membership_clean

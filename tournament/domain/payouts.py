@@ -46,14 +46,14 @@ def payout_table(
     """Prize per place (index 0 = 1st) that sums exactly to `pool`.
 
     Every prize is a multiple of `unit`; what rounding leaves over goes to 1st place; prizes never
-    rise from one place to the next. Places that would round to nothing are not paid.
+    rise from one place to the next. Places that would round to nothing are not paid. A pool
+    that is no multiple of the unit (a staff fee withheld in percent leaves cents) pays the odd
+    cents to 1st place too: every other prize stays a multiple of the unit.
     """
     if pool < 0 or entries < 0:
         raise PayoutError("pool and entries cannot be negative")
     if unit < 1:
         raise PayoutError("the rounding unit must be at least 1")
-    if pool % unit:
-        raise PayoutError(f"the pool {pool} is not a multiple of the unit {unit}")
     if pool == 0 or entries == 0:
         return ()
     count = default_places_paid(entries) if places is None else places

@@ -47,9 +47,20 @@ def test_small_fields():
     assert len(payout_table(10_000, 10, unit=100)) == 3
 
 
-def test_pool_not_a_multiple_of_the_unit():
-    with pytest.raises(PayoutError):
-        payout_table(1050, 10, unit=100)
+def test_a_pool_that_is_no_multiple_of_the_unit_pays_the_odd_cents_to_first():
+    table = payout_table(884_096, 201, unit=100)
+    assert sum(table) == 884_096
+    assert table[0] % 100 == 96 and all(a % 100 == 0 for a in table[1:])
+    assert all(a >= b for a, b in pairwise(table))
+    assert payout_table(1050, 10, unit=100) == (750, 200, 100)
+
+
+@given(st.integers(1, 10**8), st.integers(1, 3000), st.sampled_from([1, 100, 500]))
+def test_every_pool_is_paid_to_the_cent_and_only_first_place_takes_odd_cents(pool, entries, unit):
+    table = payout_table(pool, entries, unit=unit)
+    assert sum(table) == pool
+    assert all(a % unit == 0 for a in table[1:])
+    assert all(a >= b for a, b in pairwise(table))
 
 
 def test_guarantee():

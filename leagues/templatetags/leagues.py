@@ -27,7 +27,8 @@ def points_text(value: Any) -> str:
 
 @register.filter
 def points(value: Any) -> str:
-    """Points (kept in hundredths) for a reader: two decimals at most, in the reader's number format."""
+    """Points (kept in hundredths) for a reader: two decimals at most, thousands grouped, in
+    the reader's number format."""
     if value is None or value == "":
         return ""
-    return floatformat(points_decimal(value), "-2")
+    return floatformat(points_decimal(value), "-2g")

@@ -456,7 +456,8 @@ def alternate_promote_next(*, tournament: Tournament, actor: Actor) -> Entry | N
     )
     places_renumber(tournament)
     _seat_if_drawn(tournament, nxt, actor)
-    notify_seats([nxt.pk])
+    if not Entry.objects.filter(pk=nxt.pk, seat__isnull=False).exists():
+        notify_seats([nxt.pk])  # a seat given has told the phone already (one message)
     return nxt
 
 

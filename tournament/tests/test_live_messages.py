@@ -234,3 +234,20 @@ def test_the_winner_hears_of_the_win_and_the_out_their_rank(
     (out,) = _of(sent, realtime.entry_group(b.pk), "bust")
     # place = entries + 1 - rank: the phone follows late entries from the board.
     assert out["seat"]["place"] == 2 and out["seat"]["rank"] == 2
+
+
+def test_an_alternate_who_takes_a_freed_place_gets_one_seat_message(
+    make_tournament, register, actor, sent, django_capture_on_commit_callbacks
+):
+    from tournament.services.corrections import entry_void
+
+    t = make_tournament(status="registering", capacity=4)
+    entries = [register(t) for _ in range(5)]
+    seating.seats_draw(tournament=t, actor=actor)
+    waiting = entries[4]
+    waiting.refresh_from_db()
+    assert waiting.status == "alternate"
+    with django_capture_on_commit_callbacks(execute=True):
+        entry_void(entry=entries[0], actor=actor)
+    (seat,) = _of(sent, realtime.entry_group(waiting.pk), "seat")
+    assert seat["seat"]["table"] is not None

@@ -78,6 +78,8 @@ def test(argv: list[str]) -> None:
         "rules_engine",
         "actions",
         "leagues",
+        "displays",
+        "counts",
     )
     print("== import-linter", flush=True)
     sh(tool("lint-imports"))

@@ -13,19 +13,25 @@ transaction of the change that sent its signal, so both commit or roll back toge
 |   confirmed by the floor)                |   (tournament.services.eliminations.entries_bust)   |
 | disqualified (rules_engine: penalty)     | the player is out at once, tda-de 71 (entries_bust) |
 | penalty_given (rules_engine)             | the tablet shows who sits out (tables.live)         |
+| post_save of Event (tournament: a table  | the screens that speak announce it                  |
+|   broken, a balance, hand-for-hand on,   |   (clocks.announcements.announce_logged)            |
+|   the final table, a bust at the bubble) |                                                     |
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from clocks.announcements import announce_logged
 from rules_engine.services import penalties_count_hand
 from rules_engine.signals import disqualified, penalty_given
 from tables.live import notify_tables
 from tables.services import entry_seat, seating_is_drawn
 from tables.signals import busts_confirmed, hand_finished
+from tournament.models import Event
 from tournament.services.eliminations import BustReport, entries_bust
 from tournament.status_signals import entry_joined_field, seats_changed
 
@@ -61,3 +67,9 @@ def bust_the_disqualified(*, tournament: Any, entry: Any, actor: Any, **_: Any) 
 @receiver(penalty_given)
 def show_the_penalty(*, tournament_id: int, table_id: int, **_: Any) -> None:
     notify_tables(tournament_id, [table_id], console=False)
+
+
+@receiver(post_save, sender=Event)
+def announce_in_the_room(*, instance: Event, created: bool, **_: Any) -> None:
+    if created:
+        announce_logged(instance)

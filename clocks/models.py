@@ -52,3 +52,24 @@ class ClockEvent(models.Model):
         ordering = ["at", "id"]
         verbose_name = _("clock event")
         verbose_name_plural = _("clock events")
+
+
+class AnnouncementText(models.Model):
+    """A venue's own words for one spoken announcement in one language (clocks/announcements.py
+    has the defaults; a missing row means the default). Checked by
+    clocks.domain.announcements.check_text: plain words, known placeholders only."""
+
+    kind = models.CharField(_("announcement"), max_length=40)
+    language = models.CharField(_("language"), max_length=8)
+    text = models.CharField(_("text"), max_length=300)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("announcement text")
+        verbose_name_plural = _("announcement texts")
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "language"], name="one_text_per_announcement")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} ({self.language})"

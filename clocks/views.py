@@ -11,8 +11,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
@@ -75,11 +75,30 @@ def clock_json(request: HttpRequest, pk: int) -> JsonResponse:
 
 def bigscreen(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
+    speech = speech_config(tournament) if request.GET.get("sound") == "1" else None
     return render(
         request,
         "clocks/bigscreen.html",
-        {"tournament": tournament, "config": screen_config(tournament)},
+        {"tournament": tournament, "config": screen_config(tournament), "speech": speech},
     )
+
+
+def speech_config(tournament: Tournament) -> dict[str, Any]:
+    """What a screen that speaks (`?sound=1`) needs: its language, the words of the clock's
+    announcements (the floor's come with their message) and when late registration ends."""
+    from clocks.announcements import clock_texts
+
+    language = get_language() or "en"
+    language = language.split("-")[0]
+    return {
+        "lang": language,
+        "texts": clock_texts(language),
+        # Closed by the floor already: nothing left to announce about it.
+        "lateUntil": None
+        if tournament.registration_closed_at
+        else tournament.late_registration_until_level,
+        "words": {"queued": _("%(n)s more")},
+    }
 
 
 def screen_config(tournament: Tournament) -> dict[str, Any]:

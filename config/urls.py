@@ -62,6 +62,8 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("", include("rules_engine.urls")),
     path("", include("leagues.urls")),
+    path("", include("displays.urls")),
+    path("", include("counts.urls")),
     path("", include("tournament.urls")),
 ]
 

@@ -1,6 +1,14 @@
 from django.contrib import admin
 
-from tables.models import KeepApart, SeatAssignment, Table, TableReport, TimeCall
+from tables.models import (
+    KeepApart,
+    SeatAssignment,
+    ShotClock,
+    Table,
+    TableReport,
+    TimeBank,
+    TimeCall,
+)
 
 
 class SeatInline(admin.TabularInline):
@@ -42,3 +50,14 @@ class TableReportAdmin(admin.ModelAdmin):
 @admin.register(TimeCall)
 class TimeCallAdmin(admin.ModelAdmin):
     list_display = ["table", "seat", "started_at", "seconds", "countdown", "cancelled_at"]
+
+
+@admin.register(ShotClock)
+class ShotClockAdmin(admin.ModelAdmin):
+    list_display = ["table", "started_at", "seconds", "seat", "cards_used", "version"]
+
+
+@admin.register(TimeBank)
+class TimeBankAdmin(admin.ModelAdmin):
+    list_display = ["entry", "used"]
+    raw_id_fields = ["entry"]

@@ -11,8 +11,15 @@ from django.utils.translation import gettext as _
 from clocks.selectors import clock_state_for
 from rules_engine.selectors import sitting_out
 from tables.domain.button import waiting_seats
-from tables.models import ReportKind, Table, TableReport, TimeCall
-from tables.selectors import time_call_of, time_call_payload
+from tables.domain.shotclock import cards_left
+from tables.models import ReportKind, ShotClock, Table, TableReport, TimeCall
+from tables.selectors import (
+    cards_used_by_entry,
+    shot_clock_payload,
+    shot_clock_rules,
+    time_call_of,
+    time_call_payload,
+)
 from tournament.domain.levels import level_reached
 
 
@@ -55,7 +62,26 @@ def dealer_seats(table: Table) -> list[dict[str, Any]]:
     for s in seats:
         s["reported"] = s["n"] in reported
         s["sits_out"] = penalised.get(s["row"].entry_id, 0) if s["row"] else 0
+    time_banks_of_seats(table, seats)
     return seats
+
+
+def time_banks_of_seats(table: Table, seats: list[dict[str, Any]]) -> None:
+    """Mark each seated player's time-bank cards left (`cards_left`; None when the tournament
+    plays without a shot clock)."""
+    tournament = table.tournament
+    used = (
+        cards_used_by_entry(s["row"].entry_id for s in seats if s["row"])
+        if tournament.shot_clock
+        else {}
+    )
+    rules = shot_clock_rules(tournament)
+    for s in seats:
+        s["cards_left"] = (
+            cards_left(rules, used.get(s["row"].entry_id, 0))
+            if tournament.shot_clock and s["row"]
+            else None
+        )
 
 
 def tournament_clock(tournament: Any) -> tuple[list[Any], Any]:
@@ -87,6 +113,9 @@ def dealer_context(table: Table, clock: tuple[list[Any], Any] | None = None) -> 
         and level is not None
         and not level.is_break,
         "time_call": time_call_payload(call),
+        "shot_clock": shot_clock_payload(
+            table, ShotClock.objects.filter(table=table).first() if tournament.shot_clock else None
+        ),
         "time_seconds": time_call_of(tournament)[0],
         "h4h_waiting": tournament.hand_for_hand and table.h4h_done_round >= tournament.h4h_round,
         "players": len(occupied),
@@ -107,5 +136,9 @@ def dealer_context(table: Table, clock: tuple[list[Any], Any] | None = None) -> 
             "bbAnte": _("BB ante"),
             "newLevel": _("New level: %(sb)s/%(bb)s from the next hand."),
             "h4hPlay": _("Hand-for-hand: play one hand, then tap “Hand done”."),
+            # The shot clock's line under its seconds (static/tables/dealer.js).
+            "scRunning": _("Running"),
+            "scWarning": _("Last 10 seconds"),
+            "scTimeUp": _("Time is up"),
         },
     }

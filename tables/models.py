@@ -184,3 +184,32 @@ class TimeCall(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
+
+
+class ShotClock(models.Model):
+    """The shot clock of a table (tables/domain/shotclock.py): idle while `started_at` is
+    empty. `seconds` is the running decision's time with its time-bank cards; `version` grows
+    with every change, so a tap made on an older view is recognised (a double tap)."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="shot_clock")
+    started_at = models.DateTimeField(null=True, blank=True)
+    seconds = models.PositiveSmallIntegerField(default=0)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    cards_used = models.PositiveSmallIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("shot clock")
+        verbose_name_plural = _("shot clocks")
+
+
+class TimeBank(models.Model):
+    """The time-bank cards an entry has used since they last came back (a new day, the final
+    table). No row: none used."""
+
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="time_bank")
+    used = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("time bank")
+        verbose_name_plural = _("time banks")

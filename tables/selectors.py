@@ -27,15 +27,20 @@ from tables.domain.seating import (
     hold_threshold,
     plan_balance_lazy,
 )
+from tables.domain.shotclock import WARN_SECONDS, ShotClock, TimeBankRules
+from tables.domain.shotclock import phase as shot_clock_phase
+from tables.domain.shotclock import seconds_shown as shot_clock_seconds_shown
 from tables.models import (
     KeepApart,
     ReportKind,
     SeatAssignment,
     Table,
     TableReport,
+    TimeBank,
     TimeCall,
     blinds_of,
 )
+from tables.models import ShotClock as ShotClockRow
 from tournament.models import Status, Tournament
 
 T = TypeVar("T")
@@ -321,4 +326,60 @@ def time_call_payload(call: TimeCall | None) -> dict[str, Any] | None:
         "seconds": call.seconds,
         "countdown": call.countdown,
         "ends_ms": int(ends * 1000),
+    }
+
+
+# --- Shot clock and time banks (tables/domain/shotclock.py) -------------------------------
+
+
+def shot_clock_rules(tournament: Tournament) -> TimeBankRules:
+    """The tournament's shot clock: seconds per decision, cards per player, seconds a card."""
+    return TimeBankRules(
+        seconds=tournament.shot_clock_seconds,
+        cards=tournament.time_bank_cards,
+        card_seconds=tournament.time_bank_seconds,
+    )
+
+
+def shot_clock_of(row: ShotClockRow | None) -> ShotClock:
+    """A stored shot clock as the domain sees it (no row: idle)."""
+    if row is None or row.started_at is None:
+        return ShotClock()
+    return ShotClock(
+        started_ms=int(row.started_at.timestamp() * 1000),
+        seconds=row.seconds,
+        seat=row.seat,
+        cards_used=row.cards_used,
+    )
+
+
+def cards_used_by_entry(entry_ids: Iterable[int]) -> dict[int, int]:
+    """Time-bank cards used since they last came back, by entry (entries without a row: 0)."""
+    ids = list(entry_ids)
+    if not ids:
+        return {}
+    return dict(TimeBank.objects.filter(entry_id__in=ids).values_list("entry_id", "used"))
+
+
+def shot_clock_payload(table: Table, row: ShotClockRow | None) -> dict[str, Any] | None:
+    """What a tablet and the seating chart show of a table's shot clock; None when the
+    tournament plays without one. Times in milliseconds of the server's clock."""
+    tournament = table.tournament
+    if not tournament.shot_clock:
+        return None
+    clock = shot_clock_of(row)
+    now_ms = int(timezone.now().timestamp() * 1000)
+    return {
+        "running": clock.running,
+        "started_ms": clock.started_ms,
+        "ends_ms": clock.ends_ms,
+        "seconds": clock.seconds or tournament.shot_clock_seconds,
+        "decision_seconds": tournament.shot_clock_seconds,
+        "shown": shot_clock_seconds_shown(clock, now_ms),
+        "phase": str(shot_clock_phase(clock, now_ms)),
+        "seat": clock.seat,
+        "version": row.version if row is not None else 0,
+        "warn": WARN_SECONDS,
+        "cards": tournament.time_bank_cards,
+        "card_seconds": tournament.time_bank_seconds,
     }

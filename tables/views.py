@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,7 +18,8 @@ from django.views.decorators.http import require_POST
 from tables import services as svc
 from tables.dealer_view import dealer_context, dealer_seats, seat_marks
 from tables.domain.seating import suggest_break
-from tables.models import ReportKind, SeatAssignment, Table, TableReport
+from tables.domain.shotclock import cards_left
+from tables.models import ReportKind, SeatAssignment, ShotClock, Table, TableReport
 from tournament.desk_views import finish_message
 from tournament.errors import FloorError
 from tournament.events import Actor
@@ -33,7 +35,7 @@ from tournament.inputs import (
 from tournament.models import Entry, EntryStatus, Event, Tournament
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
-from tournament.roles import floor_required
+from tournament.roles import floor_required, is_director
 from tournament.selectors import field_is_final
 from tournament.views import console_context, get_tournament
 
@@ -73,6 +75,8 @@ def _chart(tournament: Tournament, only: set[int] | None = None) -> dict[str, An
                 "h4h_done": tournament.hand_for_hand and t.h4h_done_round >= tournament.h4h_round,
             }
         )
+    if tournament.shot_clock:
+        _chart_shot_clocks(tournament, cards)
     room = (
         {c["table"].number: c["count"] for c in cards}
         if only is None
@@ -107,6 +111,22 @@ def _chart(tournament: Tournament, only: set[int] | None = None) -> dict[str, An
         .first(),
         "spread": (max(counts) - min(counts)) if counts else 0,
     }
+
+
+def _chart_shot_clocks(tournament: Tournament, cards: list[dict[str, Any]]) -> None:
+    """Each card's shot clock and its players' time-bank cards left (two queries in all)."""
+    clocks = {
+        c.table_id: c for c in ShotClock.objects.filter(table__in=[c["table"] for c in cards])
+    }
+    used = svc.cards_used_by_entry(s["row"].entry_id for c in cards for s in c["seats"] if s["row"])
+    rules = svc.shot_clock_rules(tournament)
+    for c in cards:
+        c["table"].tournament = tournament
+        c["shot_clock"] = svc.shot_clock_payload(c["table"], clocks.get(c["table"].pk))
+        for s in c["seats"]:
+            s["cards_left"] = (
+                cards_left(rules, used.get(s["row"].entry_id, 0)) if s["row"] else None
+            )
 
 
 def _numbers_of_pairs(
@@ -199,6 +219,15 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             svc.hand_for_hand_set(tournament=tournament, on=on, actor=actor)
             messages.success(
                 request, _("Hand-for-hand is on.") if on else _("Hand-for-hand is off.")
+            )
+        elif action == "time_banks_day":
+            if not is_director(request.user):
+                raise PermissionDenied
+            n = svc.time_banks_reset(tournament=tournament, occasion="day", actor=actor)
+            messages.success(
+                request,
+                _("New day: every player has all time-bank cards again (%(n)s had used some).")
+                % {"n": n},
             )
         elif action == "undo":
             n = svc.moves_undo(
@@ -394,6 +423,11 @@ def dealer(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+def _version(post: Any) -> int | None:
+    """The shot clock's version the tablet showed (a double tap is recognised by it)."""
+    return whole_number_or_none(post.get("version"), low=0, high=2_000_000_000)
+
+
 def _reports_message(report: TableReport) -> str:
     """What confirming did: each player's place, best first."""
     report.refresh_from_db()
@@ -450,6 +484,19 @@ def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse
             )
         elif action == "time_cancel":
             svc.time_call_cancel(table=table, actor=actor)
+        elif action == "shot_start":
+            svc.shot_clock_start(table=table, version=_version(post))
+        elif action == "shot_stop":
+            svc.shot_clock_stop(table=table, version=_version(post))
+        elif action == "time_bank":
+            svc.time_bank_use(
+                table=table,
+                seat=whole_number(
+                    post.get("seat"), low=1, high=10, message=_("Choose the player's seat.")
+                ),
+                actor=actor,
+                version=_version(post),
+            )
         else:
             raise Http404
     except FloorError as exc:

@@ -33,6 +33,8 @@ DIRECTOR_ONLY = {
     "player-erase",
     "player-merge",
     "club-settings",
+    "announcements",
+    "announcements-test",
 }
 PUBLIC = {
     "home",
@@ -42,11 +44,15 @@ PUBLIC = {
     "bigscreen",
     "clock-json",
     "table-public",
+    "counts-public",
+    "counts-screen",
+    "counts-json",
     "healthz",
     "readyz",
     "server-time",
     "set_language",
     "javascript-catalog",
+    "display-screen",
 }
 
 
@@ -84,6 +90,7 @@ def world(make_tournament, register, actor):
         "fmt": "json",
         "token": secret.public_token,
         "player_id": secret.player_id,
+        "display_id": 999999,  # no such screen: pages answer 404 once the role is checked
     }
     return t, secret, tables, kwargs
 
@@ -135,6 +142,9 @@ POST_ONLY_ACTIONS = frozenset(
         "tournament-status",
         "tournament-reopen",
         "correction-undo",
+        "display-rename",
+        "display-remove",
+        "announcements-test",
     }
 )
 
@@ -159,6 +169,8 @@ def test_floor_sees_the_console_but_not_the_directors_pages(client, floor_user, 
         "payouts-edit",
         "registration-reopen",
         "player-erase",
+        "announcements",
+        "announcements-test",
     ):
         route = next(r for r, n in console_routes() if n == name)
         assert client.post(url_for(route, name, kwargs)).status_code == 403, name
@@ -176,6 +188,7 @@ def test_director_sees_every_console_page(client, director, world):
         "tournament-reopen",
         "registration-reopen",
         "player-erase",
+        "announcements-test",
     }:
         route = next(r for r, n in console_routes() + all_routes() if n == name)
         assert client.get(url_for(route, name, kwargs)).status_code == 200, name

@@ -34,6 +34,7 @@ class Audience(StrEnum):
     CONSOLE = "console"
     USER = "user"
     DEALER = "dealer"
+    DISPLAY = "display"
 
 
 # --- Payload types --------------------------------------------------------------------------
@@ -106,6 +107,15 @@ class HandForHandPayload(TypedDict):
     round: int
 
 
+class AnnouncePayload(TypedDict):
+    """A spoken announcement from the floor (clocks/announcements.py): table breaks and moves,
+    hand-for-hand, the bubble, the final table, a test. `texts` holds the words in each
+    language, placeholders filled; a screen that speaks (`?sound=1`) says its own language's."""
+
+    kind: str
+    texts: dict[str, str]
+
+
 class ClockPayload(TypedDict):
     """The clock's state (clocks/services.py clock_payload); screens count down from
     `ends_at_ms` with their estimate of the server clock. Levels as in LevelRow, with `index`."""
@@ -160,6 +170,15 @@ class TablesChanged(TypedDict):
     all: bool
 
 
+class ShotClockPayload(TypedDict):
+    """A table's shot clock for the seating chart (tables/services/shotclock.py): when the
+    running decision ends (None: idle) and its seconds, time-bank cards included."""
+
+    table: int
+    ends_ms: int | None
+    seconds: int
+
+
 class ReportPayload(TypedDict, total=False):
     table: int
     resolved: int
@@ -167,6 +186,25 @@ class ReportPayload(TypedDict, total=False):
 
 class Empty(TypedDict):
     pass
+
+
+class DisplayView(TypedDict):
+    """One step of what a screen shows: the page it frames and for how long (displays/)."""
+
+    kind: str
+    url: str
+    seconds: int
+
+
+class DisplayAssignment(TypedDict):
+    """What a paired screen shows now; one view, or several that rotate. `version` grows with
+    every assignment, so a screen ignores an older one."""
+
+    display: int
+    name: str
+    paired: bool
+    version: int
+    views: list[DisplayView]
 
 
 @dataclass(frozen=True)
@@ -191,6 +229,7 @@ _MESSAGES = (
     Message(Audience.TOURNAMENT, "tournament", BoardChanged, "the settings changed"),
     Message(Audience.TOURNAMENT, "seating", SeatingPayload, "seats were drawn"),
     Message(Audience.TOURNAMENT, "h4h", HandForHandPayload, "hand-for-hand on, off, next"),
+    Message(Audience.TOURNAMENT, "announce", AnnouncePayload, "a spoken announcement"),
     # A table's dealer tablets.
     Message(Audience.TABLE, "table", TableView, "seats, button, hand, a time call, a penalty"),
     Message(Audience.TABLE, "table_closed", Empty, "the table was broken: tablets close"),
@@ -200,9 +239,13 @@ _MESSAGES = (
     # The floor console.
     Message(Audience.CONSOLE, "seating", TablesChanged, "seats, buttons or hands changed"),
     Message(Audience.CONSOLE, "report", ReportPayload, "a dealer report came or was handled"),
+    Message(Audience.CONSOLE, "shot_clock", ShotClockPayload, "a table's shot clock changed"),
     # Sockets to close.
     Message(Audience.USER, "revoked", Empty, "the account lost its floor role"),
     Message(Audience.DEALER, "revoked", Empty, "the table's dealer link was renewed"),
+    # One screen of the display manager.
+    Message(Audience.DISPLAY, "assignment", DisplayAssignment, "paired, or shown another view"),
+    Message(Audience.DISPLAY, "removed", Empty, "the screen was removed: it shows a new code"),
 )
 
 MESSAGES: dict[tuple[Audience, str], Message] = {(m.audience, m.name): m for m in _MESSAGES}
@@ -300,14 +343,22 @@ LOG_ACTIONS: dict[str, str] = {
     "table.time_call": "the clock was called on a player",
     "table.time_call_cancel": "a clock call was stopped",
     "table.token_renew": "a table got a new dealer link",
+    "table.time_bank": "a player used a time-bank card (table, seat, entry, seconds, left)",
+    "time_bank.reset": "the time-bank cards came back (a new day, the final table)",
     "h4h.set": "hand-for-hand on or off",
     "h4h.next": "hand-for-hand: the next hand",
+    "announcements.edit": "a venue's announcement texts changed (language, kinds)",
+    "announcements.test": "a test announcement was sent to the screens",
     "player.create": "a player record was created",
     "player.export": "a player's data was exported",
     "player.erase": "a player's data was erased",
     "player.update": "a person's record was edited (payload: the changed fields' names)",
     "player.merge": "two records of one person were merged (ids, entry counts)",
     "club.update": "the club's settings changed (name, public profiles)",
+    "display.pair": "a screen was paired (display, name)",
+    "display.assign": "a screen was given what to show (display, views)",
+    "display.rename": "a screen was renamed (display, name)",
+    "display.remove": "a screen was removed (display, name)",
     "players.contact_read": "a director read a player's contact data",
     "registration.close": "registration closed",
     "registration.reopen": "registration reopened",
@@ -315,6 +366,7 @@ LOG_ACTIONS: dict[str, str] = {
     "ruling.record": "a ruling was recorded",
     "penalty.give": "a penalty was given",
     "chips.colour_up": "a colour-up was recorded",
+    "chips.count": "chip counts were recorded (table, source, numbers and counts, the count before)",
     "login.locked": "a login was locked",
     "sessions.ended": "an account was logged out everywhere",
     "correction.void": "a registration was voided",

@@ -103,6 +103,18 @@ UNTIL_LEVEL_HELP = {
 }
 
 
+# The shot clock and time-bank settings (docs/seating.md "Shot clock and time banks").
+SHOT_CLOCK_HELP = {
+    "shot_clock_seconds": _(
+        "From 10 to 120 seconds. Neither rulebook sets a shot clock; the clock called on a "
+        "player (tda-de 29, bdpv NL 12) works beside it."
+    ),
+    "time_bank_cards": _("Each card adds its seconds to a running shot clock. 0: no cards."),
+    "time_bank_seconds": _("From 10 to 300 seconds."),
+    "time_bank_reset": _("A director starts a new day from the seating chart."),
+}
+
+
 def ruleset_version_field(ruleset_id: str) -> forms.ChoiceField:
     """The versions the registry holds for the ruleset, newest first."""
     held = list(reversed(versions(ruleset_id)))
@@ -167,6 +179,10 @@ class TournamentForm(forms.ModelForm):
         for name in ("balance_tolerance", "break_order", "bounty_kind", "final_table_size"):
             if name in self.fields:
                 self.fields[name].required = False
+        for name, help_text in SHOT_CLOCK_HELP.items():
+            if name in self.fields:
+                self.fields[name].required = False
+                self.fields[name].help_text = help_text
         if "final_table_size" in self.fields:
             self.fields["final_table_size"].help_text = _(
                 "Empty: one full table, as many seats as a table has (at most 10)."
@@ -193,6 +209,11 @@ class TournamentForm(forms.ModelForm):
             data["break_order"] = "highest"
         if "bounty_kind" in self.fields and not data.get("bounty_kind"):
             data["bounty_kind"] = "none"
+        for name in SHOT_CLOCK_HELP:
+            # Left empty: the default (30 s per decision, two cards of 30 s, back each day
+            # and at the final table).
+            if name in self.fields and data.get(name) in (None, ""):
+                data[name] = Tournament._meta.get_field(name).get_default()  # type: ignore[union-attr]
         if "final_table_size" in self.fields and not data.get("final_table_size"):
             data["final_table_size"] = default_final_table_size(data.get("seats_per_table"))
         for name in TOURNAMENT_MONEY:

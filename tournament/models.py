@@ -34,6 +34,13 @@ class Game(models.TextChoices):
     LHE = "lhe", _("Limit Hold'em")
 
 
+class TimeBankReset(models.TextChoices):
+    DAY_AND_FINAL_TABLE = "day_and_final_table", _("New day and final table")
+    DAY = "day", _("Each new day")
+    FINAL_TABLE = "final_table", _("At the final table")
+    NEVER = "never", _("Never")
+
+
 class Status(models.TextChoices):
     PLANNED = DomainStatus.PLANNED.value, _("Planned")
     REGISTERING = DomainStatus.REGISTERING.value, _("Registering")
@@ -183,6 +190,11 @@ TOURNAMENT_SETTINGS = (
     "bounty",
     "satellite_seat_value",
     "satellite_target",
+    "shot_clock",
+    "shot_clock_seconds",
+    "time_bank_cards",
+    "time_bank_seconds",
+    "time_bank_reset",
 )
 
 
@@ -290,6 +302,22 @@ class Tournament(DatabaseCounted):
         max_length=10,
         choices=[("highest", _("Highest number first")), ("lowest", _("Lowest number first"))],
         default="highest",
+    )
+    # Shot clock and time-bank cards on the dealer tablets (docs/seating.md): seconds per
+    # decision, cards per player and their length, and when the cards come back.
+    shot_clock = models.BooleanField(_("shot clock on the dealer tablets"), default=False)
+    shot_clock_seconds = models.PositiveSmallIntegerField(
+        _("shot clock: seconds per decision"), default=30
+    )
+    time_bank_cards = models.PositiveSmallIntegerField(_("time-bank cards per player"), default=2)
+    time_bank_seconds = models.PositiveSmallIntegerField(
+        _("seconds per time-bank card"), default=30
+    )
+    time_bank_reset = models.CharField(
+        _("time-bank cards come back"),
+        max_length=20,
+        choices=TimeBankReset.choices,
+        default=TimeBankReset.DAY_AND_FINAL_TABLE,
     )
     created_at = models.DateTimeField(auto_now_add=True)
     # Kept by the database on every change of an entry (tournament/counters.py): players still

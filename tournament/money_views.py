@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.dispatch import Signal
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import number_format
@@ -20,6 +21,22 @@ from tournament.roles import floor_required
 from tournament.selectors import tournament_numbers
 from tournament.services import deals as svc
 from tournament.views import console_context, get_tournament
+
+# The deal calculator asks for stacks it knows: arguments `tournament`, `entry_ids`; a receiver
+# answers {entry id: chips} (counts/receivers.py: the latest chip counts). The tournament app
+# imports no app above it; whoever knows the stacks answers.
+deal_stacks_wanted = Signal()
+
+
+def _known_stacks(tournament: Any, entries: list[Entry]) -> dict[int, int]:
+    known: dict[int, int] = {}
+    ids = [e.pk for e in entries]
+    for _receiver, answer in deal_stacks_wanted.send(
+        sender=None, tournament=tournament, entry_ids=ids
+    ):
+        if isinstance(answer, dict):
+            known.update(answer)
+    return known
 
 
 def _read(
@@ -67,6 +84,8 @@ def deal(request: HttpRequest, pk: int) -> HttpResponse:
         )
     )
     entries = svc.players_left(tournament) if possible else []
+    # Stacks filled in from the latest chip counts when the page is first opened.
+    known = _known_stacks(tournament, entries) if entries and request.method != "POST" else {}
     context: dict[str, Any] = {
         "entries": entries,
         "possible": possible,
@@ -76,10 +95,11 @@ def deal(request: HttpRequest, pk: int) -> HttpResponse:
         "prizes": svc.open_prizes(tournament) if possible else [],
         "chips_in_play": tournament_numbers(tournament).chips_in_play,
         "posted": request.POST,
+        "counted_stacks": len(known),
         "rows": [
             {
                 "entry": e,
-                "stack": request.POST.get(f"stack_{e.pk}", ""),
+                "stack": request.POST.get(f"stack_{e.pk}", known.get(e.pk, "")),
                 "custom": request.POST.get(f"custom_{e.pk}", ""),
                 "agreed": request.POST.get(f"agree_{e.pk}") == "on",
             }

@@ -52,6 +52,11 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
+def display_group(display_id: int) -> str:
+    """One screen of the display manager (displays/): told what to show."""
+    return f"display.{display_id}"
+
+
 def dealer_group(token: str) -> str:
     """Every tablet holding this dealer token; told to close when the token is revoked."""
     digest = hashlib.sha256(token.encode()).hexdigest()[:24]

@@ -48,7 +48,9 @@ INSTALLED_APPS = [
     "clocks",
     "rules_engine",
     "leagues",
+    "counts",
     "actions",
+    "displays",
     "axes",
 ]
 

@@ -1,4 +1,5 @@
 import { Feed, ServerClock, Sounds, applyBoard, formatChips, formatMoney, formatTime, keepAwake, project } from "./clock.js";
+import { Speaker } from "./speech.js";
 
 const root = document.getElementById("bigscreen");
 const cfg = JSON.parse(document.getElementById("bigscreen-config").textContent);
@@ -10,6 +11,9 @@ let snapshot = cfg.snapshot;
 let payload = snapshot.clock;
 let lastIndex = null;
 let warnedFor = null;
+// Spoken announcements on the screens chosen for sound (?sound=1: the template sends the config).
+const speechNode = document.getElementById("speech-config");
+const speaker = speechNode ? new Speaker(JSON.parse(speechNode.textContent), { box: $("bs-caption"), text: $("bs-caption-text"), queued: $("bs-caption-queue"), hint: $("bs-allow-sound") }, { muted: () => sounds.muted }) : null;
 
 function levelLine(lv) {
   if (!lv) return "";
@@ -143,7 +147,8 @@ function frame() {
   show("bs-break", toBreak != null && !(lv && lv.is_break) && !payload.stopped ? formatTime(toBreak) : "–");
   const colorUp = lv && lv.is_break && lv.color_up && lv.color_up.length ? `${t.colorUp}: ${lv.color_up.map((c) => formatChips(c)).join(", ")}` : "";
   $("bs-colorup").textContent = colorUp;
-  if (lastIndex !== null && index !== lastIndex && p.running) sounds.play(lv.is_break ? "break" : "level");
+  if (speaker) speaker.watch(snapshot.levels, { index, remainingMs: p.remainingMs, running: p.running && !(payload && payload.stopped) });
+  else if (lastIndex !== null && index !== lastIndex && p.running) sounds.play(lv.is_break ? "break" : "level");
   if (p.running && p.remainingMs <= 60000 && p.remainingMs > 59000 && warnedFor !== index) { warnedFor = index; sounds.play("minute"); }
   lastIndex = index;
   requestAnimationFrame(frame);
@@ -156,6 +161,7 @@ const feed = new Feed({
   onSnapshot: (s) => { snapshot = s; payload = s.clock; drawNumbers(); },
   onEvent: (kind, data) => {
     if (kind === "clock" || kind === "level") { payload = data; return; }
+    if (kind === "announce") { if (speaker) speaker.fromFloor(data); return; }
     let changed = false;
     if (data.levels) { snapshot.levels = data.levels; changed = true; }
     if (data.board) changed = applyBoard(snapshot, data.board) || changed;
@@ -177,4 +183,4 @@ clock.syncHttp(6);
 feed.start();
 keepAwake();
 requestAnimationFrame(frame);
-window.floorClock = { clock, project: () => project(payload, snapshot.levels, clock.now()) };
+window.floorClock = { clock, speaker, project: () => project(payload, snapshot.levels, clock.now()) };

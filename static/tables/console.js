@@ -66,6 +66,9 @@ function connect() {
       if (msg.data.all || msg.data.draw) whole = true;
       for (const n of msg.data.tables || []) wanted.add(n);
       refresh();
+    } else if (msg.event === "shot_clock") {
+      // A table's shot clock (static/tables/chart_shotclock.js draws it).
+      window.dispatchEvent(new CustomEvent("floor:shot-clock", { detail: msg.data }));
     } else if (msg.event === "report" || msg.event === "bust" || msg.event === "bust_undo") {
       refresh(); // the reports and the figures above the cards
     }

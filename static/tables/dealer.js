@@ -162,7 +162,31 @@ function tick() {
     tc.classList.toggle("over", left <= 0);
     if (inCountdown && left > 0 && lastCountdownBeep !== ends) { lastCountdownBeep = ends; sounds.play("minute"); }
   }
+  drawShotClock(now);
   requestAnimationFrame(tick);
+}
+
+// The shot clock counts down from the server's end instant (a reload shows the same second);
+// at 10 s it warns, at 0 it says the time is up — in words, not by colour alone — and a card
+// can no longer be played.
+const SC_TEXT = { running: "scRunning", warning: "scWarning", time_up: "scTimeUp" };
+function drawShotClock(now) {
+  const sc = document.getElementById("shotclock");
+  if (!sc || !sc.dataset.ends) return;
+  const left = Math.max(0, Number(sc.dataset.ends) - now);
+  const time = document.getElementById("sc-time");
+  if (time && time.firstChild) time.firstChild.textContent = String(Math.ceil(left / 1000));
+  const phase = left <= 0 ? "time_up" : left <= Number(sc.dataset.warn) * 1000 ? "warning" : "running";
+  if (sc.dataset.phase === phase) return;
+  const before = sc.dataset.phase;
+  sc.dataset.phase = phase;
+  sc.classList.remove("phase-idle", "phase-running", "phase-warning", "phase-time_up");
+  sc.classList.add(`phase-${phase}`);
+  const state = document.getElementById("sc-state");
+  if (state) state.textContent = texts[SC_TEXT[phase]];
+  if (phase === "time_up") for (const b of sc.querySelectorAll("button.bank")) b.disabled = true;
+  // A tone when the warning begins and when the time is up, not when a page opens mid-way.
+  if (before && before !== "idle" && phase !== "running") sounds.play("minute");
 }
 requestAnimationFrame(tick);
 

@@ -5,7 +5,8 @@
 - `balancing`: balancing the room, breaking tables, the final table draw;
 - `moves`: seating a player, moves by hand, making and undoing moves;
 - `reports`: dealer reports and how the floor resolves them;
-- `timecalls`: time calls; `tokens`: the dealer tablets' links.
+- `timecalls`: time calls; `shotclock`: the shot clock and time-bank cards; `tokens`: the
+  dealer tablets' links.
 
 Every one locks the tournament row first (`tournament.locks.lock_tournament`), so two floor
 people and forty tablets acting at once are serialized per tournament; the database constraints
@@ -21,8 +22,11 @@ from tables.selectors import (
     balance_plan,
     balance_rules,
     break_suggestion,
+    cards_used_by_entry,
     open_tables,
     seating_is_drawn,
+    shot_clock_payload,
+    shot_clock_rules,
     table_counts,
     table_state,
     time_call_of,
@@ -33,6 +37,12 @@ from tables.services.draw import seats_draw, tables_create
 from tables.services.hands import button_set, hand_done, hand_for_hand_set
 from tables.services.moves import entry_seat, moves_undo, seat_move
 from tables.services.reports import call_floor, report_bust, report_resolve
+from tables.services.shotclock import (
+    shot_clock_start,
+    shot_clock_stop,
+    time_bank_use,
+    time_banks_reset,
+)
 from tables.services.timecalls import time_call_cancel, time_call_start
 from tables.services.tokens import dealer_token_renew
 
@@ -45,6 +55,7 @@ __all__ = [
     "break_suggestion",
     "button_set",
     "call_floor",
+    "cards_used_by_entry",
     "dealer_token_renew",
     "entry_seat",
     "final_table_draw",
@@ -57,10 +68,16 @@ __all__ = [
     "seat_move",
     "seating_is_drawn",
     "seats_draw",
+    "shot_clock_payload",
+    "shot_clock_rules",
+    "shot_clock_start",
+    "shot_clock_stop",
     "table_break",
     "table_counts",
     "table_state",
     "tables_create",
+    "time_bank_use",
+    "time_banks_reset",
     "time_call_cancel",
     "time_call_of",
     "time_call_payload",

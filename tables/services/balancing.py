@@ -30,6 +30,7 @@ from tables.selectors import (
     with_head_counts,
 )
 from tables.services.moves import _apply, _close_table
+from tables.services.shotclock import time_banks_reset
 from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -152,4 +153,6 @@ def final_table_draw(
             actor=actor,
             payload={"from": Status.RUNNING, "to": Status.FINAL_TABLE},
         )
+    # The time-bank cards come back at the final table when the tournament says so.
+    time_banks_reset(tournament=tournament, occasion="final_table", actor=actor)
     return list(moves)

@@ -11,6 +11,7 @@ from tables.domain.button import Blinds, ButtonError, deal_next_hand, first_hand
 from tables.live import notify_tables
 from tables.models import SeatAssignment, Table
 from tables.selectors import leaving_seats
+from tables.services.shotclock import shot_clock_hand_done
 from tables.signals import hand_finished
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
@@ -65,6 +66,7 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
     _deal_next_hand(table, rows, previous, leaving)
     table.hand_number += 1
     hand_finished.send(sender=Table, table=table)
+    shot_clock_hand_done(table)
     tournament = table.tournament
     table.hand_level = _level_index(tournament)
     if tournament.hand_for_hand:

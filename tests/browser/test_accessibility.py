@@ -75,6 +75,9 @@ def _night() -> Night:
     Club.objects.update_or_create(pk=1, defaults={"public_profiles": True})  # /players/<id>/
     actor = Actor.system("test")
     sunday = Tournament.objects.get(name="Sunday Deepstack")
+    # The tablet, the seating chart and the settings with the shot clock and time banks.
+    Tournament.objects.filter(pk=sunday.pk).update(shot_clock=True)
+    sunday.refresh_from_db()
     tournaments.tournament_status_set(tournament=sunday, status="running", actor=actor)
     clock_command(tournament=sunday, kind="start", actor=actor)
     seated = list(
@@ -132,16 +135,19 @@ CONSOLE: list[tuple[str, Callable[[Night], str]]] = [
     ("seating", lambda n: f"/console/t/{n.running}/seating/"),
     ("table", lambda n: f"/console/t/{n.running}/tables/{n.table}/"),
     ("clock", lambda n: f"/console/t/{n.running}/clock/"),
+    ("announcements", lambda n: f"/console/t/{n.running}/announcements/"),
     ("payouts", lambda n: f"/console/t/{n.running}/payouts/"),
     ("history", lambda n: f"/console/t/{n.running}/history/"),
     ("rulings", lambda n: f"/console/t/{n.running}/rulings/"),
     ("penalties", lambda n: f"/console/t/{n.running}/penalties/"),
     ("colour-up", lambda n: f"/console/t/{n.running}/colour-up/"),
+    ("counts", lambda n: f"/console/t/{n.running}/counts/"),
     ("final-overview", lambda n: f"/console/t/{n.final}/"),
     ("deal", lambda n: f"/console/t/{n.final}/deal/"),
     ("payout-desk", lambda n: f"/console/t/{n.final}/payouts/desk/"),
     ("cage", lambda n: f"/console/t/{n.final}/cage/"),
     ("cage-day", lambda n: "/console/cage/"),
+    ("displays", lambda n: "/console/displays/"),
     ("final-seating", lambda n: f"/console/t/{n.final}/seating/"),
 ]
 
@@ -154,6 +160,7 @@ PUBLIC: list[tuple[str, Callable[[Night], str]]] = [
     ("my-seat", lambda n: f"/s/{n.seat_token}/"),
     ("my-seat-out", lambda n: f"/s/{n.busted_token}/"),
     ("table", lambda n: f"/t/{n.running}/table/{n.table}/"),
+    ("counts", lambda n: f"/t/{n.running}/counts/"),
     ("final-tournament", lambda n: f"/t/{n.final}/"),
     ("results-so-far", lambda n: f"/t/{n.running}/results/"),
     ("player-profile", lambda n: f"/players/{n.player}/"),
@@ -333,6 +340,22 @@ def test_a_paused_break(asgi_server, night, new_page, axe):
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_a_big_screen_that_speaks(asgi_server, night, new_page, axe, locale):
+    """A big screen with ?sound=1: the hint to allow sound and an announcement's caption."""
+    from clocks.announcements import announcement_test
+    from tournament.events import Actor
+    from tournament.models import Tournament
+
+    t = Tournament.objects.get(pk=night.running)
+    screen = new_page(BIG_SCREEN, locale)
+    screen.goto(f"{asgi_server}/t/{t.pk}/clock/?sound=1")
+    screen.wait_for_function("() => document.getElementById('bs-time').dataset.levelIndex")
+    announcement_test(tournament=t, actor=Actor.system("test"))
+    screen.wait_for_selector("#bs-caption:not([hidden])")
+    audit(axe, screen, f"big screen speaking ({locale[:2]}, 1920×1080)")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_dealer_tablet(asgi_server, night, new_page, axe, locale):
     page = new_page(PHONE, locale)
     page.goto(f"{asgi_server}/d/{night.dealer_token}/")
@@ -489,3 +512,39 @@ def test_the_language_follows_the_choice_made_with_the_keyboard(live_server, pag
     with page.expect_navigation():
         page.keyboard.press("Enter")
     assert page.get_attribute("html", "lang") == "de"
+
+
+def test_chip_counts_with_counts(asgi_server, night, new_page, axe):
+    """Counts recorded at one table: the console's counts page (desktop, phone), the public
+    counts on a phone in both languages, the counts on a big screen (landscape, portrait)."""
+    from counts.services import table_counts_record
+    from tournament.events import Actor
+    from tournament.models import Entry, EntryStatus, Tournament
+
+    t = Tournament.objects.get(pk=night.running)
+    seated = Entry.objects.filter(
+        tournament=t, status=EntryStatus.ACTIVE, seat__table__number=night.table
+    )
+    table_counts_record(
+        tournament=t,
+        table_number=night.table,
+        counts={e.pk: 15_000 + 2_500 * i for i, e in enumerate(seated)},
+        actor=Actor.system("test"),
+    )
+    console = new_page(DESKTOP)
+    _director(console, asgi_server)
+    console.goto(f"{asgi_server}/console/t/{t.pk}/counts/?table={night.table}")
+    audit(axe, console, "console counts with counts (en, 1366 px)")
+    phone_console = new_page(PHONE, "de-DE")
+    _director(phone_console, asgi_server)
+    phone_console.goto(f"{asgi_server}/console/t/{t.pk}/counts/?table={night.table}")
+    audit(axe, phone_console, "console counts with counts (de, 390 px)")
+    for locale in ("en-GB", "de-DE"):
+        phone = new_page(PHONE, locale)
+        phone.goto(f"{asgi_server}/t/{t.pk}/counts/")
+        audit(axe, phone, f"public counts with counts ({locale[:2]}, 390 px)")
+    for size in (BIG_SCREEN, {"width": 1080, "height": 1920}):
+        screen = new_page(size)
+        screen.goto(f"{asgi_server}/t/{t.pk}/counts/screen/")
+        screen.wait_for_selector("#cs-rows tr")
+        audit(axe, screen, f"counts big screen ({size['width']}×{size['height']})")

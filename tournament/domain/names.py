@@ -21,7 +21,9 @@ def fold(text: str) -> str:
     words separated by one space."""
     lowered = text.casefold()  # casefold turns ß into ss
     decomposed = unicodedata.normalize("NFKD", lowered)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    # Once more after the decomposition: a compatibility character can decompose into a
+    # capital letter (the modifier letter "ᴬ" becomes "A").
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
     folded = ""
     while folded != plain:  # until stable: "aee" -> "ae" -> "a", so fold(fold(x)) == fold(x)
         folded = plain

@@ -17,6 +17,10 @@ import pycountry
 INT_MAX = 2_147_483_647
 SMALL_MAX = 32_767
 
+# The shot clock's seconds per decision (tables/domain/shotclock.py).
+SHOT_CLOCK_MIN_SECONDS = 10
+SHOT_CLOCK_MAX_SECONDS = 120
+
 MONEY_FIELDS = (
     "buy_in",
     "fee",
@@ -52,6 +56,12 @@ WHOLE_FIELDS: dict[str, tuple[int, int]] = {
     "addon_until_level": (0, SMALL_MAX),
     # More places than any field could pay is a typing error, not a payout plan.
     "places_paid": (1, 100_000),
+    # Neither rulebook sets a shot clock (tda-de 29 and bdpv NL 12 give a called clock 60 s
+    # plus a 10 s countdown and let the floor shorten it): below 10 s no decision can be
+    # made, beyond 120 s it is no longer a shot clock.
+    "shot_clock_seconds": (SHOT_CLOCK_MIN_SECONDS, SHOT_CLOCK_MAX_SECONDS),
+    "time_bank_cards": (0, 20),
+    "time_bank_seconds": (10, 300),
 }
 NULLABLE = {
     "capacity",
@@ -65,6 +75,7 @@ TEXT_FIELDS = {"name": 120, "venue": 120, "satellite_target": 120}
 CHOICES = {
     "bounty_kind": ("none", "fixed", "progressive"),
     "break_order": ("highest", "lowest"),
+    "time_bank_reset": ("day_and_final_table", "day", "final_table", "never"),
 }
 # ISO 4217, as kept by the iso-codes project (through pycountry).
 CURRENCIES = frozenset(c.alpha_3 for c in pycountry.currencies)

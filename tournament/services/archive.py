@@ -2,9 +2,8 @@
 
 The export holds everything the tournament is made of: its structure and chip set, the players
 in it (with their private contact data: keep the file safe), entries and purchases, payouts,
-deals, tables and seats, dealer reports, the clock and its history, rulings, and the full event
-log. The
-import writes it as a new tournament and never changes a row that is here already: rows whose
+deals, the cash ledger, tables and seats, dealer reports, shot clocks and time banks, chip
+counts, the clock and its history, rulings, and the full event log. The import writes it as a new tournament and never changes a row that is here already: rows whose
 ids are free keep them (so an exported, deleted and re-imported tournament exports identically),
 the others get new ids and every reference follows. It is meant for backups, for moving an event
 to another installation, and for the record.
@@ -26,8 +25,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clocks.models import Clock, ClockEvent
+from counts.models import ChipCount
 from rules_engine.models import ColourUp, Penalty, Ruling
-from tables.models import KeepApart, SeatAssignment, Table, TableReport, TimeCall
+from tables.models import (
+    KeepApart,
+    SeatAssignment,
+    ShotClock,
+    Table,
+    TableReport,
+    TimeBank,
+    TimeCall,
+)
 from tournament import counters
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
@@ -101,6 +109,9 @@ def _querysets(t: Tournament) -> list[QuerySet[Any]]:
         KeepApart.objects.filter(tournament_id=t.pk),
         TableReport.objects.filter(table__tournament_id=t.pk),
         TimeCall.objects.filter(table__tournament_id=t.pk),
+        ShotClock.objects.filter(table__tournament_id=t.pk),
+        TimeBank.objects.filter(entry__tournament_id=t.pk),
+        ChipCount.objects.filter(tournament_id=t.pk).order_by("id"),
         Clock.objects.filter(tournament_id=t.pk),
         ClockEvent.objects.filter(clock__tournament_id=t.pk),
         Ruling.objects.filter(tournament_id=t.pk),

@@ -47,6 +47,22 @@ def _moves(p: dict[str, Any]) -> str:
     return f"{head}: {sample}{' …' if len(moves) > 3 else ''}" if moves else head
 
 
+def _chip_counts(p: dict[str, Any]) -> str:
+    counts = p.get("counts", [])
+    if len(counts) == 1 and "before" in counts[0]:
+        c = counts[0]
+        return _("Chip count of #%(n)s: %(count)s (was %(before)s)") % {
+            "n": c.get("entry"),
+            "count": c.get("count"),
+            "before": c.get("before"),
+        } + _table_suffix(p)
+    head = ngettext("%(n)s chip count recorded", "%(n)s chip counts recorded", len(counts)) % {
+        "n": len(counts)
+    }
+    sample = ", ".join(f"#{c.get('entry')}: {c.get('count')}" for c in counts[:4])
+    return f"{head}{_table_suffix(p)}: {sample}{' …' if len(counts) > 4 else ''}"
+
+
 SENTENCES: dict[str, Any] = {
     "tournament.create": lambda p: _("Tournament created"),
     "tournament.import": lambda p: _(
@@ -120,8 +136,24 @@ SENTENCES: dict[str, Any] = {
     "table.time_call_cancel": lambda p: _("Table %(t)s: clock call stopped")
     % {"t": p.get("table")},
     "table.token_renew": lambda p: _("Table %(t)s: new dealer link") % {"t": p.get("table")},
+    "table.time_bank": lambda p: _(
+        "Table %(t)s: #%(e)s in seat %(s)s used a time-bank card (+%(n)s s, %(left)s left)"
+    )
+    % {
+        "t": p.get("table"),
+        "e": p.get("entry"),
+        "s": p.get("seat"),
+        "n": p.get("seconds"),
+        "left": p.get("left"),
+    },
+    "time_bank.reset": lambda p: _("Time-bank cards are back (new day)")
+    if p.get("occasion") == "day"
+    else _("Time-bank cards are back (final table)"),
     "h4h.set": lambda p: _("Hand-for-hand on") if p.get("on") else _("Hand-for-hand off"),
     "h4h.next": lambda p: _("Hand-for-hand: next hand"),
+    "announcements.edit": lambda p: _("Announcement texts changed (%(lang)s): %(n)s")
+    % {"lang": p.get("language", ""), "n": len(p.get("kinds", []))},
+    "announcements.test": lambda p: _("Test announcement sent to the screens"),
     "player.create": lambda p: _("Player created"),
     "player.update": lambda p: _("Player #%(id)s edited: %(f)s")
     % {"id": p.get("player"), "f": ", ".join(p.get("changed", [])) or "–"},
@@ -129,6 +161,11 @@ SENTENCES: dict[str, Any] = {
     % {"merged": p.get("merged"), "kept": p.get("kept"), "n": p.get("entries_moved")},
     "club.update": lambda p: _("Club settings changed: %(f)s")
     % {"f": ", ".join(p.get("changed", [])) or "–"},
+    "display.pair": lambda p: _("Screen “%(name)s” paired") % {"name": p.get("name", "")},
+    "display.assign": lambda p: _("Screen “%(name)s” now shows: %(views)s")
+    % {"name": p.get("name", ""), "views": ", ".join(p.get("views", [])) or "–"},
+    "display.rename": lambda p: _("Screen renamed to “%(name)s”") % {"name": p.get("name", "")},
+    "display.remove": lambda p: _("Screen “%(name)s” removed") % {"name": p.get("name", "")},
     "registration.close": lambda p: _("Registration closed"),
     "registration.reopen": lambda p: _("Registration reopened"),
     "deal.record": lambda p: ngettext(
@@ -144,6 +181,7 @@ SENTENCES: dict[str, Any] = {
     "ruling.record": lambda p: _("Ruling recorded") + _table_suffix(p),
     "penalty.give": lambda p: _("Penalty for #%(n)s") % {"n": p.get("entry")} + _table_suffix(p),
     "chips.colour_up": lambda p: _("Colour-up recorded") + _table_suffix(p),
+    "chips.count": lambda p: _chip_counts(p),
     "login.locked": lambda p: _("Login locked for %(account)s from %(address)s")
     % {"account": p.get("account") or "–", "address": p.get("address")},
     "sessions.ended": lambda p: ngettext(
@@ -184,9 +222,12 @@ ACTION_NAMES: dict[str, Any] = {
     "seats": gettext_lazy("Draws and moves"),
     "seat": gettext_lazy("Seats given"),
     "table": gettext_lazy("Dealer tablets"),
+    "time_bank": gettext_lazy("Time-bank cards back"),
     "h4h": gettext_lazy("Hand-for-hand"),
+    "announcements": gettext_lazy("Spoken announcements"),
     "player": gettext_lazy("Players"),
     "club": gettext_lazy("Club settings"),
+    "display": gettext_lazy("Screens"),
     "registration": gettext_lazy("Registration open and closed"),
     "ruling": gettext_lazy("Rulings"),
     "penalty": gettext_lazy("Penalties"),

@@ -35,3 +35,8 @@ def test_folding_is_stable_and_every_name_finds_itself(name):
 def test_folding_twice_changes_nothing_even_for_repeated_digraphs():
     for text in ("aee", "Schaeefer", "ooee", "uue"):
         assert fold(fold(text)) == fold(text)
+
+
+def test_a_character_that_decomposes_into_a_capital_folds_to_lower_case():
+    assert fold("\u1d2c") == "a"  # the modifier letter capital A
+    assert fold(fold("\u1d2cnna")) == fold("\u1d2cnna") == "anna"

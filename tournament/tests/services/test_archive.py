@@ -198,3 +198,20 @@ def test_the_cash_ledger_with_a_correction_travels_with_the_tournament(
     assert {c.corrects.method for c in corrected} == {"cash"}
     assert all(c.corrects.tournament_id == imported.pk for c in corrected)
     assert tournament_cage(imported).report.held == tournament_cage(t).report.held
+
+
+def test_chip_counts_and_time_banks_travel_with_the_tournament(make_tournament, register, actor):
+    from counts.services import count_record
+    from tables.models import TimeBank
+
+    t = make_tournament(status="registering")
+    entries = [register(t) for _ in range(9)]
+    seating.tables_create(tournament=t, count=1, actor=actor, area="Hall")
+    seating.seats_draw(tournament=t, actor=actor)
+    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    t.refresh_from_db()
+    count_record(tournament=t, entry=entries[0], count=23_500, actor=actor)
+    TimeBank.objects.create(entry=entries[1], used=1)
+    imported = tournament_import(_from_elsewhere(tournament_export(t)))
+    assert list(imported.chip_counts.values_list("count", flat=True)) == [23_500]
+    assert TimeBank.objects.filter(entry__tournament=imported, used=1).count() == 1

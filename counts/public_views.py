@@ -1,0 +1,131 @@
+"""Public chip counts: the page for phones (`/t/<id>/counts/`), the big screen
+(`/t/<id>/counts/screen/`), the JSON the screen polls (`/t/<id>/counts.json`) and the API read
+(`GET /api/tournaments/<id>/counts/`). Display names only (initials once names are withheld),
+no contact data; counts are entered by staff only (counts/views.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from counts.selectors import public_counts
+from tournament.api.permissions import IsFloorOrReadOnlyPublic
+from tournament.views import get_tournament
+
+PER_PAGE = 100
+REFRESH_SECONDS = 20
+PAGE_SECONDS = 12
+PAGE_SECONDS_RANGE = (5, 120)
+
+
+def _with_times(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for r in rows:
+        r["at"] = parse_datetime(r["counted_at"]) if r["counted_at"] else None
+    return rows
+
+
+@require_safe
+def counts_public(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    data = public_counts(tournament)
+    pages = Paginator(data["players"], PER_PAGE)
+    page = pages.get_page(request.GET.get("page"))
+    average = dict(data["average"])  # the times as datetimes, for the template's filters
+    for key in ("oldest", "newest"):
+        average[key] = parse_datetime(average[key]) if average[key] else None
+    return render(
+        request,
+        "counts/public.html",
+        {
+            "tournament": tournament,
+            "data": data,
+            "average": average,
+            "leaders": _with_times(data["leaders"]),
+            "page": page,
+            "rows": _with_times(list(page.object_list)),
+        },
+    )
+
+
+def _body_and_etag(request: HttpRequest, pk: int) -> tuple[bytes, str]:
+    data = public_counts(get_tournament(pk))
+    # The time of the read changes every request: the ETag is over what the screen shows.
+    stamp = json.dumps({k: v for k, v in data.items() if k != "as_of"}, separators=(",", ":"))
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return body, '"' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
+
+
+def _page_seconds(request: HttpRequest) -> int:
+    try:
+        seconds = int(request.GET.get("seconds", PAGE_SECONDS))
+    except ValueError:
+        return PAGE_SECONDS
+    low, high = PAGE_SECONDS_RANGE
+    return min(max(seconds, low), high)
+
+
+@require_safe
+def counts_screen(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_tournament(pk)
+    body, etag = _body_and_etag(request, pk)
+    config = {
+        "snapshot": json.loads(body),
+        "etag": etag,
+        "url": reverse("counts-json", args=[pk]),
+        "refreshSeconds": REFRESH_SECONDS,
+        "pageSeconds": _page_seconds(request),
+        "texts": {
+            "page": _("Page %(k)s of %(n)s"),
+            "leaders": _("Chip leaders"),
+            "counts": _("Chip counts"),
+            "average": _("Average %(chips)s"),
+            "counted": _("counted %(k)s of %(n)s"),
+            "left": _("%(n)s players left"),
+            "leftOne": _("1 player left"),
+            "bb": _("%(n)s BB"),
+            "notCounted": _("no count yet"),
+            "ago": _("%(m)s min ago"),
+            "now": _("just now"),
+            "table": _("Table %(t)s, seat %(s)s"),
+            "empty": _("No counts yet."),
+            "offline": _("reconnecting…"),
+        },
+    }
+    return render(request, "counts/screen.html", {"tournament": tournament, "config": config})
+
+
+@require_safe
+def counts_json(request: HttpRequest, pk: int) -> HttpResponse:
+    body, etag = _body_and_etag(request, pk)
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+class CountsRead(APIView):
+    """The latest chip counts of the players left: public names, table and seat, chips, big
+    blinds, when counted; leaders; the average and how much of it is counted."""
+
+    permission_classes = [IsFloorOrReadOnlyPublic]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(public_counts(get_tournament(pk)))

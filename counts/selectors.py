@@ -1,0 +1,219 @@
+"""Reading chip counts: the latest count per player (one query), the field's stacks, leaders,
+the public list. The arithmetic is in counts/domain/stacks.py.
+
+The latest count per player is one query: `DISTINCT ON (entry_id) … ORDER BY entry_id, id DESC`
+on PostgreSQL (served by the index `chipcount_latest`), the highest id per entry on SQLite."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.core.cache import cache
+from django.db import connection
+from django.db.models import Max
+from django.utils import timezone
+
+from counts.domain.stacks import (
+    Counted,
+    Field,
+    Player,
+    Stack,
+    field_stacks,
+    in_big_blinds,
+    leaders,
+    ranked,
+)
+from counts.models import ChipCount
+from tournament.live import board_version
+from tournament.models import EntryStatus, Level, Tournament
+from tournament.public_selectors import initials, names_withheld
+
+LEADERS = 10
+# The public counts are kept this long per event-log version of the tournament: a count, a bust
+# or a move writes an event and so a new version; the time bounds what no event marks (the
+# names withheld after some days).
+PUBLIC_SECONDS = 30
+
+
+def _latest_rows(rows: Any) -> Any:
+    """`rows` (counts) narrowed to the latest count per player."""
+    if connection.vendor == "postgresql":
+        return rows.order_by("entry_id", "-id").distinct("entry_id")
+    return rows.filter(id__in=rows.values("entry_id").annotate(last=Max("id")).values("last"))
+
+
+def _latest(rows: Any) -> list[Counted]:
+    rows = _latest_rows(rows)
+    return [
+        Counted(id=i, entry_id=e, count=c, at=at)
+        for i, e, c, at in rows.values_list("id", "entry_id", "count", "recorded_at")
+    ]
+
+
+def latest_counts(tournament_id: int) -> list[Counted]:
+    """The latest count of every player still playing."""
+    return _latest(
+        ChipCount.objects.filter(tournament_id=tournament_id, entry__status=EntryStatus.ACTIVE)
+    )
+
+
+def latest_counts_of(tournament_id: int, entry_ids: Sequence[int]) -> list[Counted]:
+    """The latest counts of these players (whatever their status)."""
+    return _latest(ChipCount.objects.filter(tournament_id=tournament_id, entry_id__in=entry_ids))
+
+
+def chip_leaders(tournament: Tournament, limit: int = LEADERS) -> list[Stack]:
+    """The largest latest counts of players still playing, in one query (the database sorts;
+    the whole field is not loaded): for the console's leaders."""
+    latest = _latest_rows(ChipCount.objects.filter(tournament_id=tournament.pk)).values("id")
+    rows = (
+        ChipCount.objects.filter(id__in=latest, entry__status=EntryStatus.ACTIVE)
+        .order_by("-count", "entry__number")
+        .values_list(
+            "entry_id",
+            "entry__number",
+            "entry__player__display_name",
+            "entry__seat__table__number",
+            "entry__seat__seat",
+            "count",
+            "recorded_at",
+        )[:limit]
+    )
+    big_blind = big_blind_now(tournament)
+    return [
+        Stack(
+            player=Player(entry_id=e, number=n, name=name, table=table, seat=seat),
+            chips=chips,
+            counted=True,
+            at=at,
+            big_blinds=in_big_blinds(chips, big_blind),
+        )
+        for e, n, name, table, seat, chips, at in rows
+    ]
+
+
+def players_left(tournament: Tournament, *, withheld: bool = False) -> list[Player]:
+    """The players still in, with their table and seat now; `withheld`: initials only."""
+    rows = tournament.entries.filter(status=EntryStatus.ACTIVE).values_list(
+        "id", "number", "player__display_name", "seat__table__number", "seat__seat"
+    )
+    return [
+        Player(
+            entry_id=i,
+            number=n,
+            name=initials(name) if withheld else name,
+            table=table,
+            seat=seat,
+        )
+        for i, n, name, table, seat in rows
+    ]
+
+
+def big_blind_now(tournament: Tournament, now: datetime | None = None) -> int | None:
+    """The big blind of the level being played (in a break: of the next level; before the
+    start: of the first level), from the clock."""
+    from clocks.selectors import clock_state_for
+
+    levels: list[Level] = list(tournament.structure.levels.all())
+    if not levels:
+        return None
+    state = clock_state_for(tournament, now, levels)
+    index = state.level_index if state.started else 0
+    for lv in levels[index:] + levels[:index][::-1]:
+        if not lv.is_break and lv.big_blind:
+            return lv.big_blind
+    return None
+
+
+def tournament_field(tournament: Tournament, *, withheld: bool = False) -> Field:
+    chips_in_play = Tournament.objects.values_list("chips_in", flat=True).get(pk=tournament.pk)
+    latest = {c.entry_id: c for c in latest_counts(tournament.pk)}
+    return field_stacks(
+        players_left(tournament, withheld=withheld),
+        latest,
+        chips_in_play=chips_in_play,
+        big_blind=big_blind_now(tournament),
+    )
+
+
+def table_sheet(field: Field, table_number: int) -> list[Any]:
+    """The stacks of the players at one table, in seat order."""
+    return [s for s in field.stacks if s.player.table == table_number]
+
+
+def tables_of(field: Field) -> list[int]:
+    return sorted({s.player.table for s in field.stacks if s.player.table is not None})
+
+
+def stacks_for_deal(tournament: Tournament, entry_ids: Sequence[int]) -> dict[int, int]:
+    """The latest counts of these players (only those counted), for the deal calculator."""
+    live = set(
+        tournament.entries.filter(pk__in=entry_ids, status=EntryStatus.ACTIVE).values_list(
+            "pk", flat=True
+        )
+    )
+    return {
+        c.entry_id: c.count
+        for c in latest_counts_of(tournament.pk, entry_ids)
+        if c.entry_id in live
+    }
+
+
+def _iso(at: datetime | None) -> str | None:
+    return at.isoformat() if at else None
+
+
+def public_counts(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    """What the public page, the API and the big screen show: display names (initials once
+    names are withheld), table and seat, chips, big blinds, when counted. No private data.
+
+    Built once per event-log version (a crowd of phones reads one copy), kept PUBLIC_SECONDS."""
+    now = now or timezone.now()
+    key = f"counts.public.{tournament.pk}.{board_version(tournament.pk)}"
+    data = cache.get(key)
+    if data is None:
+        data = _public_counts(tournament)
+        cache.set(key, data, PUBLIC_SECONDS)
+    return {**data, "as_of": now.isoformat()}
+
+
+def _public_counts(tournament: Tournament) -> dict[str, Any]:
+    withheld = names_withheld(status=tournament.status, starts_at=tournament.starts_at)
+    field = tournament_field(tournament, withheld=withheld)
+
+    def row(s: Any, rank: int | None = None) -> dict[str, Any]:
+        return {
+            "rank": rank,
+            "number": s.player.number,
+            "name": s.player.name,
+            "table": s.player.table,
+            "seat": s.player.seat,
+            "chips": s.chips,
+            "counted": s.counted,
+            "big_blinds": s.big_blinds,
+            "counted_at": _iso(s.at),
+        }
+
+    a = field.average
+    ordered = ranked(field)
+    return {
+        "tournament": tournament.pk,
+        "name": tournament.name,
+        "players_left": a.players,
+        "chips_in_play": field.chips_in_play,
+        "big_blind": field.big_blind,
+        "average": {
+            "chips": a.chips,
+            "big_blinds": round(a.chips / field.big_blind, 1) if field.big_blind else None,
+            "counted": a.counted,
+            "players": a.players,
+            "source": a.source,
+            "oldest": _iso(a.oldest),
+            "newest": _iso(a.newest),
+        },
+        "estimate": field.estimate,
+        "leaders": [row(s, i + 1) for i, s in enumerate(leaders(field, LEADERS))],
+        "players": [row(s, i + 1 if s.counted else None) for i, s in enumerate(ordered)],
+    }

@@ -1,0 +1,159 @@
+"""Writing chip counts: a whole table at once, or one player. Check, then write, then log.
+
+Counts come from staff only (the floor in the console; later a dealer tablet). A count is
+refused, with nothing written, for a player who is not playing, below zero, above the chips in
+play, or when a table's counts together hold more chips than the tournament has."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from counts.domain.stacks import CountRefused, refusal
+from counts.models import ChipCount, CountSource
+from counts.selectors import latest_counts_of
+from tournament.errors import Conflict, FloorError, NotFound
+from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
+from tournament.models import Entry, EntryStatus, Tournament
+
+
+@dataclass(frozen=True)
+class Recorded:
+    counts: list[ChipCount]
+    table_number: int | None
+
+
+@transaction.atomic
+def counts_record(
+    *,
+    tournament: Tournament,
+    counts: Mapping[int, int],
+    actor: Actor,
+    source: str = CountSource.FLOOR,
+    table_number: int | None = None,
+) -> Recorded:
+    """Record `counts` ({entry id: chips}) in one transaction and one event.
+
+    With `table_number` every player must sit at that table now (a player moved since the form
+    was drawn: Conflict, reload). Raises FloorError naming the player; nothing is written then.
+    """
+    if source not in CountSource.values:
+        raise FloorError(_("Unknown source of a count."))
+    if not counts:
+        raise FloorError(_("Enter at least one count."))
+    locked = lock_tournament(tournament.pk, only=("id", "chips_in", "status"))
+    chips_in_play = locked.chips_in
+    entries = {
+        e.pk: e
+        for e in Entry.objects.filter(tournament_id=tournament.pk, pk__in=list(counts))
+        .select_related("seat__table")
+        .only("id", "number", "status", "seat__seat", "seat__table__number")
+    }
+    rows: list[ChipCount] = []
+    now = timezone.now()
+    for entry_id, chips in counts.items():
+        entry = entries.get(entry_id)
+        if entry is None:
+            raise NotFound(_("No such player in this tournament."))
+        if entry.status != EntryStatus.ACTIVE:
+            raise FloorError(
+                _("#%(n)s is not playing (out or not in the field): no count.")
+                % {"n": entry.number},
+                code=CountRefused.NOT_PLAYING.value,
+            )
+        why = refusal(chips, chips_in_play=chips_in_play)
+        if why is CountRefused.NEGATIVE:
+            raise FloorError(
+                _("#%(n)s: a count cannot be below zero.") % {"n": entry.number}, code=why.value
+            )
+        if why is CountRefused.ABOVE_CHIPS_IN_PLAY:
+            raise FloorError(
+                _("#%(n)s: %(count)s chips is more than the tournament has in play (%(chips)s).")
+                % {"n": entry.number, "count": chips, "chips": chips_in_play},
+                code=why.value,
+            )
+        seat = getattr(entry, "seat", None)
+        here = seat.table.number if seat is not None else None
+        if table_number is not None and here != table_number:
+            raise Conflict(
+                _("#%(n)s no longer sits at table %(t)s: reload the table and count again.")
+                % {"n": entry.number, "t": table_number}
+            )
+        rows.append(
+            ChipCount(
+                tournament_id=tournament.pk,
+                entry_id=entry_id,
+                count=chips,
+                recorded_at=now,
+                recorded_by=actor.user,
+                recorded_by_label=actor.label[:120],
+                source=source,
+                table_number=here,
+                seat=seat.seat if seat is not None else None,
+            )
+        )
+    total = sum(counts.values())
+    if total > chips_in_play:
+        raise FloorError(
+            _(
+                "These counts add up to %(sum)s chips, more than the tournament has in play (%(chips)s)."
+            )
+            % {"sum": total, "chips": chips_in_play},
+            code=CountRefused.TABLE_ABOVE_CHIPS_IN_PLAY.value,
+        )
+    before = {c.entry_id: c.count for c in latest_counts_of(tournament.pk, list(counts))}
+    ChipCount.objects.bulk_create(rows)
+    event_record(
+        tournament=tournament,
+        action="chips.count",
+        actor=actor,
+        payload={
+            "table": table_number,
+            "source": source,
+            "counts": [
+                {
+                    "entry": entries[r.entry_id].number,
+                    "count": r.count,
+                    **({"before": before[r.entry_id]} if r.entry_id in before else {}),
+                }
+                for r in rows
+            ],
+        },
+    )
+    return Recorded(counts=rows, table_number=table_number)
+
+
+def table_counts_record(
+    *,
+    tournament: Tournament,
+    table_number: int,
+    counts: Mapping[int, int | None],
+    actor: Actor,
+    source: str = CountSource.FLOOR,
+) -> Recorded:
+    """One table's form: every seated player's count; None (a blank field) leaves it as it is."""
+    typed = {entry_id: chips for entry_id, chips in counts.items() if chips is not None}
+    if not typed:
+        raise FloorError(_("Enter at least one count."))
+    return counts_record(
+        tournament=tournament, counts=typed, actor=actor, source=source, table_number=table_number
+    )
+
+
+def count_record(
+    *,
+    tournament: Tournament,
+    entry: Entry,
+    count: int,
+    actor: Actor,
+    source: str = CountSource.FLOOR,
+) -> ChipCount:
+    """One player's count (a correction too: the latest count wins, the old one stays)."""
+    return counts_record(
+        tournament=tournament, counts={entry.pk: count}, actor=actor, source=source
+    ).counts[0]

@@ -1,0 +1,69 @@
+"""The screen's socket: `/ws/display/`, opened by `/display/` with its token cookie.
+
+The origin is checked by config/asgi.py (AllowedHostsOriginValidator); an unknown token is
+refused (4404). On connect the screen is sent what it shows now (a screen that was offline
+catches up with one message), then every `assignment` as it is made. Screens send nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from tournament.realtime import display_group
+
+COOKIE = "floor_display"
+
+
+class DisplayConsumer(AsyncWebsocketConsumer):
+    group = ""
+
+    async def connect(self) -> None:
+        token = (self.scope.get("cookies") or {}).get(COOKIE, "")
+        state = await _state_for(token)
+        if state is None:
+            await self.close(code=4404)
+            return
+        self.group = display_group(state["display"])
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send(
+            text_data=json.dumps({"type": "event", "event": "assignment", "data": state})
+        )
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.close(code=4400)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # A live message touches no database: hand it on without Channels' database hop.
+        if message.get("type") == "floor.event":
+            await self.floor_event(message)
+            return
+        await super().dispatch(message)
+
+    async def floor_event(self, message: dict[str, Any]) -> None:
+        text = message.get("text")
+        if not isinstance(text, str):
+            text = json.dumps({"type": "event", "event": message["event"], "data": message["data"]})
+        await self.send(text_data=text)
+        if message.get("event") == "removed":
+            await self.close(code=4410)
+
+
+@database_sync_to_async
+def _state_for(token: str) -> dict[str, Any] | None:
+    from displays.selectors import display_by_token
+    from displays.services import assignment_payload, display_seen
+
+    display = display_by_token(token)
+    if display is None:
+        return None
+    display_seen(display.pk)
+    return dict(assignment_payload(display))

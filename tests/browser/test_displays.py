@@ -1,0 +1,290 @@
+"""The display manager in Chromium: a screen pairs with its code, the director assigns views and
+the screen switches live; every view fills 1280×720, 1920×1080, 3840×2160 and portrait
+1080×1920 with nothing cut off and no scrollbars; axe over the console pages and the views.
+
+Screenshots of every view at every size go to $FLOOR_SHOTS (default test-artifacts/displays)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_accessibility import audit
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SIZES = {
+    "1280x720": {"width": 1280, "height": 720},
+    "1920x1080": {"width": 1920, "height": 1080},
+    "3840x2160": {"width": 3840, "height": 2160},
+    "1080x1920": {"width": 1080, "height": 1920},
+}
+SHOTS = Path(os.environ.get("FLOOR_SHOTS", str(ARTIFACTS / "displays")))
+
+# Whether anything of the page lies outside the screen, or a box's content is cut by its box
+# (scrolled or clipped): the element, for the failure message; null when all fits.
+FITS = """() => {
+  const W = innerWidth, H = innerHeight, doc = document.documentElement;
+  if (doc.scrollWidth > W || doc.scrollHeight > H) return `page scrolls ${doc.scrollWidth}x${doc.scrollHeight}`;
+  const clips = (el) => { const s = getComputedStyle(el); return s.overflowX !== "visible" || s.overflowY !== "visible"; };
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.closest("[hidden]") || el.matches("script, template, .sr-only, .sr-only *")) continue;
+    const s = getComputedStyle(el);
+    if (s.display === "none" || s.visibility === "hidden") continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const name = `${el.tagName}.${String(el.className).trim()} "${el.textContent.trim().slice(0, 30)}"`;
+    if (r.right > W + 1 || r.bottom > H + 1 || r.left < -1 || r.top < -1)
+      return `${name} outside the screen: ${Math.round(r.right)}x${Math.round(r.bottom)}`;
+    // Text cut by its own box (ellipsis, hidden overflow) ...
+    if (el.children.length === 0 && el.textContent.trim() && clips(el) && el.clientWidth
+        && (el.scrollWidth > el.clientWidth + 2 || el.scrollHeight > el.clientHeight + 2))
+      return `${name} cut by its box`;
+    // ... or by a box around it that hides what overflows.
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (!clips(up)) continue;
+      const b = up.getBoundingClientRect();
+      if (r.right > b.right + 2 || r.bottom > b.bottom + 2 || r.left < b.left - 2 || r.top < b.top - 2)
+        return `${name} cut by ${up.tagName}.${String(up.className).trim()}`;
+      break;
+    }
+  }
+  return null;
+}"""
+
+
+@pytest.fixture
+def night(make_tournament, register, actor):
+    """A running tournament (clock started, 60 seated, 6 out) and a second one for the lobby,
+    a public league season."""
+    from clocks.services import clock_command
+    from leagues import services as leagues
+    from tables import services as seating
+    from tournament.services.eliminations import BustReport, entries_bust
+
+    t = make_tournament(name="Sunday Deepstack", status="running", venue="Casino am See")
+    first = [
+        "Anna",
+        "Bernd",
+        "Carla",
+        "Dieter",
+        "Emil",
+        "Frieda",
+        "Gustav",
+        "Hanna",
+        "Ida",
+        "Jonas",
+    ]
+    last = ["Albers", "Brandt", "Conrad", "Dressler", "Engel", "Fischer"]
+    entries = [register(t, name=f"{f} {s}") for s in last for f in first]
+    seating.tables_create(tournament=t, count=7, actor=actor)
+    seating.seats_draw(tournament=t, actor=actor)
+    clock_command(tournament=t, kind="start", actor=actor)
+    for victim in entries[:6]:
+        entries_bust(tournament=t, busts=[BustReport(entry=victim)], actor=actor)
+    turbo = make_tournament(name="Thursday Turbo", status="registering")
+    for i in range(9):
+        register(turbo, name=f"Turbo Player{i}")
+    league = leagues.league_create(name="Freitagsliga", public=True)
+    season = leagues.season_create(league=league, name="2026")
+    return {"t": t, "turbo": turbo, "season": season}
+
+
+@pytest.fixture
+def axe() -> Any:
+    from axe_playwright_python.sync_playwright import Axe
+
+    return Axe()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int], locale: str = "en-GB") -> Any:
+        context = browser.new_context(viewport=viewport, locale=locale)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def _director(page: Any, base: str) -> None:
+    from django.contrib.auth.models import Group, User
+
+    from tournament.roles import DIRECTOR
+
+    user = User.objects.create_user("screens", password="screens-pass-1")
+    user.groups.add(Group.objects.get_or_create(name=DIRECTOR)[0])
+    page.goto(f"{base}/login/")
+    page.fill("#id_username", "screens")
+    page.fill("#id_password", "screens-pass-1")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/console/")
+
+
+def _shown(screen: Any, version: int) -> None:
+    screen.wait_for_function(
+        "(v) => window.floorDisplay && window.floorDisplay.shown && window.floorDisplay.shown.endsWith(`v=${v}`)",
+        arg=version,
+        timeout=10000,
+    )
+
+
+def test_pair_assign_and_switch_live(asgi_server, night, new_page, axe):
+    from displays.models import Display
+
+    screen = new_page(SIZES["1920x1080"])
+    screen.goto(f"{asgi_server}/display/")
+    code = screen.inner_text("#ds-code").strip()
+    assert len(code) == 6
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    screen.screenshot(path=str(SHOTS / "pairing-1920x1080.png"))
+    audit(axe, screen, "display pairing code")
+
+    console = new_page({"width": 1280, "height": 900})
+    _director(console, asgi_server)
+    console.goto(f"{asgi_server}/console/displays/")
+    console.fill("#pair-code", code.lower())
+    console.fill("#pair-name", "Bar")
+    console.click("#pair-submit")
+    console.wait_for_url("**/console/displays/*/")
+    screen.wait_for_selector("#ds-wait:not([hidden])")
+    assert "Bar" in screen.inner_text("#ds-wait")
+    display = Display.objects.get(name="Bar")
+
+    # The director chooses the clock, portrait layout, without the average stack.
+    console.select_option("#s1-kind", "clock")
+    console.select_option("#s1-tournament", str(night["t"].pk))
+    console.select_option("#s1-layout", "portrait")
+    console.uncheck("#step-1 input[value=average]")
+    console.click("#assign-submit")
+    console.wait_for_selector(".messages li.success")
+    _shown(screen, 2)
+    frame = screen.frame_locator("iframe.ds-frame:not(.loading)")
+    assert frame.locator("body.dl-portrait.dl-no-average").count() == 1
+    audit(axe, console, "console display edit")
+    console.screenshot(path=str(SHOTS / "console-edit-1280.png"), full_page=True)
+
+    # A rotation: the seating list and the payouts; then the screen is switched back.
+    console.select_option("#s2-kind", "seating")
+    console.select_option("#s2-tournament", str(night["t"].pk))
+    console.fill("#s1-seconds", "5")
+    console.fill("#s2-seconds", "5")
+    console.click("#assign-submit")
+    console.wait_for_selector(".messages li.success")
+    _shown(screen, 3)
+    screen.wait_for_function(
+        "() => window.floorDisplay.shown && window.floorDisplay.shown.startsWith('/display/view/1/')",
+        timeout=12000,
+    )
+
+    # Refused: markup on a slide; the screen keeps what it shows.
+    console.select_option("#s3-kind", "slide")
+    console.fill("#s3-title", "<b>Free drinks</b>")
+    console.click("#assign-submit")
+    assert "plain text" in console.inner_text(".messages")
+    display.refresh_from_db()
+    assert display.version == 3
+
+    console.goto(f"{asgi_server}/console/displays/")
+    audit(axe, console, "console displays")
+    console.screenshot(path=str(SHOTS / "console-1280.png"), full_page=True)
+    console.set_viewport_size({"width": 390, "height": 844})
+    console.screenshot(path=str(SHOTS / "console-390.png"), full_page=True)
+    console.goto(f"{asgi_server}/console/displays/{display.pk}/")
+    console.screenshot(path=str(SHOTS / "console-edit-390.png"), full_page=True)
+    audit(axe, console, "console display edit (390 px)")
+
+
+def test_a_deleted_tournament_leaves_the_last_good_view(asgi_server, night, new_page, actor):
+    from displays.domain.views import Kind, Step
+    from displays.models import Display
+    from displays.services import display_assign, display_pair
+
+    screen = new_page(SIZES["1280x720"])
+    screen.goto(f"{asgi_server}/display/")
+    display = Display.objects.get(code=screen.inner_text("#ds-code").strip())
+    display_pair(code=display.code, name="Lounge", actor=actor)
+    turbo = night["turbo"]
+    display_assign(
+        display_id=display.pk,
+        steps=[
+            Step(Kind.SLIDE, title="Welcome", seconds=5),
+            Step(Kind.PAYOUTS, tournament=turbo.pk, seconds=5),
+        ],
+        actor=actor,
+    )
+    _shown(screen, 2)
+    turbo.delete()
+    screen.wait_for_timeout(6500)  # the payouts' turn came: gone, so the slide stays
+    assert screen.evaluate("() => window.floorDisplay.shown").startswith("/display/view/0/")
+    assert screen.locator("iframe.ds-frame").count() >= 1
+
+
+VIEWS = [
+    "clock-standard",
+    "clock-clock_only",
+    "clock-portrait",
+    "lobby",
+    "seating",
+    "tables",
+    "payouts",
+    "results",
+    "standings",
+    "slide",
+]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_every_view_fills_every_screen(asgi_server, night, new_page, axe, actor, view):
+    from displays.domain.views import Figure, Kind, Layout, Step
+    from displays.services import display_assign, display_open, display_pair
+
+    t = night["t"]
+    step = {
+        "lobby": Step(Kind.LOBBY, tournaments=(t.pk, night["turbo"].pk)),
+        "seating": Step(Kind.SEATING, tournament=t.pk),
+        "tables": Step(Kind.TABLES, tournament=t.pk),
+        "payouts": Step(Kind.PAYOUTS, tournament=t.pk),
+        "results": Step(Kind.RESULTS, tournament=t.pk),
+        "standings": Step(Kind.STANDINGS, season=night["season"].pk),
+        "slide": Step(
+            Kind.SLIDE,
+            title="Happy hour at the bar",
+            text="Every drink half price until 21:00.\nFish & chips < 10 €.",
+        ),
+    }.get(view)
+    if step is None:
+        layout = Layout(view.split("-", 1)[1])
+        figures = () if layout == Layout.CLOCK_ONLY else tuple(Figure)
+        step = Step(Kind.CLOCK, tournament=t.pk, layout=layout, figures=figures)
+    display, token = display_open()
+    display_pair(code=display.code, name="Hall", actor=actor)
+    display_assign(display_id=display.pk, steps=[step], actor=actor)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for size, viewport in SIZES.items():
+        page = new_page(viewport)
+        page.context.add_cookies([{"name": "floor_display", "value": token, "url": asgi_server}])
+        page.goto(f"{asgi_server}/display/")
+        page.wait_for_function("() => window.floorDisplay && window.floorDisplay.shown")
+        frame = page.frame_locator("iframe.ds-frame:not(.loading)")
+        frame.locator("body.dv-ok").wait_for()
+        page.wait_for_timeout(700)  # the live figures are drawn
+        page.screenshot(path=str(SHOTS / f"{view}-{size}.png"))
+        inner = next(f for f in page.frames if "/display/view/" in f.url)
+        problem = inner.evaluate(FITS)
+        assert problem is None, f"{view} at {size}: {problem}"
+        assert page.evaluate(FITS) is None
+        if size == "1920x1080":
+            page.goto(f"{asgi_server}/display/view/0/")
+            audit(axe, page, f"display view {view}")

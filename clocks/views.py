@@ -76,10 +76,17 @@ def clock_json(request: HttpRequest, pk: int) -> JsonResponse:
 def bigscreen(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     speech = speech_config(tournament) if request.GET.get("sound") == "1" else None
+    from displays.selectors import screen_layout  # the clock layout (docs/displays.md)
+
     return render(
         request,
         "clocks/bigscreen.html",
-        {"tournament": tournament, "config": screen_config(tournament), "speech": speech},
+        {
+            "tournament": tournament,
+            "config": screen_config(tournament),
+            "speech": speech,
+            "screen_layout": screen_layout(tournament),
+        },
     )
 
 

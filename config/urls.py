@@ -12,6 +12,7 @@ from drf_spectacular.views import (
 )
 
 from actions import views as actions_views
+from actions.dealer_counts import dealer_counts
 from config.health import healthz, readyz
 from tournament import public_views
 
@@ -59,6 +60,8 @@ urlpatterns = [
     path("api/", include("tournament.api.urls")),
     path("api/", include("tables.api.urls")),
     path("", include("clocks.urls")),
+    # Before the tablet's own actions (tables.urls: d/<token>/<action>/).
+    path("d/<str:token>/counts/", dealer_counts, name="dealer-counts"),
     path("", include("tables.urls")),
     path("", include("rules_engine.urls")),
     path("", include("leagues.urls")),

@@ -86,6 +86,7 @@ def counts_screen(request: HttpRequest, pk: int) -> HttpResponse:
         "snapshot": json.loads(body),
         "etag": etag,
         "url": reverse("counts-json", args=[pk]),
+        "ws": f"/ws/t/{pk}/",
         "refreshSeconds": REFRESH_SECONDS,
         "pageSeconds": _page_seconds(request),
         "texts": {

@@ -1,6 +1,8 @@
 """Writing chip counts: a whole table at once, or one player. Check, then write, then log.
 
-Counts come from staff only (the floor in the console; later a dealer tablet). A count is
+Counts come from staff only: the floor in the console, a dealer on the table's tablet
+(`source="dealer"`, actions/dealer_counts.py). Every write tells the counts pages (the live
+message `counts`, tournament/catalogue.py). A count is
 refused, with nothing written, for a player who is not playing, below zero, above the chips in
 play, or when a table's counts together hold more chips than the tournament has."""
 
@@ -20,6 +22,7 @@ from tournament.errors import Conflict, FloorError, NotFound
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus, Tournament
+from tournament.realtime import broadcast_on_commit, tournament_group
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ def counts_record(
         )
     before = {c.entry_id: c.count for c in latest_counts_of(tournament.pk, list(counts))}
     ChipCount.objects.bulk_create(rows)
-    event_record(
+    event = event_record(
         tournament=tournament,
         action="chips.count",
         actor=actor,
@@ -124,6 +127,13 @@ def counts_record(
                 for r in rows
             ],
         },
+    )
+    # The counts pages (public page, big screen) fetch the public counts once, spread over a
+    # few seconds: a whole field is not sent to every socket of the room.
+    broadcast_on_commit(
+        tournament_group(tournament.pk),
+        "counts",
+        {"version": event.pk, "table": table_number, "counts": len(rows)},
     )
     return Recorded(counts=rows, table_number=table_number)
 

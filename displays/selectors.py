@@ -4,13 +4,25 @@ pages show them)."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from displays.domain.views import Kind, Layout, Step, missing_ids, pages, step_from_dict
-from displays.models import Display, token_hash
+from displays.domain.layouts import order_of
+from displays.domain.views import (
+    DEFAULT_FIGURES,
+    Figure,
+    Kind,
+    Layout,
+    Step,
+    missing_ids,
+    pages,
+    step_from_dict,
+)
+from displays.models import ClockLayout, Display, token_hash
 from leagues.models import Season
 from tables.models import SeatAssignment, Table
 from tournament.live import tournament_board
@@ -23,6 +35,7 @@ from tournament.validation import SettingsBroken
 SEATING_PAGE = 42  # names per page of the seating list: 3 columns of 14 (portrait: 2 of 21)
 TABLES_PAGE = 24  # tables per page of the table map
 PAYOUTS_PAGE = 30  # places per page of the payouts and the results
+LEADERS_PAGE = 20  # chip leaders per page: two columns of ten (portrait: one of twenty)
 PAGE_SECONDS = 10
 
 
@@ -42,6 +55,7 @@ def kind_label(kind: Kind) -> str:
         Kind.RESULTS: _("Results"),
         Kind.STANDINGS: _("League standings"),
         Kind.SLIDE: _("Slide"),
+        Kind.LEADERS: _("Chip leaders"),
     }[kind]
 
 
@@ -50,6 +64,8 @@ def layout_label(layout: Layout) -> str:
         Layout.STANDARD: _("Standard (figures beside)"),
         Layout.CLOCK_ONLY: _("Clock only"),
         Layout.PORTRAIT: _("Portrait (figures below)"),
+        Layout.LOGO: _("With logo (logo above the figures)"),
+        Layout.EVENT: _("The tournament's layout (as saved in its layout editor)"),
     }[layout]
 
 
@@ -196,3 +212,94 @@ def result_pages(tournament: Tournament) -> list[list[dict[str, Any]]]:
         for f in tournament_finishes(tournament)
     ]
     return pages(rows, PAYOUTS_PAGE)
+
+
+# --- The clock's layout ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScreenLayout:
+    """How a big-screen clock is drawn (templates/clocks/bigscreen.html): the arrangement, every
+    figure's box in order (the shown ones first), the left-out ones, the colours' stylesheet and
+    the logo (empty: the built-in look)."""
+
+    arrangement: str
+    boxes: tuple[str, ...]
+    hidden: tuple[str, ...]
+    css_url: str = ""
+    logo_url: str = ""
+    logo_width: int = 0
+    logo_height: int = 0
+    leaders: tuple[dict[str, Any], ...] = ()
+    counts_url: str = ""
+
+    @property
+    def body_classes(self) -> str:
+        classes = [f"dl-{self.arrangement}", *(f"dl-no-{f}" for f in self.hidden)]
+        if len(self.hidden) == len(self.boxes):
+            classes.append("dl-no-side")
+        if len(self.boxes) - len(self.hidden) > 4:
+            classes.append("dl-many")  # two columns of figures (static/displays/layouts.css)
+        if self.css_url:
+            classes.append("dl-themed")
+        if self.logo_url:
+            classes.append("dl-has-logo")
+        return " ".join(classes)
+
+
+LEADERS_BESIDE_CLOCK = 5
+
+
+def saved_layout(tournament: Tournament) -> ClockLayout | None:
+    """The tournament's own layout, else the venue's default, else None (built in)."""
+    own = ClockLayout.objects.filter(tournament=tournament).first()
+    return own or ClockLayout.objects.filter(club_id=1).first()
+
+
+def screen_layout(tournament: Tournament, step: Step | None = None) -> ScreenLayout:
+    """The look of `tournament`'s clock: its saved layout (tournament's, else venue's), or for a
+    screen's step with an arrangement of its own, that arrangement and the step's figures (in
+    the saved order). Colours and logo always come from the saved layout."""
+    saved = saved_layout(tournament)
+    saved_figures = _figures(saved.figures) if saved else DEFAULT_FIGURES
+    if step is None or step.layout == Layout.EVENT:
+        arrangement = saved.arrangement if saved else Layout.STANDARD.value
+        shown = saved_figures if saved else DEFAULT_FIGURES
+    else:
+        arrangement = step.layout.value
+        rank = {f: i for i, f in enumerate(order_of(saved_figures))}
+        shown = tuple(sorted(step.figures, key=lambda f: rank[f]))
+    if arrangement == Layout.CLOCK_ONLY.value:
+        shown = ()
+    boxes = order_of(shown)
+    layout = ScreenLayout(
+        arrangement=arrangement,
+        boxes=tuple(f.value for f in boxes),
+        hidden=tuple(f.value for f in boxes if f not in shown),
+    )
+    extra: dict[str, Any] = {}
+    if saved is not None:
+        extra["css_url"] = reverse("clock-layout-css", args=[saved.pk]) + f"?v={saved.version}"
+        if saved.has_logo:
+            extra["logo_url"] = reverse("clock-layout-logo", args=[saved.pk]) + (
+                f"?v={saved.version}"
+            )
+            extra["logo_width"], extra["logo_height"] = saved.logo_width, saved.logo_height
+    if Figure.LEADERS in shown:
+        from counts.selectors import public_counts
+
+        extra["leaders"] = tuple(public_counts(tournament)["leaders"][:LEADERS_BESIDE_CLOCK])
+        extra["counts_url"] = reverse("counts-json", args=[tournament.pk])
+    return dataclasses.replace(layout, **extra)
+
+
+def _figures(values: Any) -> tuple[Figure, ...]:
+    return tuple(Figure(v) for v in values or [] if v in Figure._value2member_map_)
+
+
+def chip_leader_pages(tournament: Tournament, top: int) -> list[list[dict[str, Any]]]:
+    """The chip leaders' view: the top `top` counted players (public names), in pages."""
+    from counts.selectors import public_counts
+
+    rows = [r for r in public_counts(tournament)["players"] if r["counted"]][:top]
+    return pages(rows, LEADERS_PAGE)

@@ -50,6 +50,7 @@ def step_refusal(error: StepRefused) -> str:
         "no_season": _("Choose the season to show."),
         "no_figures": _("Choose at least one figure beside the clock, or the layout “clock only”."),
         "empty_slide": _("A slide needs a title or a text."),
+        "top": _("The chip leaders show between %(low)s and %(high)s players."),
         "slide_length": _("A slide's title has at most %(title)s characters, its text %(text)s."),
         "markup": _(
             "A slide is plain text: remove the markup (angle brackets < > or entities like &amp;)."

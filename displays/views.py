@@ -27,12 +27,16 @@ from django.views.decorators.http import require_POST, require_safe
 
 from clocks.views import screen_config as clock_screen_config
 from displays import selectors, services
+from displays.domain.layouts import ARRANGEMENTS
 from displays.domain.views import (
+    DEFAULT_FIGURES,
     DEFAULT_SECONDS,
     MAX_LOBBY,
     MAX_STEPS,
     SECONDS_MAX,
     SECONDS_MIN,
+    TOP_MAX,
+    TOP_MIN,
     Figure,
     Kind,
     Layout,
@@ -41,6 +45,7 @@ from displays.domain.views import (
     grid_of,
     step_from_dict,
 )
+from displays.layout_views import figure_label
 from displays.models import Display
 from leagues.models import Season
 from leagues.screen_views import screen_config as league_screen_config
@@ -125,8 +130,11 @@ def _render_step(request: HttpRequest, display: Display, step: Step) -> HttpResp
     ctx: dict[str, Any] = {"display": display, "step": step, "page_seconds": selectors.PAGE_SECONDS}
     if step.kind == Kind.CLOCK:
         t = Tournament.objects.get(pk=step.tournament or 0)
-        hidden = [f.value for f in Figure if f not in step.figures]
-        ctx |= {"tournament": t, "config": clock_screen_config(t), "hidden": hidden}
+        ctx |= {
+            "tournament": t,
+            "config": clock_screen_config(t),
+            "screen_layout": selectors.screen_layout(t, step),
+        }
         if step.sound:
             ctx["speech"] = _speech_config(t)
         return render(request, "displays/view_clock.html", ctx)
@@ -158,6 +166,12 @@ def _render_step(request: HttpRequest, display: Display, step: Step) -> HttpResp
         head, pages = selectors.payout_pages(t)
         ctx["head"] = head
         ctx["pages"] = [columns(p, selectors.PAYOUTS_PAGE // 3) for p in pages]
+    elif step.kind == Kind.LEADERS:
+        ctx["pages"] = [
+            columns(p, selectors.LEADERS_PAGE // 2)
+            for p in selectors.chip_leader_pages(t, step.top)
+        ]
+        ctx["top"] = step.top
     else:
         ctx["pages"] = [columns(p, selectors.PAYOUTS_PAGE // 3) for p in selectors.result_pages(t)]
     return render(request, f"displays/view_{step.kind.value}.html", ctx)
@@ -264,8 +278,8 @@ def _edit_context(request: HttpRequest, display: Display, steps: list[Step]) -> 
         "row": selectors.display_rows([display])[0],
         "steps": [{"n": i + 1, "step": s} for i, s in enumerate(rows)],
         "kinds": [(k.value, selectors.kind_label(k)) for k in Kind],
-        "layouts": [(x.value, selectors.layout_label(x)) for x in Layout],
-        "figures": [(f.value, _figure_label(f)) for f in Figure],
+        "layouts": [(x.value, selectors.layout_label(x)) for x in (Layout.EVENT, *ARRANGEMENTS)],
+        "figures": [(f.value, figure_label(f), f in DEFAULT_FIGURES) for f in Figure],
         "tournaments": tournaments,
         "seasons": seasons,
         "can_edit": is_director(request.user),
@@ -274,17 +288,10 @@ def _edit_context(request: HttpRequest, display: Display, steps: list[Step]) -> 
             "high": SECONDS_MAX,
             "lobby": MAX_LOBBY,
             "default": DEFAULT_SECONDS,
+            "top_low": TOP_MIN,
+            "top_high": TOP_MAX,
         },
     }
-
-
-def _figure_label(figure: Figure) -> str:
-    return {
-        Figure.PLAYERS: _("Players left"),
-        Figure.AVERAGE: _("Average stack"),
-        Figure.BREAK: _("Next break in"),
-        Figure.POOL: _("Prize pool"),
-    }[figure]
 
 
 def steps_from_form(data: Any) -> list[Step]:
@@ -306,6 +313,7 @@ def steps_from_form(data: Any) -> list[Step]:
             "text": data.get(f"s{n}-text", ""),
             "seconds": data.get(f"s{n}-seconds") or DEFAULT_SECONDS,
             "sound": data.get(f"s{n}-sound", ""),
+            "top": data.get(f"s{n}-top"),
         }
         step = step_from_dict(raw)
         seconds = raw["seconds"]

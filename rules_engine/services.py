@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
@@ -504,10 +505,13 @@ def colour_up_run(
     new_value: int,
     counts: dict[int, tuple[int, int]],
     actor: Actor,
+    stacks: Mapping[int, tuple[int, bool]] | None = None,
 ) -> ColourUp:
     """Colour up one table by the ruleset (tda-de 24 round-up, bdpv 6.8 race). `counts`:
-    {seat: (chips of the removed value, value of the player's other chips)}. The cards come
-    from the operating system's secure random source; every card dealt is recorded."""
+    {seat: (chips of the removed value, value of the player's other chips)}. `stacks`: {seat:
+    (stack, counted)} as the page showed them (the latest chip count, or an estimate from the
+    chips in play), kept with the record. The cards come from the operating system's secure
+    random source; every card dealt is recorded."""
     import secrets
 
     from tables.models import Table
@@ -554,6 +558,11 @@ def colour_up_run(
                 "won": r.won,
                 "not_raced_out": r.not_raced_out,
                 "new_chips": r.new_chips,
+                **(
+                    {"stack": stacks[r.seat][0], "stack_counted": stacks[r.seat][1]}
+                    if stacks and r.seat in stacks
+                    else {}
+                ),
             }
             for r in result.seats
         ],

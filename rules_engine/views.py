@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules_engine import services as svc
+from rules_engine.domain.chiprace import other_value_from_count
 from rules_engine.domain.interpret import Verbal
 from rules_engine.models import ColourUp, Penalty, PenaltyKind, Ruling
 from tournament.csvexport import csv_response
@@ -551,10 +552,12 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
         values[1] if len(values) > 1 else 0,
     )
     typed = request.POST
+    stacks = _seat_stacks(tournament, table.number) if table is not None else {}
     for row in seats:
         # What was typed comes back when the colour-up is refused (0 on a fresh page).
         row.typed_chips = typed.get(f"chips_{row.seat}", "0")[:12]  # type: ignore[attr-defined]
         row.typed_only = bool(typed.get(f"only_{row.seat}"))  # type: ignore[attr-defined]
+        row.stack = stacks.get(row.entry_id)  # type: ignore[attr-defined]
     status = 200
     if request.method == "POST" and table is not None:
         counts: dict[int, tuple[int, int]] = {}
@@ -565,8 +568,7 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
                     raise FloorError(
                         _("Enter how many chips seat %(n)s has (0 for none).") % {"n": row.seat}
                     )
-                other = 0 if request.POST.get(f"only_{row.seat}") else 1
-                counts[row.seat] = (chips, other)
+                counts[row.seat] = (chips, _other_value(request.POST, row, chips, removed))
             record = svc.colour_up_run(
                 tournament=tournament,
                 table_number=table.number,
@@ -574,6 +576,11 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
                 new_value=new_value,
                 counts=counts,
                 actor=Actor.from_request(request),
+                stacks={
+                    row.seat: (row.stack.chips, row.stack.counted)  # type: ignore[attr-defined]
+                    for row in seats
+                    if row.stack is not None  # type: ignore[attr-defined]
+                },
             )
             messages.success(request, _("Colour-up at table %(n)s recorded.") % {"n": table.number})
             return redirect(
@@ -616,9 +623,31 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
             history=ColourUp.objects.filter(tournament=tournament)[:20],
             cited=svc.cited([rs.cite["colour_up"]], rs.version),
             needs_button=table is not None and not table.button_seat,
+            stacks_counted=sum(1 for s in stacks.values() if s.counted),
+            stacks_estimated=sum(1 for s in stacks.values() if not s.counted),
         ),
         status=status,
     )
+
+
+def _seat_stacks(tournament: Any, table_number: int) -> dict[int, Any]:
+    """{entry id: Stack} of the players at the table: the latest chip count where there is one,
+    else an estimate from the chips in play (counts/selectors.py, a read across apps)."""
+    from counts.selectors import table_sheet, tournament_field
+
+    return {s.player.entry_id: s for s in table_sheet(tournament_field(tournament), table_number)}
+
+
+def _other_value(post: Any, row: Any, chips: int, removed: int) -> int:
+    """The value of a seat's other chips for the race (bdpv 6.8: nobody is raced out). Ticked
+    "No other chips": 0. Else from the player's latest count where it is known; else the
+    player is taken to hold other chips (1)."""
+    if post.get(f"only_{row.seat}"):
+        return 0
+    stack = row.stack
+    counted = stack.chips if stack is not None and stack.counted else None
+    rest = other_value_from_count(counted, chips, removed)
+    return 1 if rest is None else rest
 
 
 def _int(value: Any, default: int) -> int:

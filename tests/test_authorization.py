@@ -35,6 +35,8 @@ DIRECTOR_ONLY = {
     "club-settings",
     "announcements",
     "announcements-test",
+    "clock-layout",
+    "venue-layout",
 }
 PUBLIC = {
     "home",

@@ -95,6 +95,17 @@ class StatusPayload(TypedDict):
     status: str
 
 
+class CountsPayload(TypedDict):
+    """Chip counts were recorded (counts/services.py). `version` is the count's event-log id, as
+    a board's; `table` the table counted (None: single players). The counts pages fetch the
+    public counts (kept once per version) spread over a few seconds: a whole field is not sent
+    to every socket of the room."""
+
+    version: int
+    table: int | None
+    counts: int
+
+
 class SeatingPayload(TypedDict):
     """The draw is out (or redone): each phone asks once for its seat, spread over a few
     seconds (one draw of thousands is not sent as thousands of messages)."""
@@ -230,6 +241,7 @@ _MESSAGES = (
     Message(Audience.TOURNAMENT, "seating", SeatingPayload, "seats were drawn"),
     Message(Audience.TOURNAMENT, "h4h", HandForHandPayload, "hand-for-hand on, off, next"),
     Message(Audience.TOURNAMENT, "announce", AnnouncePayload, "a spoken announcement"),
+    Message(Audience.TOURNAMENT, "counts", CountsPayload, "chip counts were recorded"),
     # A table's dealer tablets.
     Message(Audience.TABLE, "table", TableView, "seats, button, hand, a time call, a penalty"),
     Message(Audience.TABLE, "table_closed", Empty, "the table was broken: tablets close"),
@@ -359,6 +371,8 @@ LOG_ACTIONS: dict[str, str] = {
     "display.assign": "a screen was given what to show (display, views)",
     "display.rename": "a screen was renamed (display, name)",
     "display.remove": "a screen was removed (display, name)",
+    "layout.save": "a clock layout was saved (venue or tournament, layout, figures, colours, logo)",
+    "layout.reset": "a tournament's own clock layout was dropped (the venue's applies)",
     "players.contact_read": "a director read a player's contact data",
     "registration.close": "registration closed",
     "registration.reopen": "registration reopened",

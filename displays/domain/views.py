@@ -25,6 +25,7 @@ class Kind(StrEnum):
     RESULTS = "results"
     STANDINGS = "standings"
     SLIDE = "slide"
+    LEADERS = "leaders"  # the chip leaders: top N with stack and big blinds
 
 
 class Layout(StrEnum):
@@ -33,6 +34,8 @@ class Layout(StrEnum):
     STANDARD = "standard"  # the clock and the figures beside it
     CLOCK_ONLY = "clock_only"  # the clock alone, larger
     PORTRAIT = "portrait"  # the clock on top, the figures in a row below (any orientation)
+    LOGO = "logo"  # the figures beside the clock under the event's logo
+    EVENT = "event"  # a screen's step only: as the tournament's (or the venue's) saved layout
 
 
 class Figure(StrEnum):
@@ -42,19 +45,27 @@ class Figure(StrEnum):
     AVERAGE = "average"
     BREAK = "break"
     POOL = "pool"
+    ENTRIES = "entries"
+    LEADERS = "leaders"  # the chip leaders, when counts exist (counts/)
 
 
-ONE_TOURNAMENT = frozenset({Kind.CLOCK, Kind.SEATING, Kind.TABLES, Kind.PAYOUTS, Kind.RESULTS})
+DEFAULT_FIGURES = (Figure.PLAYERS, Figure.AVERAGE, Figure.BREAK, Figure.POOL)
+
+
+ONE_TOURNAMENT = frozenset(
+    {Kind.CLOCK, Kind.SEATING, Kind.TABLES, Kind.PAYOUTS, Kind.RESULTS, Kind.LEADERS}
+)
 SECONDS_MIN, SECONDS_MAX = 5, 600
 DEFAULT_SECONDS = 20
 MAX_STEPS = 8
 MAX_LOBBY = 6
 TITLE_MAX, TEXT_MAX, NAME_MAX = 80, 600, 60
+TOP_MIN, TOP_MAX, DEFAULT_TOP = 3, 100, 10  # the chip leaders' view shows the top N
 CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read across a room
 CODE_LENGTH = 6
 
 # A tag, a comment, a processing instruction or an entity: a slide is plain text.
-_MARKUP = re.compile(r"<\s*[a-zA-Z!/?]|&(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]+|#x[0-9a-fA-F]+);")
+_MARKUP = re.compile(r"<[a-zA-Z!/?]|&(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]+|#x[0-9a-fA-F]+);")
 
 
 class StepRefused(ValueError):
@@ -75,11 +86,12 @@ class Step:
     tournaments: tuple[int, ...] = ()
     season: int | None = None
     layout: Layout = Layout.STANDARD
-    figures: tuple[Figure, ...] = tuple(Figure)
+    figures: tuple[Figure, ...] = DEFAULT_FIGURES
     title: str = ""
     text: str = ""
     seconds: int = DEFAULT_SECONDS
     sound: bool = False  # the clock speaks its announcements on this screen
+    top: int = DEFAULT_TOP  # the chip leaders' view: how many
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind.value, "seconds": self.seconds}
@@ -89,6 +101,8 @@ class Step:
             data["layout"] = self.layout.value
             data["figures"] = [f.value for f in self.figures]
             data["sound"] = self.sound
+        if self.kind == Kind.LEADERS:
+            data["top"] = self.top
         if self.kind == Kind.LOBBY:
             data["tournaments"] = list(self.tournaments)
         if self.kind == Kind.STANDINGS:
@@ -114,9 +128,10 @@ def step_from_dict(data: Mapping[str, Any]) -> Step:
         layout = Layout(data.get("layout", Layout.STANDARD))
     except ValueError:
         layout = Layout.STANDARD
-    figures = tuple(
-        f for f in Figure if f.value in (data.get("figures") or [f.value for f in Figure])
-    )
+    stored = data.get("figures")
+    wanted = [str(f) for f in stored] if stored else [f.value for f in DEFAULT_FIGURES]
+    # In the order stored (a screen's own choice), unknown names left out.
+    figures = tuple(Figure(f) for f in dict.fromkeys(wanted) if f in Figure._value2member_map_)
     return Step(
         kind=kind,
         tournament=_int_or_none(data.get("tournament")),
@@ -128,6 +143,7 @@ def step_from_dict(data: Mapping[str, Any]) -> Step:
         text=str(data.get("text") or ""),
         seconds=_int_or_none(data.get("seconds")) or DEFAULT_SECONDS,
         sound=data.get("sound") in (True, "1", "on"),
+        top=_int_or_none(data.get("top")) or DEFAULT_TOP,
     )
 
 
@@ -166,8 +182,14 @@ def _check_step(step: Step, number: int, *, rotating: bool) -> None:
             raise StepRefused("lobby_size", number, limit=MAX_LOBBY)
     if step.kind == Kind.STANDINGS and step.season is None:
         raise StepRefused("no_season", number)
-    if step.kind == Kind.CLOCK and not step.figures and step.layout != Layout.CLOCK_ONLY:
+    if (
+        step.kind == Kind.CLOCK
+        and not step.figures
+        and step.layout not in (Layout.CLOCK_ONLY, Layout.EVENT)
+    ):
         raise StepRefused("no_figures", number)
+    if step.kind == Kind.LEADERS and not TOP_MIN <= step.top <= TOP_MAX:
+        raise StepRefused("top", number, low=TOP_MIN, high=TOP_MAX)
     if step.kind == Kind.SLIDE:
         if not step.title.strip() and not step.text.strip():
             raise StepRefused("empty_slide", number)

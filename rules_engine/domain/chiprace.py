@@ -75,6 +75,17 @@ class ColourUp:
         return sum(s.new_chips for s in self.seats) * self.new_value
 
 
+def other_value_from_count(count: int | None, chips: int, removed: int) -> int | None:
+    """The value of a player's chips besides `chips` chips of value `removed`, from the
+    player's latest chip count (bdpv 6.8: nobody is raced out, so whether anything is left
+    matters). None when it is not known: no count, or a count smaller than what the player
+    hands in (the count is older than the stack)."""
+    if count is None:
+        return None
+    rest = count - chips * removed
+    return rest if rest >= 0 else None
+
+
 def card_strength(card: str) -> tuple[int, int]:
     return RANKS.index(card[0]), SUITS.index(card[1])
 

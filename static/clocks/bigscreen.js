@@ -117,6 +117,7 @@ function drawNumbers() {
   const finished = snapshot.status === "finished";
   show("bs-players", finished && document.body.classList.contains("bigscreen") ? formatChips(snapshot.entries) : `${formatChips(snapshot.players_left)} / ${formatChips(snapshot.entries)}`);
   show("bs-avg", formatChips(snapshot.average_stack));
+  if ($("bs-entries")) show("bs-entries", formatChips(snapshot.entries)); // a figure of the clock layout
   show("bs-pool", formatMoney(snapshot.prize_pool, snapshot.currency));
   const rows = snapshot.payouts.map((a, i) => `<tr><td>${i + 1}.</td><td>${formatMoney(a, snapshot.currency)}</td></tr>`).join("");
   $("bs-payouts").innerHTML = rows || `<tr><td colspan="2">–</td></tr>`;

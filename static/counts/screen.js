@@ -1,7 +1,10 @@
 // Chip counts on a big screen (templates/counts/screen.html). The counted players, largest
 // stack first, in pages that rotate every `pageSeconds` (as many rows as the screen holds);
 // the counts are fetched again every `refreshSeconds` with the ETag last seen (304: nothing
-// changed). Names are public names, set with textContent, never read as markup.
+// changed), and at once (spread over two seconds) when the tournament's socket says counts
+// were recorded or players went out (static/counts/live.js). Names are public names, set with
+// textContent, never read as markup.
+import { watchCounts } from "./live.js";
 
 const cfg = JSON.parse(document.getElementById("counts-screen-config").textContent);
 const t = cfg.texts;
@@ -118,3 +121,4 @@ if (document.fonts && document.fonts.ready) document.fonts.ready.then(draw);
 setInterval(() => { pageIndex = (pageIndex + 1) % pages(); drawPage(); }, cfg.pageSeconds * 1000);
 setInterval(refresh, cfg.refreshSeconds * 1000);
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
+watchCounts({ wsUrl: cfg.ws, onChange: refresh, onStatus: (s) => { $("counts-screen").dataset.live = s; } });

@@ -17,7 +17,7 @@ if (pages.length > 1) {
 }
 
 // The tournament's events: draw the page again (spread, and not more than every 5 s).
-const REDRAW = new Set(["bust", "bust_undo", "entries", "payouts", "deal", "status", "seating", "tournament"]);
+const REDRAW = new Set(["bust", "bust_undo", "entries", "payouts", "deal", "status", "seating", "tournament", "counts"]);
 const tournament = view.dataset.live;
 let redrawAt = 0;
 function redrawSoon() {

@@ -148,6 +148,8 @@ CONSOLE: list[tuple[str, Callable[[Night], str]]] = [
     ("cage", lambda n: f"/console/t/{n.final}/cage/"),
     ("cage-day", lambda n: "/console/cage/"),
     ("displays", lambda n: "/console/displays/"),
+    ("venue-layout", lambda n: "/console/displays/layout/"),
+    ("clock-layout", lambda n: f"/console/t/{n.running}/layout/"),
     ("final-seating", lambda n: f"/console/t/{n.final}/seating/"),
 ]
 
@@ -368,6 +370,10 @@ def test_dealer_tablet(asgi_server, night, new_page, axe, locale):
     page.click("button.seat:not(.empty) >> nth=0")  # the draw is random: seat 1 may be empty
     page.wait_for_selector("#seat-sheet[open]")
     audit(axe, page, f"dealer tablet seat sheet ({locale[:2]}, 390 px)")
+    # The tablet's chip counts form (actions/dealer_counts.py).
+    page.goto(f"{asgi_server}/d/{night.dealer_token}/counts/")
+    page.wait_for_selector(".dc-row input")
+    audit(axe, page, f"dealer tablet chip counts ({locale[:2]}, 390 px)")
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])

@@ -231,10 +231,56 @@ def test_a_deleted_tournament_leaves_the_last_good_view(asgi_server, night, new_
     assert screen.locator("iframe.ds-frame").count() >= 1
 
 
+def logo_png() -> bytes:
+    """A wide event logo (a dark card with a gold ring and a word), as a club would upload."""
+    from io import BytesIO
+
+    image = pytest.importorskip("PIL.Image")
+    draw_module = pytest.importorskip("PIL.ImageDraw")
+    font_module = pytest.importorskip("PIL.ImageFont")
+    logo = image.new("RGBA", (600, 200), (0, 0, 0, 0))
+    draw = draw_module.Draw(logo)
+    draw.rounded_rectangle((4, 4, 596, 196), radius=36, fill=(255, 213, 79, 255))
+    draw.ellipse((30, 30, 170, 170), fill=(26, 35, 126, 255))
+    draw.ellipse((62, 62, 138, 138), fill=(255, 213, 79, 255))
+    font = font_module.load_default(size=64)
+    draw.text((200, 62), "CASINO", fill=(26, 35, 126, 255), font=font)
+    out = BytesIO()
+    logo.save(out, format="PNG")
+    return out.getvalue()
+
+
+def _event_layout(t: Any, actor: Any, arrangement: str = "standard") -> None:
+    """The tournament's layout: every figure in an order of its own, colours and a logo; and
+    chip counts, so that the chip leaders show."""
+    from counts.services import counts_record
+    from displays.layout_services import clock_layout_save
+    from tournament.models import EntryStatus
+
+    clock_layout_save(
+        tournament=t,
+        arrangement=arrangement,
+        figures=["players", "leaders", "average", "break", "entries", "pool"],
+        background="#1a237e",
+        accent="#ffd54f",
+        logo=logo_png(),
+        actor=actor,
+    )
+    live = list(t.entries.filter(status=EntryStatus.ACTIVE).order_by("number"))
+    counts_record(
+        tournament=t,
+        counts={e.pk: 9_000 + 400 * i for i, e in enumerate(live)},
+        actor=actor,
+    )
+
+
 VIEWS = [
     "clock-standard",
     "clock-clock_only",
     "clock-portrait",
+    "clock-logo",
+    "clock-event",
+    "leaders",
     "lobby",
     "seating",
     "tables",
@@ -264,10 +310,14 @@ def test_every_view_fills_every_screen(asgi_server, night, new_page, axe, actor,
             text="Every drink half price until 21:00.\nFish & chips < 10 €.",
         ),
     }.get(view)
+    if view == "leaders":
+        _event_layout(t, actor)
+        step = Step(Kind.LEADERS, tournament=t.pk, top=25)
     if step is None:
         layout = Layout(view.split("-", 1)[1])
         figures = () if layout == Layout.CLOCK_ONLY else tuple(Figure)
         step = Step(Kind.CLOCK, tournament=t.pk, layout=layout, figures=figures)
+        _event_layout(t, actor, arrangement="logo" if layout == Layout.EVENT else "standard")
     display, token = display_open()
     display_pair(code=display.code, name="Hall", actor=actor)
     display_assign(display_id=display.pk, steps=[step], actor=actor)
@@ -288,3 +338,70 @@ def test_every_view_fills_every_screen(asgi_server, night, new_page, axe, actor,
         if size == "1920x1080":
             page.goto(f"{asgi_server}/display/view/0/")
             audit(axe, page, f"display view {view}")
+
+
+def test_the_layout_editor_previews_refuses_and_saves(asgi_server, night, new_page, axe):
+    """The director arranges the tournament's clock: the preview follows every change before
+    saving, a background too light for the white text is said in words (and refused on
+    saving), a logo is uploaded; the big screen then shows the layout at every size."""
+    from displays.models import ClockLayout
+
+    t = night["t"]
+    console = new_page({"width": 1280, "height": 900})
+    _director(console, asgi_server)
+    console.goto(f"{asgi_server}/console/t/{t.pk}/layout/")
+    audit(axe, console, "clock layout editor")
+    preview = console.locator("#le-preview")
+    # Entries first, the prize pool left out.
+    console.check("#le-show-entries")
+    console.select_option("#le-pos-entries", "1")
+    console.uncheck("#le-show-pool")
+    order = console.eval_on_selector_all(
+        "#lp-side .lp-box:not([hidden])", "(boxes) => boxes.map((b) => b.dataset.figure)"
+    )
+    assert order[0] == "entries" and "pool" not in order
+    console.select_option("#le-arrangement", "logo")
+    assert "lp-logo" in (preview.get_attribute("class") or "")
+    console.select_option("#le-arrangement", "standard")
+    # A light background: the note says so in words before saving, and saving is refused.
+    console.locator("#le-background").fill("#8a8a8a")
+    assert "Saving will be refused" in console.locator("#le-contrast").inner_text()
+    console.click("#layout-save")
+    assert "too light for the white text" in console.locator(".messages").inner_text()
+    assert not ClockLayout.objects.exists()
+    # A dark blue and a gold accent, and a logo: the preview shows them at once.
+    console.locator("#le-background").fill("#1a237e")
+    console.locator("#le-accent").fill("#ffd54f")
+    assert "Readable" in console.locator("#le-contrast").inner_text()
+    assert preview.evaluate("(p) => p.style.getPropertyValue('--p-bg')") == "#1a237e"
+    console.set_input_files(
+        "#le-logo", files=[{"name": "logo.png", "mimeType": "image/png", "buffer": logo_png()}]
+    )
+    console.wait_for_function(
+        "() => document.getElementById('lp-logo-big').src.startsWith('data:')"
+    )
+    console.check("#le-show-leaders")
+    console.select_option("#le-arrangement", "logo")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    console.screenshot(path=str(SHOTS / "editor-1280.png"), full_page=True)
+    console.click("#layout-save")
+    assert "Layout saved" in console.locator(".messages").inner_text()
+    row = ClockLayout.objects.get(tournament=t)
+    assert row.arrangement == "logo" and row.figures[0] == "entries" and row.has_logo
+    phone = new_page({"width": 390, "height": 844})
+    phone.context.add_cookies(console.context.cookies())
+    phone.goto(f"{asgi_server}/console/t/{t.pk}/layout/")
+    phone.screenshot(path=str(SHOTS / "editor-390.png"), full_page=True)
+    assert phone.evaluate("() => document.documentElement.scrollWidth <= innerWidth + 1")
+    # The plain big screen in the saved layout, at every size.
+    for size, viewport in SIZES.items():
+        page = new_page(viewport)
+        page.goto(f"{asgi_server}/t/{t.pk}/clock/")
+        page.locator("body.dl-logo.dl-themed").wait_for()
+        page.wait_for_function("() => document.querySelector('.bs-logo-big').complete")
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(SHOTS / f"bigscreen-logo-{size}.png"))
+        problem = page.evaluate(FITS)
+        assert problem is None, f"big screen at {size}: {problem}"
+        if size == "1920x1080":
+            audit(axe, page, "big screen in a layout")

@@ -166,6 +166,13 @@ SENTENCES: dict[str, Any] = {
     % {"name": p.get("name", ""), "views": ", ".join(p.get("views", [])) or "–"},
     "display.rename": lambda p: _("Screen renamed to “%(name)s”") % {"name": p.get("name", "")},
     "display.remove": lambda p: _("Screen “%(name)s” removed") % {"name": p.get("name", "")},
+    "layout.save": lambda p: (
+        _("The venue's clock layout saved: %(layout)s, %(figures)s")
+        if p.get("venue")
+        else _("Clock layout saved: %(layout)s, %(figures)s")
+    )
+    % {"layout": p.get("layout", ""), "figures": ", ".join(p.get("figures", [])) or "–"},
+    "layout.reset": lambda p: _("The tournament's own clock layout dropped: the venue's applies"),
     "registration.close": lambda p: _("Registration closed"),
     "registration.reopen": lambda p: _("Registration reopened"),
     "deal.record": lambda p: ngettext(
@@ -228,10 +235,11 @@ ACTION_NAMES: dict[str, Any] = {
     "player": gettext_lazy("Players"),
     "club": gettext_lazy("Club settings"),
     "display": gettext_lazy("Screens"),
+    "layout": gettext_lazy("Clock layouts"),
     "registration": gettext_lazy("Registration open and closed"),
     "ruling": gettext_lazy("Rulings"),
     "penalty": gettext_lazy("Penalties"),
-    "chips": gettext_lazy("Colour-ups"),
+    "chips": gettext_lazy("Chips: colour-ups and counts"),
     "login": gettext_lazy("Logins"),
     "sessions": gettext_lazy("Logins"),
     "correction": gettext_lazy("Corrections"),

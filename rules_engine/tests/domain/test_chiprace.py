@@ -133,3 +133,12 @@ def test_value_is_never_lost_and_only_rounding_adds(counts, values, method, butt
     for s in r.seats:
         assert s.new_chips >= 1 or s.chips == 0  # nobody raced out
     assert set(DECK) >= set(dealt)
+
+
+def test_other_chips_from_the_latest_count():
+    from rules_engine.domain.chiprace import other_value_from_count
+
+    assert other_value_from_count(None, 3, 25) is None  # no count: not known
+    assert other_value_from_count(75, 3, 25) == 0  # the count is all of the odd chips
+    assert other_value_from_count(10_075, 3, 25) == 10_000
+    assert other_value_from_count(50, 3, 25) is None  # the count is older than the stack

@@ -1,0 +1,117 @@
+"""Chip counts from a dealer tablet (`/d/<table token>/counts/`): the table's seated players
+with their last count, one big field each (a numeric keypad on phones and tablets), blank:
+unchanged. Recorded through counts.services with `source="dealer"`.
+
+This page combines two apps, so it lives in the layer above them: the tables app knows the
+tablet (its token is its only authentication, as on every tablet page), the counts app records
+counts. A tablet counts only the players seated at its own table; any other player is refused
+and nothing is written. docs/counts.md, "From the dealer tablet"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from counts.models import CountSource
+from counts.selectors import big_blind_now, latest_counts_of
+from counts.services import table_counts_record
+from counts.views import chips_typed
+from tables.models import Table
+from tournament.errors import Conflict, FloorError
+from tournament.events import Actor
+from tournament.ratelimit import allow
+
+FIELD = "count_"
+
+
+def _seated(table: Table) -> list[Any]:
+    """The table's seat rows in seat order, each with `last` (the latest count or None)."""
+    rows = list(table.assignments.select_related("entry__player").order_by("seat"))
+    latest = {
+        c.entry_id: c for c in latest_counts_of(table.tournament_id, [r.entry_id for r in rows])
+    }
+    for r in rows:
+        r.last = latest.get(r.entry_id)  # type: ignore[attr-defined]
+    return rows
+
+
+def _typed_counts(post: Any, seated: dict[int, int]) -> dict[int, int | None]:
+    """{entry id: chips or None} from the form (`seated`: entry id -> player number). A field
+    for a player not seated at this table (a forged form) is refused before anything is
+    written; a player who moved since the page was drawn is refused by the service."""
+    counts: dict[int, int | None] = {}
+    for key, raw in post.items():
+        if not key.startswith(FIELD):
+            continue
+        try:
+            entry_id = int(key.removeprefix(FIELD))
+        except ValueError:
+            raise FloorError(_("Only the players at this table can be counted here.")) from None
+        if entry_id not in seated:
+            if raw.strip():
+                raise FloorError(_("Only the players at this table can be counted here."))
+            continue
+        counts[entry_id] = chips_typed(raw, number=seated[entry_id])
+    return counts
+
+
+def dealer_counts(request: HttpRequest, token: str) -> HttpResponse:
+    if not allow(request, "dealer", 600):
+        return HttpResponse(_("Too many requests. Wait a moment."), status=429)
+    table = Table.objects.select_related("tournament").filter(dealer_token=token).first()
+    if table is None:
+        raise Http404
+    if not table.is_open:
+        response = render(request, "tables/dealer_closed.html", {"table": table}, status=410)
+        response["Cache-Control"] = "no-store"
+        return response
+    rows = _seated(table)
+    status = 200
+    typed: dict[str, str] = {}
+    if request.method == "POST":
+        typed = {k: str(v)[:20] for k, v in request.POST.items() if k.startswith(FIELD)}
+        try:
+            counts = _typed_counts(request.POST, {r.entry_id: r.entry.number for r in rows})
+            recorded = table_counts_record(
+                tournament=table.tournament,
+                table_number=table.number,
+                counts=counts,
+                actor=Actor.from_request(request, label=f"dealer, table {table.number}"),
+                source=CountSource.DEALER,
+            )
+        except FloorError as exc:
+            messages.error(request, str(exc))
+            status = 409 if isinstance(exc, Conflict) else 400
+            rows = _seated(table)
+        else:
+            messages.success(
+                request,
+                _("Table %(t)s: %(n)s counts recorded.")
+                % {"t": table.number, "n": len(recorded.counts)},
+            )
+            # Back to this page, not the table: the tablet's page fetches its table again as
+            # soon as its socket is up, and the confirmation would vanish with it. Here the
+            # dealer sees the message and every player's new count, then goes back.
+            return redirect("dealer-counts", token=token)
+    elif request.method not in ("GET", "HEAD"):
+        return HttpResponse(status=405)
+    for r in rows:
+        r.typed = typed.get(f"{FIELD}{r.entry_id}", "")
+    response = render(
+        request,
+        "counts/dealer.html",
+        {
+            "table": table,
+            "tournament": table.tournament,
+            "rows": rows,
+            "big_blind": big_blind_now(table.tournament),
+        },
+        status=status,
+    )
+    response["Cache-Control"] = "no-store"
+    response["X-Robots-Tag"] = "noindex"
+    return response

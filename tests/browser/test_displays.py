@@ -405,3 +405,29 @@ def test_the_layout_editor_previews_refuses_and_saves(asgi_server, night, new_pa
         assert problem is None, f"big screen at {size}: {problem}"
         if size == "1920x1080":
             audit(axe, page, "big screen in a layout")
+
+
+def test_a_full_page_of_payouts_fits_a_portrait_screen(
+    asgi_server, make_tournament, register, new_page, actor
+):
+    """Thirty places (three tables of ten) stay side by side on a portrait screen."""
+    from displays.domain.views import Kind, Step
+    from displays.services import display_assign, display_open, display_pair
+
+    t = make_tournament(name="Big Field", status="registering", places_paid=30)
+    for i in range(40):
+        register(t, name=f"Field Player{i}")
+    display, token = display_open()
+    display_pair(code=display.code, name="Portrait", actor=actor)
+    display_assign(display_id=display.pk, steps=[Step(Kind.PAYOUTS, tournament=t.pk)], actor=actor)
+    page = new_page({"width": 1080, "height": 1920})
+    page.context.add_cookies([{"name": "floor_display", "value": token, "url": asgi_server}])
+    page.goto(f"{asgi_server}/display/")
+    page.wait_for_function("() => window.floorDisplay && window.floorDisplay.shown")
+    page.frame_locator("iframe.ds-frame:not(.loading)").locator("body.dv-ok").wait_for()
+    page.wait_for_timeout(700)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "payouts-30-1080x1920.png"))
+    inner = next(f for f in page.frames if "/display/view/" in f.url)
+    assert inner.locator("td:text-is('30.')").count() == 1
+    assert inner.evaluate(FITS) is None

@@ -225,7 +225,14 @@ def assignment_payload(display: Display) -> DisplayAssignment:
     for index, data in enumerate(display.steps or []):
         step = step_from_dict(data)
         url = reverse("display-view", args=[index]) + f"?v={display.version}"
-        views.append({"kind": step.kind.value, "url": url, "seconds": step.seconds})
+        views.append(
+            {
+                "kind": step.kind.value,
+                "url": url,
+                "seconds": step.seconds,
+                "sound": step.kind.value == "clock" and step.sound,
+            }
+        )
     return {
         "display": display.pk,
         "name": display.name,

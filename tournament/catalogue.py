@@ -205,6 +205,9 @@ class DisplayView(TypedDict):
     kind: str
     url: str
     seconds: int
+    # A clock that speaks: the screen keeps its page running between its turns of a rotation,
+    # so it announces a level change that comes while another view is shown.
+    sound: bool
 
 
 class DisplayAssignment(TypedDict):

@@ -3,7 +3,8 @@
 // What to show arrives over the websocket (/ws/display/, the `assignment` message); a new view
 // is loaded in a hidden frame and shown only once it has loaded and marked itself good
 // (`dv-ok` on its body): a view whose tournament is gone is never swapped in, so the screen
-// keeps its last good view.
+// keeps its last good view. A clock that speaks stays loaded (hidden) between its turns of a
+// rotation, so it still announces a level that starts while another view is shown.
 const cfg = JSON.parse(document.getElementById("display-config").textContent);
 const t = cfg.texts;
 const $ = (id) => document.getElementById(id);
@@ -13,6 +14,7 @@ let index = 0;
 let timer = null;
 let loading = null;
 let retry = 500;
+const kept = new Map(); // view index -> the loaded frame of a speaking clock
 
 // For tests and the benchmark: what the screen received and shows.
 window.floorDisplay = { version: -1, shown: null, received: 0 };
@@ -29,14 +31,34 @@ function apply(next) {
   document.title = next.paired ? `${next.name} · Floor` : document.title;
   clearTimeout(timer);
   index = 0;
+  kept.clear(); // a new assignment loads its views afresh
   if (next.views.length) show(0);
   else frames.replaceChildren();
+}
+
+// Put `frame` in front; the others go, except speaking clocks, which wait hidden.
+function bringForward(frame) {
+  const keep = new Set(kept.values());
+  for (const old of [...frames.children]) {
+    if (old === frame) continue;
+    if (keep.has(old)) old.classList.add("parked");
+    else old.remove();
+  }
+  frame.classList.remove("loading", "parked");
 }
 
 function show(i) {
   const view = state.views[i];
   if (!view) return;
   if (loading) loading.remove();
+  loading = null;
+  const waiting = kept.get(i);
+  if (waiting && waiting.isConnected) {
+    bringForward(waiting);
+    window.floorDisplay.shown = view.url;
+    schedule(i, true);
+    return;
+  }
   const frame = document.createElement("iframe");
   frame.className = "ds-frame loading";
   frame.title = `${t.view}: ${view.kind}`;
@@ -47,8 +69,8 @@ function show(i) {
     let good = false;
     try { good = frame.contentDocument.body.classList.contains("dv-ok"); } catch (e) { good = false; }
     if (good) {
-      for (const old of [...frames.children]) if (old !== frame) old.remove();
-      frame.classList.remove("loading");
+      if (view.sound && state.views.length > 1) kept.set(i, frame);
+      bringForward(frame);
       window.floorDisplay.shown = view.url;
     } else {
       frame.remove(); // gone or broken: keep what is shown

@@ -431,3 +431,58 @@ def test_a_full_page_of_payouts_fits_a_portrait_screen(
     inner = next(f for f in page.frames if "/display/view/" in f.url)
     assert inner.locator("td:text-is('30.')").count() == 1
     assert inner.evaluate(FITS) is None
+
+
+# Every frame records what it speaks into the screen's own list.
+SPEECH_IN_FRAMES = """
+if (window.top === window) window.__allSpoken = [];
+window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
+Object.defineProperty(window, "speechSynthesis", { configurable: true, value: {
+  getVoices: () => [{ name: "Test English", lang: "en-GB", localService: true }],
+  addEventListener() {}, cancel() {},
+  speak(u) { if (u.text) { try { window.top.__allSpoken.push(u.text); } catch (e) {} }
+             setTimeout(() => u.onend && u.onend(), 50); },
+} });
+"""
+
+
+def test_a_speaking_clock_in_a_rotation_announces_a_level_that_starts_on_another_turn(
+    asgi_server, make_tournament, browser, actor
+):
+    """The clock (with sound) and a slide take turns: the level that starts while the slide is
+    shown is still said once, by the clock's page waiting hidden for its turn."""
+    from clocks.services import clock_command
+    from displays.domain.views import Kind, Step
+    from displays.services import display_assign, display_open, display_pair
+
+    t = make_tournament(status="running")
+    clock_command(tournament=t, kind="start", actor=actor)
+    display, token = display_open()
+    display_pair(code=display.code, name="Bar", actor=actor)
+    display_assign(
+        display_id=display.pk,
+        steps=[
+            Step(Kind.CLOCK, tournament=t.pk, sound=True, seconds=5),
+            Step(Kind.SLIDE, title="Bar", text="Open", seconds=30),
+        ],
+        actor=actor,
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    context.add_init_script(SPEECH_IN_FRAMES)
+    context.add_cookies([{"name": "floor_display", "value": token, "url": asgi_server}])
+    page = context.new_page()
+    try:
+        page.goto(f"{asgi_server}/display/")
+        page.wait_for_function(
+            "() => (window.floorDisplay.shown || '').startsWith('/display/view/1/')", timeout=15000
+        )
+        clock_command(tournament=t, kind="set_remaining", seconds=2, actor=actor)
+        page.wait_for_function(
+            "() => window.__allSpoken.some((s) => s.includes('Level 2'))", timeout=15000
+        )
+        assert page.evaluate("() => window.floorDisplay.shown").startswith("/display/view/1/")
+        page.wait_for_timeout(1500)
+        spoken = page.evaluate("() => window.__allSpoken")
+        assert sum("Level 2" in s for s in spoken) == 1, spoken
+    finally:
+        context.close()

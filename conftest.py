@@ -145,3 +145,20 @@ def _fresh_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture
+def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every live message that leaves, as (group, event, data), round-tripped through JSON."""
+    import json
+
+    from tournament import realtime
+
+    out: list[tuple[str, str, dict[str, Any]]] = []
+
+    def record(group: str, message: dict[str, Any]) -> None:
+        decoded = json.loads(message["text"])
+        out.append((group, decoded["event"], decoded["data"]))
+
+    monkeypatch.setattr(realtime, "_send", record)
+    return out

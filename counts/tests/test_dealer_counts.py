@@ -4,9 +4,6 @@ taking the latest counts."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 from django.urls import reverse
 
@@ -33,18 +30,6 @@ def night(make_tournament, register, actor):
     Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
     t.refresh_from_db()
     return t
-
-
-@pytest.fixture
-def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
-    out: list[tuple[str, str, dict[str, Any]]] = []
-
-    def record(group: str, message: dict[str, Any]) -> None:
-        decoded = json.loads(message["text"])
-        out.append((group, decoded["event"], decoded["data"]))
-
-    monkeypatch.setattr(realtime, "_send", record)
-    return out
 
 
 def at_table(t, number):

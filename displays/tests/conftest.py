@@ -1,24 +1,6 @@
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
-
-from tournament import realtime
-
-
-@pytest.fixture
-def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
-    """Every message that leaves, as (group, event, data), round-tripped through JSON."""
-    out: list[tuple[str, str, dict[str, Any]]] = []
-
-    def record(group: str, message: dict[str, Any]) -> None:
-        decoded = json.loads(message["text"])
-        out.append((group, decoded["event"], decoded["data"]))
-
-    monkeypatch.setattr(realtime, "_send", record)
-    return out
 
 
 @pytest.fixture

@@ -21,18 +21,6 @@ from tournament.services.eliminations import BustReport, entries_bust
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
-    out: list[tuple[str, str, dict[str, Any]]] = []
-
-    def record(group: str, message: dict[str, Any]) -> None:
-        decoded = json.loads(message["text"])
-        out.append((group, decoded["event"], decoded["data"]))
-
-    monkeypatch.setattr(realtime, "_send", record)
-    return out
-
-
 def announced(sent, t) -> list[dict[str, Any]]:
     group = realtime.tournament_group(t.pk)
     return [d for g, e, d in sent if g == group and e == "announce"]

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from typing import Any
 
@@ -18,19 +17,6 @@ from tournament.errors import Conflict, FloorError
 from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
-    """Every message that leaves, as (group, event, data), round-tripped through JSON."""
-    out: list[tuple[str, str, dict[str, Any]]] = []
-
-    def record(group: str, message: dict[str, Any]) -> None:
-        decoded = json.loads(message["text"])
-        out.append((group, decoded["event"], decoded["data"]))
-
-    monkeypatch.setattr(realtime, "_send", record)
-    return out
 
 
 @pytest.fixture

@@ -352,6 +352,11 @@ def test_a_big_screen_that_speaks(asgi_server, night, new_page, axe, locale):
     screen = new_page(BIG_SCREEN, locale)
     screen.goto(f"{asgi_server}/t/{t.pk}/clock/?sound=1")
     screen.wait_for_function("() => document.getElementById('bs-time').dataset.levelIndex")
+    # The feed is live (a message sent before the websocket opens is not replayed).
+    screen.wait_for_function(
+        "() => !document.getElementById('bs-status').classList.contains('offline')"
+        " && document.getElementById('bs-status').textContent.trim() !== '…'"
+    )
     announcement_test(tournament=t, actor=Actor.system("test"))
     screen.wait_for_selector("#bs-caption:not([hidden])")
     audit(axe, screen, f"big screen speaking ({locale[:2]}, 1920×1080)")

@@ -36,6 +36,13 @@ Object.defineProperty(window, "speechSynthesis", { configurable: true, value: {
 """
 
 
+# A message sent before the page's websocket opens is not replayed: wait until the feed is live.
+LIVE = (
+    "() => !document.getElementById('bs-status').classList.contains('offline')"
+    " && document.getElementById('bs-status').textContent.trim() !== '…'"
+)
+
+
 def _shot(page, name):
     try:
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -101,6 +108,7 @@ def test_without_a_voice_the_caption_still_shows(asgi_server, browser, actor, ma
     try:
         page.goto(f"{asgi_server}/t/{t.pk}/clock/?sound=1")
         page.wait_for_function("() => document.getElementById('bs-time').dataset.levelIndex")
+        page.wait_for_function(LIVE)
         announcement_test(tournament=t, actor=actor)
         page.wait_for_selector("#bs-caption:not([hidden])")
         assert page.inner_text("#bs-caption-text") == "This is a test announcement."
@@ -142,6 +150,7 @@ def test_a_german_screen_speaks_with_a_german_voice(asgi_server, browser, actor,
         page.goto(f"{asgi_server}/t/{t.pk}/clock/?sound=1")
         page.wait_for_function("() => document.getElementById('bs-time').dataset.levelIndex")
         assert page.get_attribute("html", "lang") == "de"
+        page.wait_for_function(LIVE)
         announcement_test(tournament=t, actor=actor)
         page.wait_for_function("() => window.__spoken.length > 0")
         assert page.evaluate("() => window.__spoken[0].voice") == "Test Deutsch"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
@@ -20,10 +20,10 @@ from counts.models import CountSource
 from counts.selectors import big_blind_now, latest_counts_of
 from counts.services import table_counts_record
 from counts.views import chips_typed
+from tables.dealer_view import tablet_table
 from tables.models import Table
 from tournament.errors import Conflict, FloorError
 from tournament.events import Actor
-from tournament.ratelimit import allow
 
 FIELD = "count_"
 
@@ -60,15 +60,9 @@ def _typed_counts(post: Any, seated: dict[int, int]) -> dict[int, int | None]:
 
 
 def dealer_counts(request: HttpRequest, token: str) -> HttpResponse:
-    if not allow(request, "dealer", 600):
-        return HttpResponse(_("Too many requests. Wait a moment."), status=429)
-    table = Table.objects.select_related("tournament").filter(dealer_token=token).first()
-    if table is None:
-        raise Http404
-    if not table.is_open:
-        response = render(request, "tables/dealer_closed.html", {"table": table}, status=410)
-        response["Cache-Control"] = "no-store"
-        return response
+    table = tablet_table(request, token)
+    if isinstance(table, HttpResponse):
+        return table
     rows = _seated(table)
     status = 200
     typed: dict[str, str] = {}

@@ -5,12 +5,11 @@ no contact data; counts are entered by staff only (counts/views.py)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
@@ -24,6 +23,7 @@ from rest_framework.views import APIView
 
 from counts.selectors import public_counts
 from tournament.api.permissions import IsFloorOrReadOnlyPublic
+from tournament.screen_feeds import feed_body, feed_response, page_seconds
 from tournament.views import get_tournament
 
 PER_PAGE = 100
@@ -62,20 +62,12 @@ def counts_public(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _body_and_etag(request: HttpRequest, pk: int) -> tuple[bytes, str]:
-    data = public_counts(get_tournament(pk))
     # The time of the read changes every request: the ETag is over what the screen shows.
-    stamp = json.dumps({k: v for k, v in data.items() if k != "as_of"}, separators=(",", ":"))
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    return body, '"' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
+    return feed_body(public_counts(get_tournament(pk)), not_in_etag=("as_of",))
 
 
 def _page_seconds(request: HttpRequest) -> int:
-    try:
-        seconds = int(request.GET.get("seconds", PAGE_SECONDS))
-    except ValueError:
-        return PAGE_SECONDS
-    low, high = PAGE_SECONDS_RANGE
-    return min(max(seconds, low), high)
+    return page_seconds(request, PAGE_SECONDS, *PAGE_SECONDS_RANGE)
 
 
 @require_safe
@@ -112,13 +104,7 @@ def counts_screen(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def counts_json(request: HttpRequest, pk: int) -> HttpResponse:
     body, etag = _body_and_etag(request, pk)
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        response = HttpResponse(body, content_type="application/json")
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
-    return response
+    return feed_response(request, body, etag)
 
 
 class CountsRead(APIView):

@@ -6,11 +6,10 @@ season answers 304 with no body (docs/leagues.md)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,6 +18,7 @@ from django.views.decorators.http import require_safe
 from leagues.models import Season
 from leagues.selectors import standings_screen
 from leagues.views import _public_season
+from tournament.screen_feeds import feed_body, feed_response, page_seconds
 
 REFRESH_SECONDS = 30
 PAGE_SECONDS = 12  # how long a page of the standings stays (?seconds=5..120)
@@ -26,12 +26,7 @@ PAGE_SECONDS_RANGE = (5, 120)
 
 
 def _page_seconds(request: HttpRequest) -> int:
-    try:
-        seconds = int(request.GET.get("seconds", PAGE_SECONDS))
-    except ValueError:
-        return PAGE_SECONDS
-    low, high = PAGE_SECONDS_RANGE
-    return min(max(seconds, low), high)
+    return page_seconds(request, PAGE_SECONDS, *PAGE_SECONDS_RANGE)
 
 
 def _top(request: HttpRequest) -> int | None:
@@ -44,9 +39,7 @@ def _top(request: HttpRequest) -> int | None:
 
 
 def _body_and_etag(season: Season) -> tuple[bytes, str]:
-    body = json.dumps(standings_screen(season), ensure_ascii=False, separators=(",", ":"))
-    data = body.encode()
-    return data, '"' + hashlib.blake2b(data, digest_size=12).hexdigest() + '"'
+    return feed_body(standings_screen(season))
 
 
 def screen_config(request: HttpRequest, season: Season) -> dict[str, Any]:
@@ -85,10 +78,4 @@ def season_screen(request: HttpRequest, pk: int) -> HttpResponse:
 def season_standings_json(request: HttpRequest, pk: int) -> HttpResponse:
     season = _public_season(pk)
     data, etag = _body_and_etag(season)
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        response = HttpResponse(data, content_type="application/json")
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
-    return response
+    return feed_response(request, data, etag)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from clocks.selectors import clock_state_for
@@ -21,6 +23,7 @@ from tables.selectors import (
     time_call_payload,
 )
 from tournament.domain.levels import level_reached
+from tournament.ratelimit import allow
 
 
 def seat_marks(table: Table, rows: dict[int, Any]) -> list[dict[str, Any]]:
@@ -142,3 +145,19 @@ def dealer_context(table: Table, clock: tuple[list[Any], Any] | None = None) -> 
             "scTimeUp": _("Time is up"),
         },
     }
+
+
+def tablet_table(request: HttpRequest, token: str) -> Table | HttpResponse:
+    """The table a dealer tablet's link names, or the answer for a link that cannot be used:
+    429 when the address asks too often, 404 for an unknown link, 410 (Gone) with words for a
+    table that was broken, instead of a bare "not found"."""
+    if not allow(request, "dealer", 600):
+        return HttpResponse(_("Too many requests. Wait a moment."), status=429)
+    table = Table.objects.select_related("tournament").filter(dealer_token=token).first()
+    if table is None:
+        raise Http404
+    if not table.is_open:
+        response = render(request, "tables/dealer_closed.html", {"table": table}, status=410)
+        response["Cache-Control"] = "no-store"
+        return response
+    return table

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables import services as svc
-from tables.dealer_view import dealer_context, dealer_seats, seat_marks
+from tables.dealer_view import dealer_context, dealer_seats, seat_marks, tablet_table
 from tables.domain.seating import suggest_break
 from tables.domain.shotclock import cards_left
 from tables.models import ReportKind, SeatAssignment, ShotClock, Table, TableReport
@@ -34,7 +34,6 @@ from tournament.inputs import (
 )
 from tournament.models import Entry, EntryStatus, Event, Tournament
 from tournament.qr import qr_svg
-from tournament.ratelimit import allow
 from tournament.roles import floor_required, is_director
 from tournament.selectors import field_is_final
 from tournament.views import console_context, get_tournament
@@ -402,16 +401,9 @@ def _show_order_hint(table: Table, seats: list[dict[str, Any]], query: Any) -> d
 
 
 def dealer(request: HttpRequest, token: str) -> HttpResponse:
-    if not allow(request, "dealer", 600):
-        return HttpResponse(_("Too many requests. Wait a moment."), status=429)
-    table = Table.objects.select_related("tournament").filter(dealer_token=token).first()
-    if table is None:
-        raise Http404
-    if not table.is_open:
-        # A broken table's tablet says so (410 Gone) instead of a bare "not found".
-        response = render(request, "tables/dealer_closed.html", {"table": table}, status=410)
-        response["Cache-Control"] = "no-store"
-        return response
+    table = tablet_table(request, token)
+    if isinstance(table, HttpResponse):
+        return table
     template = "tables/_dealer.html" if getattr(request, "htmx", None) else "tables/dealer.html"
     context = dealer_context(table)
     context["show_order"] = _show_order_hint(table, context["seats"], request.GET)

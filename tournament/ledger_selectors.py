@@ -64,10 +64,13 @@ def _lines(queryset: object) -> list[Line]:
     ]
 
 
-def tournament_cage(tournament: Tournament) -> TournamentCage:
+def tournament_cage(tournament: Tournament, lines: list[Line] | None = None) -> TournamentCage:
+    """`lines`: the tournament's ledger lines when the caller has read them already."""
     numbers = tournament_numbers(tournament)
     assert numbers.pool is not None
-    report = report_of(_lines(LedgerLine.objects.filter(tournament=tournament)))
+    if lines is None:
+        lines = _lines(LedgerLine.objects.filter(tournament=tournament))
+    report = report_of(lines)
     house = house_result(report, [numbers.pool])
     paid = tournament.entries.aggregate(s=Sum("paid_amount"))["s"] or 0
     still_owed = numbers.prize_pool + numbers.bounty_pool - paid
@@ -126,14 +129,20 @@ def day_tournaments(day: date) -> list[Tournament]:
 
 
 def day_cages(day: date) -> list[DayCage]:
-    """One report per currency played that day."""
+    """One report per currency played that day; the ledger is read once for all of them."""
+    tournaments = day_tournaments(day)
+    lines: dict[int, list[Line]] = {t.pk: [] for t in tournaments}
+    rows = LedgerLine.objects.filter(tournament_id__in=list(lines)).values_list(
+        "tournament_id", "kind", "method", "amount", "prizes", "fees"
+    )
+    for tournament_id, kind, method, amount, prizes, fees in rows:
+        lines[tournament_id].append(Line(kind, method, amount, prizes, fees))
     by_currency: dict[str, list[TournamentCage]] = {}
-    for t in day_tournaments(day):
-        by_currency.setdefault(t.currency, []).append(tournament_cage(t))
+    for t in tournaments:
+        by_currency.setdefault(t.currency, []).append(tournament_cage(t, lines[t.pk]))
     days = []
     for currency, cages in sorted(by_currency.items()):
-        ids = [c.tournament.pk for c in cages]
-        report = report_of(_lines(LedgerLine.objects.filter(tournament_id__in=ids)))
+        report = report_of(line for c in cages for line in lines[c.tournament.pk])
         house = house_result(report, [c.pool for c in cages])
         owed = sum(c.still_owed for c in cages)
         days.append(

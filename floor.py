@@ -80,6 +80,7 @@ def test(argv: list[str]) -> None:
         "leagues",
         "displays",
         "counts",
+        "festivals",
     )
     print("== import-linter", flush=True)
     sh(tool("lint-imports"))

@@ -14,6 +14,7 @@ from drf_spectacular.views import (
 from actions import views as actions_views
 from actions.dealer_counts import dealer_counts
 from config.health import healthz, readyz
+from festivals import views as festival_views
 from tournament import public_views
 
 # Swagger UI and Redoc (served from here, their scripts from 'self') write <style> elements and
@@ -62,11 +63,13 @@ urlpatterns = [
     path("", include("clocks.urls")),
     # Before the tablet's own actions (tables.urls: d/<token>/<action>/).
     path("d/<str:token>/counts/", dealer_counts, name="dealer-counts"),
+    path("d/<str:token>/bag/", festival_views.dealer_bags, name="dealer-bags"),
     path("", include("tables.urls")),
     path("", include("rules_engine.urls")),
     path("", include("leagues.urls")),
     path("", include("displays.urls")),
     path("", include("counts.urls")),
+    path("", include("festivals.urls")),
     path("", include("tournament.urls")),
 ]
 

@@ -8,7 +8,7 @@ play, or when a table's counts together hold more chips than the tournament has.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -39,11 +39,17 @@ def counts_record(
     actor: Actor,
     source: str = CountSource.FLOOR,
     table_number: int | None = None,
+    bags: Mapping[int, str] | None = None,
+    verified: Collection[int] = (),
 ) -> Recorded:
     """Record `counts` ({entry id: chips}) in one transaction and one event.
 
     With `table_number` every player must sit at that table now (a player moved since the form
     was drawn: Conflict, reload). Raises FloorError naming the player; nothing is written then.
+
+    `bags` ({entry id: bag number}) makes these bag counts of a bag and tag (festivals/, which
+    checks the bag numbers); the players in `verified` are counted the second time, by another
+    person, with the same result: their rows are recorded as confirmed.
     """
     if source not in CountSource.values:
         raise FloorError(_("Unknown source of a count."))
@@ -98,6 +104,9 @@ def counts_record(
                 source=source,
                 table_number=here,
                 seat=seat.seat if seat is not None else None,
+                bag_number=(bags or {}).get(entry_id, ""),
+                verified_by=actor.user if entry_id in verified else None,
+                verified_at=now if entry_id in verified else None,
             )
         )
     total = sum(counts.values())
@@ -113,7 +122,7 @@ def counts_record(
     ChipCount.objects.bulk_create(rows)
     event = event_record(
         tournament=tournament,
-        action="chips.count",
+        action="chips.bag" if bags else "chips.count",
         actor=actor,
         payload={
             "table": table_number,
@@ -123,6 +132,8 @@ def counts_record(
                     "entry": entries[r.entry_id].number,
                     "count": r.count,
                     **({"before": before[r.entry_id]} if r.entry_id in before else {}),
+                    **({"bag": r.bag_number} if r.bag_number else {}),
+                    **({"confirmed": True} if r.verified_at else {}),
                 }
                 for r in rows
             ],

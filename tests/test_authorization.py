@@ -93,6 +93,8 @@ def world(make_tournament, register, actor):
         "token": secret.public_token,
         "player_id": secret.player_id,
         "display_id": 999999,  # no such screen: pages answer 404 once the role is checked
+        "bag": 999999,  # no such bag and tag (nor event: `pk` is a tournament's): 404 after the role
+        "table": tables[0].number,
     }
     return t, secret, tables, kwargs
 

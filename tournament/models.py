@@ -319,6 +319,20 @@ class Tournament(DatabaseCounted):
         choices=TimeBankReset.choices,
         default=TimeBankReset.DAY_AND_FINAL_TABLE,
     )
+    # An event with starting flights (festivals/, docs/festivals.md): a flight's buy-ins go to
+    # the prize pool of the event's Day 2 (`pool_to`), which pays the places of the whole event;
+    # the Day 2 (`pooled`) counts the entries and the pool of its flights with its own.
+    pool_to = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="pool_from",
+        verbose_name=_("prize pool paid at"),
+    )
+    pooled = models.BooleanField(
+        _("gathers the prize pools of its starting flights"), default=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # Kept by the database on every change of an entry (tournament/counters.py): players still
     # in, entries that count for the field (neither unregistered nor waiting as alternates), and
@@ -513,6 +527,8 @@ class PurchaseKind(models.TextChoices):
     REENTRY = "reentry", _("Re-entry")
     REBUY = "rebuy", _("Rebuy")
     ADDON = "addon", _("Add-on")
+    # A stack bagged at the end of a starting flight and carried into Day 2: chips, no money.
+    CARRIED = "carried", _("Chips carried from a starting flight")
 
 
 class Purchase(models.Model):

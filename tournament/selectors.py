@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from tournament.domain.ledger import LedgerError, Pool, pool_of
@@ -50,6 +50,15 @@ def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
         addons,
         _tables_open,
     ) = Tournament.objects.values_list(*Tournament.counters).get(pk=tournament.pk)
+    if tournament.pooled:
+        # An event's Day 2: the entries and the money are its flights' and its own buy-ins
+        # (its carried stacks are not entries, festivals/).
+        fed = Tournament.objects.filter(pool_to=tournament.pk).aggregate(
+            entries=Sum("entries_counted"), paid=Sum("paid_in"), fees=Sum("fees_in")
+        )
+        entries = (fed["entries"] or 0) + buyins + reentries
+        paid_in += fed["paid"] or 0
+        fees_in += fed["fees"] or 0
     bounty_pool = 0
     if tournament.bounty_kind != BountyKind.NONE:
         bounty_pool = tournament.bounty * (buyins + reentries)
@@ -91,6 +100,8 @@ def payout_amounts(tournament: Tournament, numbers: TournamentNumbers | None = N
     """Prize per place (index 0 = 1st): the manual table if the director set one, else the
     default schedule for the field size, rounded to the tournament's unit and summing exactly
     to the pool."""
+    if tournament.pool_to_id:
+        return []  # a starting flight: its event's Day 2 pays the places
     if tournament.satellite_seat_value:
         numbers = numbers or tournament_numbers(tournament)
         return satellite_payouts(numbers.prize_pool, tournament.satellite_seat_value)[2]

@@ -29,3 +29,8 @@ seats_changed = Signal()
 # registration given back): arguments `tournament`, `entry`, `actor`. Once seats are drawn the
 # layer above has the tables app seat it (actions/receivers.py).
 entry_joined_field = Signal()
+
+# A player is about to enter the tournament (before anything is written): arguments
+# `tournament` and `player`. A receiver refuses the entry by raising FloorError; an event with
+# starting flights refuses a player its policy keeps out of another flight (festivals/).
+entry_registering = Signal()

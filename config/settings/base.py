@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "rules_engine",
     "leagues",
     "counts",
+    "festivals",
     "actions",
     "displays",
     "axes",

@@ -33,7 +33,7 @@ from tables.selectors import (
     time_call_payload,
 )
 from tables.services.balancing import balance_apply, final_table_draw, table_break
-from tables.services.draw import seats_draw, tables_create
+from tables.services.draw import seats_draw, seats_place, tables_create
 from tables.services.hands import button_set, hand_done, hand_for_hand_set
 from tables.services.moves import entry_seat, moves_undo, seat_move
 from tables.services.reports import call_floor, report_bust, report_resolve
@@ -68,6 +68,7 @@ __all__ = [
     "seat_move",
     "seating_is_drawn",
     "seats_draw",
+    "seats_place",
     "shot_clock_payload",
     "shot_clock_rules",
     "shot_clock_start",

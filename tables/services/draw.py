@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -121,6 +121,46 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
     broadcast_on_commit(tournament_group(tournament.pk), "seating", {"draw": True})
     notify_chart(tournament.pk)
     return len(result)
+
+
+@transaction.atomic
+def seats_place(
+    *,
+    tournament: Tournament,
+    seats: Mapping[int, tuple[int, int]],
+    stacks: Mapping[int, int],
+    actor: Actor,
+    how: str,
+) -> int:
+    """Seat a field drawn elsewhere (an event's Day 2 from its flights' bags, festivals/):
+    `seats` = {entry id: (table number, seat)}, `stacks` = {entry id: chips carried}. Opens the
+    tables it needs; refused when seats exist already. Returns the number seated."""
+    tournament = lock_tournament(tournament.pk)
+    if tournament.status not in SEATED_STATUSES:
+        raise FloorError(_("Seats are drawn once registration is open."))
+    if SeatAssignment.objects.filter(table__tournament=tournament).exists():
+        raise FloorError(_("Seats have been drawn already. Use a redraw to start over."))
+    counts: dict[int, int] = {}
+    for table_number, _seat in seats.values():
+        counts[table_number] = counts.get(table_number, 0) + 1
+    have = set(tournament.tables.values_list("number", flat=True))
+    missing = max(counts, default=0) - max(have, default=0)
+    if missing > 0:
+        tables_create(tournament=tournament, count=missing, actor=actor)
+    table_ids = dict(tournament.tables.values_list("number", "pk"))
+    rows = [(entry_id, table_ids[t], s) for entry_id, (t, s) in seats.items()]
+    with _draw_sets_counts():
+        _reset_tables(tournament, counts)
+        _insert_seats(rows, stacks=[stacks.get(entry_id) for entry_id, _t, _s in rows])
+    event_record(
+        tournament=tournament,
+        action="seats.draw",
+        actor=actor,
+        payload={"seated": len(rows), "tables": sorted(counts), "how": how},
+    )
+    broadcast_on_commit(tournament_group(tournament.pk), "seating", {"draw": True})
+    notify_chart(tournament.pk)
+    return len(rows)
 
 
 @contextmanager

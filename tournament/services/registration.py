@@ -36,7 +36,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services import ledger
-from tournament.status_signals import entry_joined_field, seats_changed
+from tournament.status_signals import entry_joined_field, entry_registering, seats_changed
 
 
 def entry_rules(tournament: Tournament) -> EntryRules:
@@ -243,6 +243,8 @@ def entry_register(
         )
     except RegistrationError as exc:
         raise _refuse(exc) from exc
+    # Another app's policy (an event's other starting flights) may keep the player out.
+    entry_registering.send(sender=Entry, tournament=tournament, player=player)
 
     live = tournament.players_left  # the locked row's count (tournament/counters.py)
     number = (tournament.entries.aggregate(m=Max("number"))["m"] or 0) + 1

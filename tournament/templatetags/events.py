@@ -63,6 +63,16 @@ def _chip_counts(p: dict[str, Any]) -> str:
     return f"{head}{_table_suffix(p)}: {sample}{' …' if len(counts) > 4 else ''}"
 
 
+def _bags(p: dict[str, Any]) -> str:
+    counts = p.get("counts", [])
+    head = ngettext("%(n)s bag recorded", "%(n)s bags recorded", len(counts)) % {"n": len(counts)}
+    confirmed = sum(1 for c in counts if c.get("confirmed"))
+    if confirmed:
+        head += " (" + _("%(n)s confirmed by a second count") % {"n": confirmed} + ")"
+    sample = ", ".join(f"#{c.get('entry')}: {c.get('count')} [{c.get('bag')}]" for c in counts[:4])
+    return f"{head}{_table_suffix(p)}: {sample}{' …' if len(counts) > 4 else ''}"
+
+
 SENTENCES: dict[str, Any] = {
     "tournament.create": lambda p: _("Tournament created"),
     "tournament.import": lambda p: _(
@@ -189,6 +199,26 @@ SENTENCES: dict[str, Any] = {
     "penalty.give": lambda p: _("Penalty for #%(n)s") % {"n": p.get("entry")} + _table_suffix(p),
     "chips.colour_up": lambda p: _("Colour-up recorded") + _table_suffix(p),
     "chips.count": lambda p: _chip_counts(p),
+    "chips.bag": lambda p: _bags(p),
+    "chips.bag_confirm": lambda p: _("Bags confirmed by a second person")
+    + _table_suffix(p)
+    + ": "
+    + ", ".join(f"#{n}" for n in p.get("numbers", [])),
+    "festival.create": lambda p: _("Event with %(n)s starting flights made")
+    % {"n": len(p.get("flights", []))},
+    "festival.bagging_open": lambda p: _("Bag and tag began (Day %(d)s, %(n)s players)")
+    % {"d": p.get("day"), "n": p.get("players")},
+    "festival.bagging_close": lambda p: _("Day %(d)s closed: %(n)s players bagged %(c)s chips")
+    % {"d": p.get("day"), "n": p.get("survivors"), "c": p.get("chips")}
+    + (" · " + _("despite %(f)s flags") % {"f": p["flags"]} if p.get("flags") else ""),
+    "festival.bagging_reopen": lambda p: _("Day %(d)s reopened: %(r)s")
+    % {"d": p.get("day"), "r": p.get("reason", "")},
+    "festival.day2_draw": lambda p: (
+        _("Day 2 drawn, seeded: %(n)s players at %(t)s tables")
+        if p.get("seeded")
+        else _("Day 2 drawn at random: %(n)s players at %(t)s tables")
+    )
+    % {"n": p.get("players"), "t": p.get("tables")},
     "login.locked": lambda p: _("Login locked for %(account)s from %(address)s")
     % {"account": p.get("account") or "–", "address": p.get("address")},
     "sessions.ended": lambda p: ngettext(
@@ -239,7 +269,8 @@ ACTION_NAMES: dict[str, Any] = {
     "registration": gettext_lazy("Registration open and closed"),
     "ruling": gettext_lazy("Rulings"),
     "penalty": gettext_lazy("Penalties"),
-    "chips": gettext_lazy("Chips: colour-ups and counts"),
+    "chips": gettext_lazy("Chips: colour-ups, counts and bags"),
+    "festival": gettext_lazy("Flights, bag and tag, Day 2"),
     "login": gettext_lazy("Logins"),
     "sessions": gettext_lazy("Logins"),
     "correction": gettext_lazy("Corrections"),

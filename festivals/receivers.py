@@ -1,0 +1,51 @@
+"""Who may enter a starting flight, by the event's policy (docs/festivals.md): a survivor of
+one flight plays no other when every bag advances; a player still playing a flight enters no
+other until it has bagged; with no re-entry across flights, a player out in one flight enters
+no other."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+from django.utils.translation import gettext as _
+
+from festivals.models import Advance, Flight
+from tournament.errors import FloorError
+from tournament.models import Entry, EntryStatus
+from tournament.status_signals import entry_registering
+
+
+@receiver(entry_registering, dispatch_uid="festivals.flight_policy")
+def flight_policy(*, tournament: Any, player: Any, **_kw: Any) -> None:
+    flight = Flight.objects.filter(tournament_id=tournament.pk).select_related("event").first()
+    if flight is None:
+        return
+    event = flight.event
+    others = (
+        Flight.objects.filter(event=event)
+        .exclude(pk=flight.pk)
+        .values_list("tournament_id", "label", "tournament__status")
+    )
+    label_of = {tid: (label, status) for tid, label, status in others}
+    for tid, status in Entry.objects.filter(
+        tournament_id__in=list(label_of), player_id=player.pk
+    ).values_list("tournament_id", "status"):
+        label, flight_status = label_of[tid]
+        if status == EntryStatus.ACTIVE and flight_status != "finished":
+            raise FloorError(
+                _("%(p)s is still playing Day %(f)s.") % {"p": player.display_name, "f": label},
+                code="flight_playing",
+            )
+        if status == EntryStatus.ACTIVE and event.advance == Advance.ALL:
+            raise FloorError(
+                _("%(p)s bagged chips in Day %(f)s; in this event a survivor plays one flight.")
+                % {"p": player.display_name, "f": label},
+                code="flight_survived",
+            )
+        if status == EntryStatus.BUSTED and not event.reentry_across_flights:
+            raise FloorError(
+                _("%(p)s played Day %(f)s; this event allows no re-entry in another flight.")
+                % {"p": player.display_name, "f": label},
+                code="flight_reentry",
+            )

@@ -1,0 +1,314 @@
+"""Reads for events with starting flights: the bags of a bag and tag, its report (what is
+missing, unconfirmed or flagged), the flights' state, and the places across the whole event.
+The checks and rankings are in festivals/domain/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Max, QuerySet
+
+from counts.models import ChipCount
+from festivals.domain.bagging import (
+    BagCount,
+    BagReport,
+    Seated,
+    bag_report,
+    normalise_bag,
+    smallest_chip_in_play,
+)
+from festivals.domain.places import EventPlace, FlightBust, event_places
+from festivals.models import Bagging, Flight, FlightEvent
+from rules_engine.models import ColourUp
+from tournament.models import Entry, EntryStatus, Tournament
+from tournament.selectors import TournamentNumbers, tournament_numbers
+
+# "An earlier count of this level" for a table's check: counts taken in this window before bag
+# and tag began.
+EARLIER_COUNTS = timedelta(hours=1)
+
+
+def flight_labels(event: FlightEvent) -> dict[int, str]:
+    """Tournament id -> flight label ("1A") of an event."""
+    return dict(event.flights.values_list("tournament_id", "label"))
+
+
+def open_bagging(tournament: Tournament) -> Bagging | None:
+    return Bagging.objects.filter(tournament=tournament, closed_at__isnull=True).first()
+
+
+def last_bagging(tournament: Tournament) -> Bagging | None:
+    return Bagging.objects.filter(tournament=tournament).order_by("-opened_at", "-id").first()
+
+
+def bag_rows(bagging: Bagging) -> QuerySet[ChipCount]:
+    """The bag counts of a bag and tag, newest first (the first row per entry is its latest)."""
+    return (
+        ChipCount.objects.filter(tournament_id=bagging.tournament_id, id__gt=bagging.after_count)
+        .exclude(bag_number="")
+        .select_related("entry", "entry__player")
+        .order_by("-id")
+    )
+
+
+def latest_bags(bagging: Bagging) -> dict[int, ChipCount]:
+    """Each player's latest bag count of this bag and tag."""
+    latest: dict[int, ChipCount] = {}
+    for row in bag_rows(bagging):
+        latest.setdefault(row.entry_id, row)
+    return latest
+
+
+def table_of(row: ChipCount) -> int | str:
+    return row.table_number if row.table_number is not None else "–"
+
+
+@dataclass(frozen=True)
+class BagLine:
+    """One player at a table during bag and tag, as the pages show it."""
+
+    entry_id: int
+    number: int
+    name: str
+    table: int
+    seat: int
+    count: int | None
+    bag: str
+    confirmed: bool
+    disputed: bool
+    counted_by: str
+    confirmed_by: str
+    before: int | None  # the count this one replaced, when it was re-entered
+
+
+def _latest_two(bagging: Bagging) -> dict[int, list[ChipCount]]:
+    rows: dict[int, list[ChipCount]] = {}
+    for row in bag_rows(bagging):
+        kept = rows.setdefault(row.entry_id, [])
+        if len(kept) < 2:
+            kept.append(row)
+    return rows
+
+
+def _disputed(rows: list[ChipCount]) -> bool:
+    """The latest count, not confirmed, disagrees with the one before it."""
+    if len(rows) < 2 or rows[0].verified_at is not None:
+        return False
+    last, before = rows
+    return last.count != before.count or normalise_bag(last.bag_number) != normalise_bag(
+        before.bag_number
+    )
+
+
+def _seated(tournament_id: int) -> list[tuple[int, int, str, int, int]]:
+    """(entry id, number, display name, table, seat) of everyone still in."""
+    rows = Entry.objects.filter(tournament_id=tournament_id, status=EntryStatus.ACTIVE).values_list(
+        "pk", "number", "player__display_name", "seat__table__number", "seat__seat"
+    )
+    return [(e, n, name, t or 0, s or 0) for e, n, name, t, s in rows]
+
+
+def bagging_report(bagging: Bagging) -> BagReport:
+    """The bag and tag's state and checks (festivals/domain/bagging.py)."""
+    tournament = Tournament.objects.get(pk=bagging.tournament_id)
+    seated = _seated(tournament.pk)
+    latest = _latest_two(bagging)
+    bags = {
+        e: BagCount(
+            entry_id=e,
+            count=rows[0].count,
+            bag=rows[0].bag_number,
+            verified=rows[0].verified_at is not None,
+            disputed=_disputed(rows),
+        )
+        for e, rows in latest.items()
+    }
+    return bag_report(
+        [Seated(entry_id=e, table=t, seat=s) for e, _n, _name, t, s in seated],
+        bags,
+        chips_in_play=tournament_numbers(tournament).chips_in_play,
+        smallest_chip=_smallest_chip(bagging),
+        leader_before=_leader_before(bagging),
+        previous=_earlier_counts(bagging),
+        tolerance_bp=bagging.event.tolerance_bp,
+    )
+
+
+def _smallest_chip(bagging: Bagging) -> int | None:
+    tournament = bagging.tournament
+    if tournament.chip_set_id is None:
+        return None
+    values = list(tournament.chip_set.denominations.values_list("value", flat=True))
+    tournaments = [
+        bagging.event.day2_id,
+        *bagging.event.flights.values_list("tournament_id", flat=True),
+    ]
+    gone = set(
+        ColourUp.objects.filter(tournament_id__in=tournaments).values_list("removed", flat=True)
+    )
+    return smallest_chip_in_play(values, gone)
+
+
+def _in_play_counts(bagging: Bagging) -> QuerySet[ChipCount]:
+    return ChipCount.objects.filter(
+        tournament_id=bagging.tournament_id,
+        id__lte=bagging.after_count,
+        entry__status=EntryStatus.ACTIVE,
+    )
+
+
+def _leader_before(bagging: Bagging) -> int | None:
+    latest = _in_play_counts(bagging).values("entry_id").annotate(last=Max("id")).values("last")
+    return ChipCount.objects.filter(id__in=latest).aggregate(m=Max("count"))["m"]
+
+
+def _earlier_counts(bagging: Bagging) -> dict[int, int]:
+    since: datetime = bagging.opened_at - EARLIER_COUNTS
+    rows = _in_play_counts(bagging).filter(recorded_at__gte=since).order_by("entry_id", "id")
+    return {e: c for e, c in rows.values_list("entry_id", "count")}
+
+
+def table_lines(bagging: Bagging, table: int | None = None) -> list[BagLine]:
+    """Everyone still in (at one table, or all), by table and seat, with their latest bag."""
+    latest = _latest_two(bagging)
+    lines = []
+    for e, n, name, t, s in sorted(_seated(bagging.tournament_id), key=lambda r: (r[3], r[4])):
+        if table is not None and t != table:
+            continue
+        rows = latest.get(e, [])
+        last = rows[0] if rows else None
+        lines.append(
+            BagLine(
+                entry_id=e,
+                number=n,
+                name=name,
+                table=t,
+                seat=s,
+                count=last.count if last else None,
+                bag=last.bag_number if last else "",
+                confirmed=bool(last and last.verified_at),
+                disputed=_disputed(rows),
+                counted_by=last.recorded_by_label if last else "",
+                confirmed_by=(last.verified_by.get_username() if last and last.verified_by else ""),
+                before=rows[1].count if len(rows) > 1 else None,
+            )
+        )
+    return lines
+
+
+def lines_by_table(bagging: Bagging) -> dict[int, list[BagLine]]:
+    out: dict[int, list[BagLine]] = {}
+    for line in table_lines(bagging):
+        out.setdefault(line.table, []).append(line)
+    return out
+
+
+# --- The event as a whole ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FlightState:
+    flight: Flight
+    tournament: Tournament
+    entries: int
+    players_left: int
+    bagging: Bagging | None
+    report: BagReport | None
+
+
+@dataclass(frozen=True)
+class EventState:
+    event: FlightEvent
+    flights: list[FlightState]
+    day2: Tournament
+    numbers: TournamentNumbers
+    ready_to_draw: bool
+    survivors: int
+    day2_baggings: list[Bagging]
+
+
+def event_state(event: FlightEvent, *, reports: bool = True) -> EventState:
+    flights = []
+    for flight in event.flights.select_related("tournament").order_by("position"):
+        t = flight.tournament
+        bagging = last_bagging(t)
+        report = bagging_report(bagging) if bagging is not None and reports else None
+        flights.append(
+            FlightState(
+                flight=flight,
+                tournament=t,
+                entries=t.entries_counted,
+                players_left=t.players_left,
+                bagging=bagging,
+                report=report,
+            )
+        )
+    day2 = event.day2
+    ready = event.drawn_at is None and all(
+        f.bagging is not None and f.bagging.closed_at is not None for f in flights
+    )
+    survivors = sum(f.bagging.survivors for f in flights if f.bagging and f.bagging.closed_at)
+    return EventState(
+        event=event,
+        flights=flights,
+        day2=day2,
+        numbers=tournament_numbers(day2),
+        ready_to_draw=ready,
+        survivors=survivors,
+        day2_baggings=list(Bagging.objects.filter(tournament=day2).order_by("opened_at")),
+    )
+
+
+@dataclass(frozen=True)
+class Standing:
+    place: int
+    shared_to: int
+    name: str
+    reached: str  # "Day 2" or the flight's label
+    prize: int
+
+
+def event_standings(event: FlightEvent) -> list[Standing]:
+    """Places across the whole event (festivals/domain/places.py): Day-2 players first, then the
+    Day-1 busts of every flight by how many busts of their flight came after theirs."""
+    labels = {f.position: f.label for f in event.flights.all()}
+    flight_of = dict(event.flights.values_list("tournament_id", "position"))
+    busts: list[FlightBust] = []
+    names: dict[int, tuple[str, str, int]] = {}
+    survivors: dict[int, int] = {}
+    for tid, position in flight_of.items():
+        survivors[position] = Entry.objects.filter(
+            tournament_id=tid, status=EntryStatus.ACTIVE
+        ).count()
+        for e, place, name in Entry.objects.filter(
+            tournament_id=tid, status=EntryStatus.BUSTED, place__isnull=False
+        ).values_list("pk", "place", "player__display_name"):
+            busts.append(FlightBust(key=e, flight=position, flight_place=place or 0))
+            names[e] = (name, labels[position], 0)
+    day2: list[tuple[int, int | None]] = []
+    for e, place, status, name, prize in Entry.objects.filter(
+        tournament_id=event.day2_id
+    ).values_list("pk", "place", "status", "player__display_name", "prize"):
+        if status in (EntryStatus.ACTIVE, EntryStatus.BUSTED):
+            day2.append((e, place if status == EntryStatus.BUSTED else None))
+            names[e] = (name, "2", prize)
+    places = event_places(day2, busts, survivors)
+    return [_standing(p, names) for p in places]
+
+
+def _standing(p: EventPlace, names: dict[int, tuple[str, str, int]]) -> Standing:
+    name, reached, prize = names[p.key]
+    return Standing(place=p.place, shared_to=p.shared_to, name=name, reached=reached, prize=prize)
+
+
+def festival_of(tournament: Tournament) -> dict[str, Any] | None:
+    """For a tournament's pages: its event and its part in it (flight label or Day 2)."""
+    flight = Flight.objects.filter(tournament=tournament).select_related("event").first()
+    if flight is not None:
+        return {"event": flight.event, "label": flight.label, "is_day2": False}
+    event = FlightEvent.objects.filter(day2=tournament).first()
+    if event is not None:
+        return {"event": event, "label": "2", "is_day2": True}
+    return None

@@ -1,0 +1,560 @@
+"""Events with starting flights: making one, bag and tag at the end of a day, closing the day
+and the Day-2 draw (docs/festivals.md). The arithmetic is in festivals/domain/; this module
+checks, writes and logs, each operation in one transaction that changes nothing when refused.
+
+This app sits above the others (like actions/): it calls the tournament, tables and counts
+services and nothing below imports it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from random import Random
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from counts.models import ChipCount, CountSource
+from counts.services import counts_record
+from festivals.domain.bagging import bag_refusal, normalise_bag
+from festivals.domain.day2 import FestivalError, Survivor, day2_draw, merge_survivors
+from festivals.models import Advance, Bagging, Flight, FlightEvent
+from festivals.selectors import (
+    bagging_report,
+    flight_labels,
+    last_bagging,
+    latest_bags,
+    open_bagging,
+    table_of,
+)
+from tables.domain.seating import secure_random, tables_needed
+from tables.services import seats_place
+from tournament.errors import FloorError
+from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
+from tournament.models import (
+    Entry,
+    EntryStatus,
+    Purchase,
+    PurchaseKind,
+    Status,
+    Tournament,
+)
+from tournament.services.registration import registration_close
+from tournament.services.tournaments import (
+    TOURNAMENT_FIELDS,
+    tournament_create,
+    tournament_reopen,
+    tournament_status_set,
+    tournament_update,
+)
+
+MAX_FLIGHTS = 26
+# What a flight and the Day 2 copy from the tournament the event is made from.
+_NOT_COPIED = {"name", "starts_at", "capacity", "guarantee", "places_paid"}
+
+
+def _label(position: int) -> str:
+    return f"1{chr(ord('A') + position)}"
+
+
+@transaction.atomic
+def event_create(
+    *,
+    template: Tournament,
+    name: str,
+    flights: int,
+    actor: Actor,
+    advance: str = Advance.ALL,
+    reentry_across_flights: bool = True,
+    flight_cap: int | None = None,
+    tolerance_bp: int = 50,
+    days_between: int = 1,
+) -> FlightEvent:
+    """Make an event of `flights` starting flights and a Day 2 from `template`, which becomes
+    Day 1A. The other flights copy its settings and start `days_between` days apart; the Day 2
+    starts a day after the last flight, holds the guarantee and pays the places; each flight's
+    buy-ins go to the Day 2's prize pool."""
+    template = lock_tournament(template.pk, key=True)
+    name = (name or "").strip()
+    if not name or len(name) > 100:
+        raise FloorError(_("Give the event a name of 1 to 100 characters."))
+    if not 2 <= flights <= MAX_FLIGHTS:
+        raise FloorError(_("An event has 2 to 26 starting flights."))
+    if advance not in Advance.values:
+        raise FloorError(_("Choose who advances to Day 2."))
+    if flight_cap is not None and flight_cap < 2:
+        raise FloorError(_("A flight holds at least 2 players."))
+    if not 0 <= tolerance_bp <= 1000:
+        raise FloorError(_("The count tolerance is 0 to 10 % of the chips in play."))
+    if not 0 <= days_between <= 7:
+        raise FloorError(_("Flights start 0 to 7 days apart."))
+    if template.status not in (Status.PLANNED, Status.REGISTERING):
+        raise FloorError(_("Make an event from a tournament that has not started."))
+    if (
+        template.pool_to_id
+        or template.pooled
+        or Flight.objects.filter(tournament=template).exists()
+    ):
+        raise FloorError(_("This tournament belongs to an event already."))
+    if template.satellite_seat_value or template.bounty_kind != "none":
+        raise FloorError(_("Satellites and bounty tournaments cannot be made into flights."))
+    copied = {f: getattr(template, f) for f in TOURNAMENT_FIELDS if f not in _NOT_COPIED} | {
+        "capacity": flight_cap,
+        "guarantee": 0,
+    }
+    structure, chip_set = template.structure, template.chip_set
+    gap = timedelta(days=days_between)
+    day2 = tournament_create(
+        actor=actor,
+        name=f"{name} – {_('Day 2')}"[:120],
+        starts_at=template.starts_at + gap * (flights - 1) + timedelta(days=1),
+        buy_in=copied.pop("buy_in"),
+        starting_stack=copied.pop("starting_stack"),
+        structure=structure,
+        chip_set=chip_set,
+        **(copied | {"capacity": None, "guarantee": template.guarantee}),
+        places_paid=template.places_paid,
+    )
+    copied |= {"buy_in": day2.buy_in, "starting_stack": day2.starting_stack}
+    Tournament.objects.filter(pk=day2.pk).update(pooled=True)
+    day2.pooled = True
+    event = FlightEvent.objects.create(
+        name=name,
+        day2=day2,
+        advance=advance,
+        reentry_across_flights=reentry_across_flights,
+        flight_cap=flight_cap,
+        tolerance_bp=tolerance_bp,
+    )
+    tournament_update(
+        tournament=template,
+        actor=actor,
+        name=f"{name} – {_('Day %(f)s') % {'f': _label(0)}}"[:120],
+        capacity=flight_cap,
+        guarantee=0,
+    )
+    made = [template]
+    for i in range(1, flights):
+        values = dict(copied)
+        made.append(
+            tournament_create(
+                actor=actor,
+                name=f"{name} – {_('Day %(f)s') % {'f': _label(i)}}"[:120],
+                starts_at=template.starts_at + gap * i,
+                buy_in=values.pop("buy_in"),
+                starting_stack=values.pop("starting_stack"),
+                structure=structure,
+                chip_set=chip_set,
+                **values,
+            )
+        )
+    Tournament.objects.filter(pk__in=[t.pk for t in made]).update(pool_to=day2)
+    Flight.objects.bulk_create(
+        Flight(event=event, tournament=t, label=_label(i), position=i) for i, t in enumerate(made)
+    )
+    event_record(
+        tournament=day2,
+        action="festival.create",
+        actor=actor,
+        payload={
+            "event": event.pk,
+            "flights": [t.pk for t in made],
+            "advance": advance,
+            "reentry_across_flights": reentry_across_flights,
+            "flight_cap": flight_cap,
+        },
+    )
+    return event
+
+
+def event_of(tournament: Tournament) -> FlightEvent | None:
+    """The event a flight or a Day 2 belongs to."""
+    flight = Flight.objects.filter(tournament=tournament).select_related("event").first()
+    if flight is not None:
+        return flight.event
+    return FlightEvent.objects.filter(day2=tournament).first()
+
+
+def day_label(event: FlightEvent, tournament: Tournament) -> str:
+    if tournament.pk == event.day2_id:
+        days = Bagging.objects.filter(tournament=tournament).count()
+        return str(2 + days)
+    return flight_labels(event).get(tournament.pk, "?")
+
+
+# --- Bag and tag ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def bagging_open(*, tournament: Tournament, actor: Actor) -> Bagging:
+    """Bag and tag begins at the end of this tournament's day: every player still in must be
+    bagged (count and bag number) and the count confirmed before the day can close."""
+    locked = lock_tournament(tournament.pk, key=True)
+    event = event_of(locked)
+    if event is None:
+        raise FloorError(_("Bag and tag is for events with starting flights."))
+    if locked.status not in (Status.RUNNING, Status.FINAL_TABLE):
+        raise FloorError(_("Bag and tag begins at the end of a day of play."))
+    if event.drawn_at and locked.pk != event.day2_id:
+        raise FloorError(_("The Day 2 has been drawn: this flight is over."))
+    if open_bagging(locked) is not None:
+        raise FloorError(_("Bag and tag is under way already."))
+    if not locked.players_left:
+        raise FloorError(_("Nobody is left to bag."))
+    after = ChipCount.objects.aggregate(m=Max("id"))["m"] or 0
+    bagging = Bagging.objects.create(
+        event=event,
+        tournament=locked,
+        day=day_label(event, locked),
+        after_count=after,
+        opened_by=actor.user,
+    )
+    event_record(
+        tournament=locked,
+        action="festival.bagging_open",
+        actor=actor,
+        payload={"bagging": bagging.pk, "day": bagging.day, "players": locked.players_left},
+    )
+    return bagging
+
+
+def _who(source: str, user_id: int | None, label: str) -> tuple[str, Any]:
+    """Who counted: a floor account, or a table's tablet (no account: its label)."""
+    return (source, user_id if user_id is not None else label)
+
+
+@transaction.atomic
+def bags_record(
+    *,
+    bagging: Bagging,
+    table_number: int,
+    bags: Mapping[int, tuple[int | None, str]],
+    actor: Actor,
+    source: str = CountSource.FLOOR,
+) -> list[ChipCount]:
+    """One table's bags: {entry id: (count, bag number)}; a blank count leaves that player as
+    is. A player counted before in this bag and tag by another person with the same count and
+    bag is confirmed by this count; a different result stands as the latest and is flagged as
+    disputed until the counts agree. A bag number used for another player is refused."""
+    tournament = lock_tournament(bagging.tournament_id, key=True)
+    bagging = Bagging.objects.select_for_update().get(pk=bagging.pk)
+    if bagging.closed_at is not None:
+        raise FloorError(_("This day is closed: a director reopens it to change a bag."))
+    typed = {e: (c, b) for e, (c, b) in bags.items() if c is not None}
+    if not typed:
+        raise FloorError(_("Enter at least one count."))
+    latest = latest_bags(bagging)
+    taken = {normalise_bag(r.bag_number): e for e, r in latest.items()}
+    numbers = dict(Entry.objects.filter(pk__in=list(typed)).values_list("pk", "number"))
+    counts: dict[int, int] = {}
+    bag_of: dict[int, str] = {}
+    verified: set[int] = set()
+    me = _who(source, actor.user.pk if actor.user else None, actor.label)
+    for entry_id, (chips, bag) in typed.items():
+        n = numbers.get(entry_id, "?")
+        why = bag_refusal(bag, entry_id=entry_id, taken=taken)
+        if why == "bag_empty":
+            raise FloorError(_("#%(n)s: enter the bag number.") % {"n": n}, code=why)
+        if why == "bag_format":
+            raise FloorError(
+                _("#%(n)s: a bag number has 1 to 20 letters, digits or dashes.") % {"n": n},
+                code=why,
+            )
+        if why == "bag_taken":
+            holder = taken[normalise_bag(bag)]
+            raise FloorError(
+                _("#%(n)s: bag %(bag)s is used already for #%(other)s (table %(t)s).")
+                % {
+                    "n": n,
+                    "bag": normalise_bag(bag),
+                    "other": Entry.objects.get(pk=holder).number,
+                    "t": table_of(latest[holder]),
+                },
+                code=why,
+            )
+        taken[normalise_bag(bag)] = entry_id
+        counts[entry_id] = int(chips)  # type: ignore[arg-type]
+        bag_of[entry_id] = normalise_bag(bag)
+        before = latest.get(entry_id)
+        if (
+            before is not None
+            and before.count == chips
+            and normalise_bag(before.bag_number) == bag_of[entry_id]
+            and _who(before.source, before.recorded_by_id, before.recorded_by_label) != me
+        ):
+            verified.add(entry_id)
+    recorded = counts_record(
+        tournament=tournament,
+        counts=counts,
+        actor=actor,
+        source=source,
+        table_number=table_number,
+        bags=bag_of,
+        verified=verified,
+    )
+    return recorded.counts
+
+
+@transaction.atomic
+def bags_confirm(
+    *, bagging: Bagging, table_number: int, entry_ids: list[int] | None, actor: Actor
+) -> int:
+    """A second person confirms the latest bags at a table (all unconfirmed ones, or those
+    listed): refused for bags this person counted. Returns how many were confirmed."""
+    lock_tournament(bagging.tournament_id, key=True)
+    bagging = Bagging.objects.select_for_update().get(pk=bagging.pk)
+    if bagging.closed_at is not None:
+        raise FloorError(_("This day is closed: a director reopens it to change a bag."))
+    if actor.user is None:
+        raise FloorError(_("A floor account confirms the counts."))
+    latest = latest_bags(bagging)
+    chosen = [
+        r
+        for r in latest.values()
+        if r.table_number == table_number
+        and r.verified_at is None
+        and (entry_ids is None or r.entry_id in entry_ids)
+    ]
+    mine = [r for r in chosen if r.recorded_by_id == actor.user.pk and r.source != "dealer"]
+    if mine:
+        raise FloorError(
+            _("You counted #%(n)s yourself: another person confirms the count.")
+            % {"n": ", #".join(str(r.entry.number) for r in mine)}
+        )
+    if not chosen:
+        raise FloorError(_("Nothing to confirm at this table."))
+    now = timezone.now()
+    ChipCount.objects.filter(pk__in=[r.pk for r in chosen]).update(
+        verified_by=actor.user, verified_at=now
+    )
+    event_record(
+        tournament=bagging.tournament,
+        action="chips.bag_confirm",
+        actor=actor,
+        payload={"table": table_number, "numbers": sorted(r.entry.number for r in chosen)},
+    )
+    return len(chosen)
+
+
+@transaction.atomic
+def bagging_close(*, bagging: Bagging, actor: Actor, despite_flags: bool = False) -> Bagging:
+    """A director closes the day: refused while a player has no bag or a bag is not confirmed
+    (naming the tables); plausibility flags need `despite_flags`. A flight's day closing ends
+    the flight (its survivors wait for the Day-2 draw); a Day 2's closing only ends the day."""
+    tournament = lock_tournament(bagging.tournament_id, key=True)
+    bagging = Bagging.objects.select_for_update().get(pk=bagging.pk)
+    if bagging.closed_at is not None:
+        raise FloorError(_("This day is closed already."))
+    report = bagging_report(bagging)
+    if report.missing:
+        tables = sorted({t.table for t in report.tables if t.missing})
+        raise FloorError(
+            _("%(n)s players have no bag yet (tables %(t)s).")
+            % {"n": report.missing, "t": ", ".join(map(str, tables))},
+            code="missing",
+        )
+    if report.unverified:
+        tables = sorted({t.table for t in report.tables if t.unverified})
+        raise FloorError(
+            _("%(n)s counts wait for a second person (tables %(t)s).")
+            % {"n": report.unverified, "t": ", ".join(map(str, tables))},
+            code="unverified",
+        )
+    if report.findings and not despite_flags:
+        raise FloorError(
+            _(
+                "%(n)s counts are flagged for a recount; recount them or close the day despite the flags."
+            )
+            % {"n": len(report.findings)},
+            code="flagged",
+        )
+    bagging.closed_at = timezone.now()
+    bagging.closed_by = actor.user
+    bagging.closed_with_flags = bool(report.findings)
+    bagging.survivors = sum(t.players for t in report.tables)
+    bagging.chips = report.total
+    bagging.save()
+    event_record(
+        tournament=tournament,
+        action="festival.bagging_close",
+        actor=actor,
+        payload={
+            "bagging": bagging.pk,
+            "day": bagging.day,
+            "survivors": bagging.survivors,
+            "chips": bagging.chips,
+            "flags": len(report.findings),
+        },
+    )
+    if tournament.pk != bagging.event.day2_id:
+        tournament_status_set(tournament=tournament, status=Status.FINISHED, actor=actor)
+    return bagging
+
+
+@transaction.atomic
+def bagging_reopen(*, bagging: Bagging, actor: Actor, reason: str) -> Bagging:
+    """A director reopens a closed day to correct a bag, before the Day 2 is drawn."""
+    tournament = lock_tournament(bagging.tournament_id, key=True)
+    bagging = Bagging.objects.select_for_update().select_related("event").get(pk=bagging.pk)
+    if bagging.closed_at is None:
+        raise FloorError(_("This day is not closed."))
+    if bagging.event.drawn_at and tournament.pk != bagging.event.day2_id:
+        raise FloorError(_("The Day 2 has been drawn from these bags: they stay as they are."))
+    reason = (reason or "").strip()
+    if not reason:
+        raise FloorError(_("Say why the day is reopened."))
+    if last_bagging(tournament) != bagging:
+        raise FloorError(_("Only the last day of a tournament can be reopened."))
+    bagging.closed_at = None
+    bagging.closed_by = None
+    bagging.save(update_fields=["closed_at", "closed_by"])
+    event_record(
+        tournament=tournament,
+        action="festival.bagging_reopen",
+        actor=actor,
+        payload={"bagging": bagging.pk, "day": bagging.day, "reason": reason[:200]},
+    )
+    if tournament.status == Status.FINISHED:
+        tournament_reopen(tournament=tournament, actor=actor, reason=reason)
+    return bagging
+
+
+# --- The Day-2 draw -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Drawn:
+    players: int
+    tables: int
+    forfeited: int
+    seeded: bool
+
+
+def _refuse(exc: FestivalError) -> FloorError:
+    if exc.code == "two_bags":
+        return FloorError(
+            _("Player %(p)s bagged in two flights, which this event's policy does not allow.")
+            % {"p": exc.player_id},
+            code=exc.code,
+        )
+    if exc.code == "empty":
+        return FloorError(_("No flight has survivors to draw."), code=exc.code)
+    return FloorError(_("The Day-2 draw is not possible: %(r)s") % {"r": exc}, code=exc.code)
+
+
+@transaction.atomic
+def day2_draw_run(
+    *, event: FlightEvent, seeded: bool, actor: Actor, rng: Random | None = None
+) -> Drawn:
+    """Merge the closed flights' bags (best stack or all, by the event's policy) and seat them on
+    the Day 2, random or seeded (festivals/domain/day2.py): entries carry their bag as chips
+    (a purchase of chips without money), their count and bag number, and sit on their seats
+    with their stacks. Refused while a flight has no closed day, naming the flights."""
+    day2 = lock_tournament(event.day2_id, key=True)
+    event = FlightEvent.objects.select_for_update().get(pk=event.pk)
+    if event.drawn_at is not None:
+        raise FloorError(_("The Day 2 has been drawn already."))
+    if day2.entries.exists():
+        raise FloorError(_("The Day 2 has players already."))
+    flights = list(event.flights.select_related("tournament").order_by("position"))
+    survivors: list[Survivor] = []
+    open_days = []
+    for flight in flights:
+        bagging = last_bagging(flight.tournament)
+        if bagging is None or bagging.closed_at is None:
+            open_days.append(flight.label)
+            continue
+        latest = latest_bags(bagging)
+        alive = Entry.objects.filter(tournament=flight.tournament, status=EntryStatus.ACTIVE)
+        for entry_id, player_id in alive.values_list("pk", "player_id"):
+            bag = latest.get(entry_id)
+            if bag is None:  # closing refuses a missing bag; a bust after it is not possible
+                open_days.append(flight.label)
+                break
+            survivors.append(
+                Survivor(
+                    player_id=player_id,
+                    entry_id=entry_id,
+                    flight=flight.position,
+                    chips=bag.count,
+                    bag=bag.bag_number,
+                )
+            )
+    if open_days:
+        raise FloorError(
+            _("These flights have not closed their day yet: %(f)s.")
+            % {"f": ", ".join(sorted(set(open_days)))},
+            code="open_days",
+        )
+    try:
+        merged = merge_survivors(survivors, best_stack=event.advance == Advance.BEST)
+        needed = tables_needed(len(merged.advancing), day2.seats_per_table)
+        tables = [(n, day2.seats_per_table) for n in range(1, needed + 1)]
+        seats = day2_draw(
+            merged.advancing, tables=tables, seeded=seeded, rng=rng or secure_random()
+        )
+    except FestivalError as exc:
+        raise _refuse(exc) from exc
+    if day2.status == Status.PLANNED:
+        tournament_status_set(tournament=day2, status=Status.REGISTERING, actor=actor)
+    by_seat = sorted(
+        merged.advancing, key=lambda s: (seats[s.entry_id].table, seats[s.entry_id].seat)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(tournament=day2, player_id=s.player_id, number=i + 1, status=EntryStatus.ACTIVE)
+        for i, s in enumerate(by_seat)
+    )
+    Purchase.objects.bulk_create(
+        Purchase(entry=e, kind=PurchaseKind.CARRIED, price=0, fee=0, chips=s.chips)
+        for e, s in zip(entries, by_seat, strict=True)
+    )
+    labels = {f.position: f.label for f in flights}
+    now = timezone.now()
+    ChipCount.objects.bulk_create(
+        ChipCount(
+            tournament=day2,
+            entry=e,
+            count=s.chips,
+            recorded_at=now,
+            recorded_by=actor.user,
+            recorded_by_label=(_("Bag from Day %(f)s") % {"f": labels[s.flight]})[:120],
+            table_number=seats[s.entry_id].table,
+            seat=seats[s.entry_id].seat,
+            bag_number=s.bag,
+            verified_at=now,
+        )
+        for e, s in zip(entries, by_seat, strict=True)
+    )
+    seats_place(
+        tournament=day2,
+        seats={
+            e.pk: (seats[s.entry_id].table, seats[s.entry_id].seat)
+            for e, s in zip(entries, by_seat, strict=True)
+        },
+        stacks={e.pk: s.chips for e, s in zip(entries, by_seat, strict=True)},
+        actor=actor,
+        how="seeded" if seeded else "random",
+    )
+    registration_close(tournament=day2, actor=actor)
+    event.drawn_at = now
+    event.seeded = seeded
+    event.save(update_fields=["drawn_at", "seeded"])
+    event_record(
+        tournament=day2,
+        action="festival.day2_draw",
+        actor=actor,
+        payload={
+            "seeded": seeded,
+            "players": len(entries),
+            "tables": needed,
+            "forfeited": [s.entry_id for s in merged.forfeited],
+        },
+    )
+    return Drawn(
+        players=len(entries), tables=needed, forfeited=len(merged.forfeited), seeded=seeded
+    )

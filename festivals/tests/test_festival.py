@@ -1,0 +1,237 @@
+"""An event with starting flights through its services: making it, who may enter which flight,
+bag and tag with a second person's confirmation and its refusals, closing the day, the Day-2
+draw (seeded and random), the pool and places across the event."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from counts.models import ChipCount
+from festivals import services as fest
+from festivals.domain.day2 import Seat, Survivor, draw_violations
+from festivals.models import Advance, Bagging
+from festivals.selectors import bagging_report, event_standings, event_state
+from tables import services as seating
+from tables.models import SeatAssignment
+from tournament.errors import FloorError
+from tournament.events import Actor
+from tournament.models import Entry, EntryStatus, Event, Status, Tournament
+from tournament.selectors import payout_amounts, tournament_numbers
+from tournament.services.eliminations import BustReport, entries_bust
+from tournament.services.registration import entry_register, player_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def second(floor_user):
+    return Actor(user=floor_user, label="flo", source="127.0.0.1")
+
+
+@pytest.fixture
+def event(make_tournament, actor):
+    base = make_tournament(status="registering", seats_per_table=6, guarantee=1_000_000)
+    return fest.event_create(template=base, name="Main Event", flights=3, actor=actor)
+
+
+def flights(event):
+    return [f.tournament for f in event.flights.order_by("position")]
+
+
+def play(t, actor, players, *, busts):
+    """Register `players`, draw, run and bust `busts` of them one by one."""
+    Tournament.objects.filter(pk=t.pk).update(status=Status.REGISTERING)
+    t.refresh_from_db()
+    for p in players:
+        entry_register(tournament=t, player=p, actor=actor)
+    seating.seats_draw(tournament=t, actor=actor)
+    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    t.refresh_from_db()
+    out = list(t.entries.order_by("number"))[:busts]
+    for e in out:
+        entries_bust(tournament=t, busts=[BustReport(entry=e)], actor=actor)
+    t.refresh_from_db()
+    return t
+
+
+def people(n, start=0):
+    return [player_create(name=f"Gast Nummer{start + i}", actor=Actor.system()) for i in range(n)]
+
+
+def bag_all(t, actor, second, *, chips=None):
+    """Bag every table of `t` (director) and confirm it (floor): stacks share the chips."""
+    bagging = fest.bagging_open(tournament=t, actor=actor)
+    alive = list(t.entries.filter(status=EntryStatus.ACTIVE).select_related("seat__table"))
+    total = tournament_numbers(t).chips_in_play
+    each = chips or [total // len(alive) // 25 * 25] * len(alive)
+    if chips is None:
+        each[0] += total - sum(each)
+    by_table: dict[int, dict[int, tuple[int, str]]] = {}
+    for e, c in zip(alive, each, strict=True):
+        by_table.setdefault(e.seat.table.number, {})[e.pk] = (c, f"{t.pk}-{e.number}")
+    for number, bags in by_table.items():
+        fest.bags_record(bagging=bagging, table_number=number, bags=bags, actor=actor)
+        fest.bags_confirm(bagging=bagging, table_number=number, entry_ids=None, actor=second)
+    return bagging
+
+
+def test_an_event_makes_flights_that_pay_into_one_day2(event, actor):
+    a, b, c = flights(event)
+    assert [f.label for f in event.flights.order_by("position")] == ["1A", "1B", "1C"]
+    assert a.name == "Main Event – Day 1A" and c.starts_at > b.starts_at > a.starts_at
+    assert {t.pool_to_id for t in (a, b, c)} == {event.day2_id}
+    assert event.day2.pooled and event.day2.guarantee == 1_000_000 and a.guarantee == 0
+    play(a, actor, people(12), busts=3)
+    play(b, actor, people(8, 100), busts=0)
+    numbers = tournament_numbers(event.day2)
+    assert numbers.entries == 20
+    assert numbers.contributions == 20 * a.buy_in
+    assert numbers.prize_pool == 1_000_000  # the guarantee, over the event's pool
+    assert payout_amounts(a) == []  # a flight pays nothing itself
+    assert Event.objects.filter(action="festival.create", tournament=event.day2).exists()
+
+
+def test_a_survivor_plays_one_flight_when_every_bag_advances(event, actor, second):
+    a, b, _c = flights(event)
+    gang = people(12)
+    play(a, actor, gang, busts=4)
+    Tournament.objects.filter(pk=b.pk).update(status=Status.REGISTERING)
+    with pytest.raises(FloorError, match="still playing"):
+        entry_register(tournament=Tournament.objects.get(pk=b.pk), player=gang[-1], actor=actor)
+    bag_all(Tournament.objects.get(pk=a.pk), actor, second)
+    fest.bagging_close(bagging=Bagging.objects.get(tournament=a), actor=actor)
+    b = Tournament.objects.get(pk=b.pk)
+    Tournament.objects.filter(pk=b.pk).update(status=Status.REGISTERING)
+    with pytest.raises(FloorError, match="bagged chips in Day 1A"):
+        entry_register(tournament=b, player=gang[-1], actor=actor)
+    # Busted in 1A: re-entry across flights is allowed by default.
+    entry_register(tournament=b, player=gang[0], actor=actor)
+
+
+def test_no_reentry_across_flights_by_policy(event, actor):
+    event.reentry_across_flights = False
+    event.save()
+    a, b, _c = flights(event)
+    gang = people(6)
+    play(a, actor, gang, busts=2)
+    Tournament.objects.filter(pk=b.pk).update(status=Status.REGISTERING)
+    with pytest.raises(FloorError, match="no re-entry"):
+        entry_register(tournament=Tournament.objects.get(pk=b.pk), player=gang[0], actor=actor)
+
+
+def test_bags_need_a_second_person_and_refuse_a_bag_used_twice(event, actor, second):
+    a = play(flights(event)[0], actor, people(12), busts=2)
+    bagging = fest.bagging_open(tournament=a, actor=actor)
+    table1 = list(Entry.objects.filter(tournament=a, seat__table__number=1).order_by("seat__seat"))
+    x, y = table1[0], table1[1]
+    fest.bags_record(
+        bagging=bagging, table_number=1, bags={x.pk: (20_000, "a-1"), y.pk: (None, "")}, actor=actor
+    )
+    before = ChipCount.objects.count()
+    with pytest.raises(FloorError, match="bag A-1 is used already"):
+        fest.bags_record(bagging=bagging, table_number=1, bags={y.pk: (9_000, "A-1")}, actor=actor)
+    assert ChipCount.objects.count() == before
+    # The same person cannot confirm their own count; re-entering it alone confirms nothing.
+    with pytest.raises(FloorError, match="another person"):
+        fest.bags_confirm(bagging=bagging, table_number=1, entry_ids=None, actor=actor)
+    fest.bags_record(bagging=bagging, table_number=1, bags={x.pk: (20_000, "A-1")}, actor=actor)
+    assert not ChipCount.objects.filter(entry=x).order_by("-id").first().verified_at
+    # Another person re-entering a different count: disputed, flagged for a recount.
+    fest.bags_record(bagging=bagging, table_number=1, bags={x.pk: (2_000, "A-1")}, actor=second)
+    report = bagging_report(bagging)
+    assert any(f.flag.value == "disputed" and f.entry_id == x.pk for f in report.findings)
+    # The same count again by the other person confirms it.
+    fest.bags_record(bagging=bagging, table_number=1, bags={x.pk: (2_000, "A-1")}, actor=actor)
+    assert ChipCount.objects.filter(entry=x).order_by("-id").first().verified_at
+    assert not any(f.flag.value == "disputed" for f in bagging_report(bagging).findings)
+
+
+def test_a_count_for_a_busted_player_is_refused(event, actor):
+    a = play(flights(event)[0], actor, people(8), busts=2)
+    bagging = fest.bagging_open(tournament=a, actor=actor)
+    out = a.entries.filter(status=EntryStatus.BUSTED).first()
+    with pytest.raises(FloorError, match="not playing"):
+        fest.bags_record(bagging=bagging, table_number=1, bags={out.pk: (1000, "X1")}, actor=actor)
+
+
+def test_closing_the_day_names_the_tables_missing_and_waits_for_flags(event, actor, second):
+    a = play(flights(event)[0], actor, people(12), busts=2)
+    bagging = fest.bagging_open(tournament=a, actor=actor)
+    with pytest.raises(FloorError, match=r"10 players have no bag yet \(tables 1, 2\)"):
+        fest.bagging_close(bagging=bagging, actor=actor)
+    Bagging.objects.filter(pk=bagging.pk).delete()
+    # Counts that miss chips: the room's sum is off, closing waits for the director's word.
+    alive = a.entries.filter(status=EntryStatus.ACTIVE).count()
+    bagging = bag_all(a, actor, second, chips=[1_000] * alive)
+    with pytest.raises(FloorError, match="flagged"):
+        fest.bagging_close(bagging=bagging, actor=actor)
+    assert a.__class__.objects.get(pk=a.pk).status == Status.RUNNING
+    closed = fest.bagging_close(bagging=bagging, actor=actor, despite_flags=True)
+    assert closed.closed_with_flags and closed.survivors == 10
+    assert Tournament.objects.get(pk=a.pk).status == Status.FINISHED
+
+
+def test_the_day2_draw_waits_for_every_flight_then_carries_the_bags(event, actor, second):
+    a, b, c = flights(event)
+    play(a, actor, people(18), busts=10)
+    play(b, actor, people(12, 100), busts=6)
+    play(c, actor, people(12, 200), busts=8)
+    for t in (a, b):
+        fest.bagging_close(bagging=bag_all(t, actor, second), actor=actor)
+    with pytest.raises(FloorError, match="1C"):
+        fest.day2_draw_run(event=event, seeded=True, actor=actor)
+    alive = c.entries.filter(status=EntryStatus.ACTIVE).count()
+    chips = [1_000 * (i + 1) for i in range(alive)]
+    chips[-1] += tournament_numbers(c).chips_in_play - sum(chips)
+    fest.bagging_close(bagging=bag_all(c, actor, second, chips=chips), actor=actor)
+    drawn = fest.day2_draw_run(event=event, seeded=True, actor=actor, rng=Random(7))
+    assert (drawn.players, drawn.tables) == (18, 3)
+    day2 = Tournament.objects.get(pk=event.day2_id)
+    assert day2.players_left == 18 and day2.entries_counted == 18
+    numbers = tournament_numbers(day2)
+    assert numbers.entries == 42 and numbers.chips_in_play == sum(
+        tournament_numbers(t).chips_in_play for t in (a, b, c)
+    )
+    seats = list(SeatAssignment.objects.filter(table__tournament=day2).select_related("entry"))
+    assert len({(s.table_id, s.seat) for s in seats}) == 18
+    assert all(s.stack == s.entry.chip_counts.get().count for s in seats)
+    survivors = [
+        Survivor(player_id=s.entry.player_id, entry_id=s.entry_id, flight=0, chips=s.stack, bag="")
+        for s in seats
+    ]
+    placed = {s.entry_id: Seat(table=s.table.number, seat=s.seat) for s in seats}
+    assert draw_violations(placed, survivors, tables=[(1, 6), (2, 6), (3, 6)], seeded=True) == []
+    with pytest.raises(FloorError, match="drawn already"):
+        fest.day2_draw_run(event=event, seeded=False, actor=actor)
+    event.refresh_from_db()
+    state = event_state(event)
+    assert state.survivors == 18 and not state.ready_to_draw
+    standings = event_standings(event)
+    assert len(standings) == 42
+    assert [s.reached for s in standings[:18]] == ["2"] * 18
+    assert standings[18].place == 19
+
+
+def test_best_stack_forward_keeps_the_biggest_bag(event, actor, second):
+    event.advance = Advance.BEST
+    event.save()
+    a, b, c = flights(event)
+    gang = people(6)
+    play(a, actor, gang, busts=3)
+    fest.bagging_close(bagging=bag_all(a, actor, second), actor=actor)
+    Tournament.objects.filter(pk=b.pk).update(status=Status.REGISTERING)
+    play(b, actor, [*gang[3:], *people(3, 50)], busts=2)
+    fest.bagging_close(bagging=bag_all(b, actor, second), actor=actor)
+    play(c, actor, people(4, 70), busts=1)
+    fest.bagging_close(bagging=bag_all(c, actor, second), actor=actor)
+    drawn = fest.day2_draw_run(event=event, seeded=False, actor=actor, rng=Random(1))
+    twice = {p.pk for p in gang[3:]} & set(
+        Entry.objects.filter(tournament=b, status=EntryStatus.ACTIVE).values_list(
+            "player_id", flat=True
+        )
+    )
+    assert drawn.forfeited == len(twice)
+    day2 = Entry.objects.filter(tournament_id=event.day2_id)
+    assert day2.count() == len(set(day2.values_list("player_id", flat=True)))

@@ -1,0 +1,168 @@
+"""The festival pages as a client uses them: making an event, the festival view, bag and tag at
+a table (console and dealer tablet), the second person's confirmation, closing the day, the
+Day-2 draw, the report, slips, places and the public page; who may do what."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from counts.models import ChipCount
+from festivals.models import Bagging, FlightEvent
+from tables import services as seating
+from tables.models import Table
+from tournament.models import EntryStatus, Status, Tournament
+from tournament.selectors import tournament_numbers
+from tournament.services.registration import entry_register, player_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def boss(director):
+    c = Client()
+    c.force_login(director)
+    return c
+
+
+@pytest.fixture
+def floor(floor_user):
+    c = Client()
+    c.force_login(floor_user)
+    return c
+
+
+@pytest.fixture
+def base(make_tournament):
+    return make_tournament(status="registering", seats_per_table=6)
+
+
+def make_event(boss, base, **extra):
+    data = {
+        "name": "Sommer Main",
+        "template": base.pk,
+        "flights": "2",
+        "days_between": "1",
+        "advance": "all",
+        "reentry": "on",
+        "tolerance_bp": "50",
+        **extra,
+    }
+    response = boss.post(reverse("festivals"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return FlightEvent.objects.get()
+
+
+def run_flight(t, actor, n, start):
+    Tournament.objects.filter(pk=t.pk).update(status=Status.REGISTERING)
+    t.refresh_from_db()
+    for i in range(n):
+        p = player_create(name=f"Spieler Nummer{start + i}", actor=actor)
+        entry_register(tournament=t, player=p, actor=actor)
+    seating.seats_draw(tournament=t, actor=actor)
+    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    t.refresh_from_db()
+    return t
+
+
+def test_only_a_director_makes_an_event_and_bad_input_changes_nothing(boss, floor, base, client):
+    assert client.get(reverse("festivals")).status_code == 302  # to the login
+    assert floor.get(reverse("festivals")).status_code == 200
+    assert floor.post(reverse("festivals"), {"name": "X", "template": base.pk}).status_code == 404
+    response = boss.post(reverse("festivals"), {"name": "X", "template": base.pk, "flights": "1"})
+    assert response.status_code == 400 and "2 to 26" in response.content.decode()
+    assert not FlightEvent.objects.exists()
+    event = make_event(boss, base)
+    page = boss.get(reverse("festival", args=[event.pk])).content.decode()
+    assert "Day 1A" in page and "Day 1B" in page and "Day 2" in page
+    assert (
+        "Flight 1A of Sommer Main"
+        in boss.get(reverse("tournament-overview", args=[base.pk])).content.decode()
+    )
+
+
+def test_bag_and_tag_from_console_and_tablet_to_the_day2_draw(boss, floor, base, actor):
+    event = make_event(boss, base)
+    flights = [f.tournament for f in event.flights.order_by("position")]
+    for i, t in enumerate(flights):
+        run_flight(t, actor, 7, i * 100)
+    for t in flights:
+        response = boss.post(
+            reverse("festival", args=[event.pk]), {"action": "bagging_open", "tournament": t.pk}
+        )
+        assert response.status_code == 302
+        bagging = Bagging.objects.get(tournament=t)
+        total = tournament_numbers(t).chips_in_play
+        tables = sorted(set(t.entries.values_list("seat__table__number", flat=True)))
+        alive = list(t.entries.filter(status=EntryStatus.ACTIVE).order_by("number"))
+        stacks = [total // len(alive) // 25 * 25] * len(alive)
+        stacks[0] += total - sum(stacks)
+        stack_of = dict(zip([e.pk for e in alive], stacks, strict=True))
+        for number in tables:
+            here = [e for e in alive if e.seat.table.number == number]
+            form = {f"count_{e.pk}": f"{stack_of[e.pk]:,}" for e in here} | {
+                f"bag_{e.pk}": f"{t.pk}x{e.number}" for e in here
+            }
+            if number == tables[0]:
+                # From the dealer tablet; the floor confirms on the chip-counter page.
+                table = Table.objects.get(tournament=t, number=number)
+                tablet = Client().get(reverse("dealer", args=[table.dealer_token]))
+                assert "Bag and tag" in tablet.content.decode()
+                url = reverse("dealer-bags", args=[table.dealer_token])
+                assert Client().post(url, form | {"action": "record"}).status_code == 302
+                confirm = floor.post(
+                    reverse("bag-table", args=[event.pk, bagging.pk, number]),
+                    {"action": "confirm"},
+                )
+            else:
+                url = reverse("bag-table", args=[event.pk, bagging.pk, number])
+                assert boss.post(url, form | {"action": "record"}).status_code == 302
+                # The same person cannot confirm their own counts.
+                mine = boss.post(url, {"action": "confirm"}, follow=True).content.decode()
+                assert "another person" in mine
+                confirm = floor.post(url, form | {"action": "record"})  # counted again
+            assert confirm.status_code == 302
+        page = boss.get(reverse("bagging", args=[event.pk, bagging.pk])).content.decode()
+        assert "done" in page
+        report = boss.get(reverse("bag-report", args=[event.pk, bagging.pk])).content.decode()
+        assert "the bags hold every chip" in report
+        slips = boss.get(reverse("bag-slips", args=[event.pk, bagging.pk])).content.decode()
+        assert f"{t.pk}X{alive[0].number}" in slips
+        listing = boss.get(reverse("bag-slips", args=[event.pk, bagging.pk]) + "?kind=list")
+        assert "Table total" in listing.content.decode()
+        # Floor staff cannot close a day; the director can.
+        assert (
+            floor.post(
+                reverse("bagging", args=[event.pk, bagging.pk]), {"action": "close"}
+            ).status_code
+            == 404
+        )
+        boss.post(reverse("bagging", args=[event.pk, bagging.pk]), {"action": "close"})
+        assert Bagging.objects.get(pk=bagging.pk).closed_at is not None
+    # Each player's latest bag is confirmed (a count entered again stays beside the first).
+    assert ChipCount.objects.exclude(bag_number="").filter(verified_at__isnull=False).count() == 14
+    # The draw needs the box ticked.
+    boss.post(reverse("festival", args=[event.pk]), {"action": "draw", "how": "seeded"})
+    assert FlightEvent.objects.get().drawn_at is None
+    boss.post(
+        reverse("festival", args=[event.pk]), {"action": "draw", "how": "seeded", "confirm": "on"}
+    )
+    event.refresh_from_db()
+    assert event.drawn_at and event.seeded
+    day2 = Tournament.objects.get(pk=event.day2_id)
+    assert day2.players_left == 14
+    public = Client().get(reverse("festival-public", args=[event.pk])).content.decode()
+    assert "Find your Day-2 seat" in public and "Spieler Nummer" not in public
+    places = boss.get(reverse("festival-standings", args=[event.pk])).content.decode()
+    assert "Day 2" in places
+    counts = Client().get(reverse("counts-public", args=[day2.pk]))
+    assert counts.status_code == 200
+
+
+def test_the_tablet_without_bag_and_tag_says_so(boss, base, actor):
+    event = make_event(boss, base)
+    t = run_flight(event.flights.first().tournament, actor, 4, 0)
+    table = Table.objects.filter(tournament=t).first()
+    response = Client().get(reverse("dealer-bags", args=[table.dealer_token]))
+    assert response.status_code == 404 and "No bag and tag" in response.content.decode()

@@ -1,0 +1,423 @@
+"""The console of events with starting flights (docs/festivals.md): the list and a new event,
+the festival view (flights and days, bagging progress, the Day-2 draw), bag and tag per table
+(a chip-counter page, confirmed by a second person), the end-of-day report, bag slips and bag
+lists to print, and the places across the event; the public event page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from counts.models import CountSource
+from counts.views import chips_typed
+from festivals import services as fest
+from festivals.domain.bagging import BagReport, Finding, Flag
+from festivals.models import Advance, Bagging, FlightEvent
+from festivals.selectors import (
+    bagging_report,
+    event_standings,
+    event_state,
+    flight_labels,
+    lines_by_table,
+    open_bagging,
+    table_lines,
+)
+from tables.dealer_view import tablet_table
+from tournament.errors import FloorError
+from tournament.events import Actor
+from tournament.inputs import whole_number, whole_number_or_none
+from tournament.models import Status, Tournament
+from tournament.roles import floor_required, is_director
+
+BAG = "bag_"
+COUNT = "count_"
+
+
+def _event(pk: int) -> FlightEvent:
+    return get_object_or_404(FlightEvent.objects.select_related("day2"), pk=pk)
+
+
+def _bagging(event: FlightEvent, pk: int) -> Bagging:
+    return get_object_or_404(
+        Bagging.objects.select_related("tournament", "event"), pk=pk, event=event
+    )
+
+
+def finding_text(f: Finding, numbers: dict[int, int]) -> str:
+    """A plausibility flag in the reader's words (festivals/domain/bagging.py)."""
+    who = f"#{numbers.get(f.entry_id, '?')}" if f.entry_id is not None else ""
+    if f.flag is Flag.NOT_MULTIPLE:
+        return _("%(who)s: %(c)s is not a multiple of the smallest chip in play (%(s)s).") % {
+            "who": who,
+            "c": f"{f.figures[0]:,}",
+            "s": f"{f.figures[1]:,}",
+        }
+    if f.flag is Flag.FAR_ABOVE_LEADER:
+        return _("%(who)s: %(c)s is far above the chip leader before the bag (%(r)s).") % {
+            "who": who,
+            "c": f"{f.figures[0]:,}",
+            "r": f"{f.figures[1]:,}",
+        }
+    if f.flag is Flag.DISPUTED:
+        return _("%(who)s: two counts disagree; count again.") % {"who": who}
+    if f.flag is Flag.TABLE_SUM_OFF:
+        return _("Table %(t)s: the bags add up to %(s)s, the counts before to %(b)s.") % {
+            "t": f.table,
+            "s": f"{f.figures[0]:,}",
+            "b": f"{f.figures[1]:,}",
+        }
+    return _(
+        "All bags add up to %(s)s chips; %(c)s are in play (tolerance %(tol)s): recount the tables flagged."
+    ) % {"s": f"{f.figures[0]:,}", "c": f"{f.figures[1]:,}", "tol": f"{f.figures[2]:,}"}
+
+
+def _findings(bagging: Bagging, report: BagReport) -> list[dict[str, Any]]:
+    ids = [f.entry_id for f in report.findings if f.entry_id is not None]
+    numbers = dict(bagging.tournament.entries.filter(pk__in=ids).values_list("pk", "number"))
+    return [
+        {"text": finding_text(f, numbers), "table": f.table, "flag": f.flag.value}
+        for f in report.findings
+    ]
+
+
+# --- The list and a new event ---------------------------------------------------------------
+
+
+@floor_required
+def festivals_home(request: HttpRequest) -> HttpResponse:
+    typed: dict[str, str] = {}
+    if request.method == "POST":
+        if not is_director(request.user):
+            raise Http404
+        typed = {k: str(v)[:120] for k, v in request.POST.items()}
+        try:
+            template = Tournament.objects.filter(
+                pk=whole_number_or_none(request.POST.get("template", "")) or 0
+            ).first()
+            if template is None:
+                raise FloorError(_("Choose the tournament the flights are made from."))
+            cap = whole_number_or_none(request.POST.get("flight_cap", ""))
+            event = fest.event_create(
+                template=template,
+                name=request.POST.get("name", ""),
+                flights=whole_number(
+                    request.POST.get("flights", ""),
+                    low=2,
+                    high=fest.MAX_FLIGHTS,
+                    message=_("An event has 2 to 26 starting flights."),
+                ),
+                advance=request.POST.get("advance", ""),
+                reentry_across_flights=request.POST.get("reentry") == "on",
+                flight_cap=cap,
+                tolerance_bp=whole_number(
+                    request.POST.get("tolerance_bp", "50"),
+                    high=1000,
+                    message=_("The count tolerance is 0 to 10 % of the chips in play."),
+                ),
+                days_between=whole_number(
+                    request.POST.get("days_between", "1"),
+                    high=7,
+                    message=_("Flights start 0 to 7 days apart."),
+                ),
+                actor=Actor.from_request(request),
+            )
+        except FloorError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("Event “%(n)s” made.") % {"n": event.name})
+            return redirect("festival", pk=event.pk)
+    taken = set(FlightEvent.objects.values_list("day2_id", flat=True))
+    candidates = (
+        Tournament.objects.filter(
+            status__in=[Status.PLANNED, Status.REGISTERING],
+            pool_to__isnull=True,
+            pooled=False,
+            satellite_seat_value=0,
+            bounty_kind="none",
+        )
+        .exclude(pk__in=taken)
+        .order_by("starts_at")
+    )
+    return render(
+        request,
+        "festivals/home.html",
+        {
+            "events": [event_state(e, reports=False) for e in FlightEvent.objects.all()[:50]],
+            "candidates": candidates,
+            "advances": Advance.choices,
+            "typed": typed,
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+# --- The festival view ------------------------------------------------------------------------
+
+
+@floor_required
+def festival(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(pk)
+    if request.method == "POST":
+        if not is_director(request.user):
+            raise Http404
+        actor = Actor.from_request(request)
+        action = request.POST.get("action", "")
+        try:
+            if action == "bagging_open":
+                t = get_object_or_404(Tournament, pk=request.POST.get("tournament", 0))
+                if t.pk != event.day2_id and t.pk not in flight_labels(event):
+                    raise Http404
+                bagging = fest.bagging_open(tournament=t, actor=actor)
+                messages.success(request, _("Bag and tag has begun."))
+                return redirect("bagging", pk=event.pk, bag=bagging.pk)
+            if action == "draw":
+                if request.POST.get("confirm") != "on":
+                    raise FloorError(_("Tick the box to confirm the Day-2 draw."))
+                drawn = fest.day2_draw_run(
+                    event=event, seeded=request.POST.get("how") == "seeded", actor=actor
+                )
+                messages.success(
+                    request,
+                    _("Day 2 drawn: %(p)s players at %(t)s tables.")
+                    % {"p": drawn.players, "t": drawn.tables},
+                )
+                return redirect("festival", pk=event.pk)
+            raise FloorError(_("Unknown action."))
+        except FloorError as exc:
+            messages.error(request, str(exc))
+            return redirect("festival", pk=event.pk)
+    state = event_state(event)
+    return render(request, "festivals/festival.html", {"event": event, "state": state})
+
+
+# --- Bag and tag --------------------------------------------------------------------------------
+
+
+@floor_required
+def bagging(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
+    event = _event(pk)
+    bagging = _bagging(event, bag)
+    if request.method == "POST":
+        if not is_director(request.user):
+            raise Http404
+        actor = Actor.from_request(request)
+        try:
+            if request.POST.get("action") == "close":
+                fest.bagging_close(
+                    bagging=bagging,
+                    actor=actor,
+                    despite_flags=request.POST.get("despite_flags") == "on",
+                )
+                messages.success(request, _("The day is closed."))
+            elif request.POST.get("action") == "reopen":
+                fest.bagging_reopen(
+                    bagging=bagging, actor=actor, reason=request.POST.get("reason", "")
+                )
+                messages.success(request, _("The day is open again for corrections."))
+            else:
+                raise FloorError(_("Unknown action."))
+        except FloorError as exc:
+            messages.error(request, str(exc))
+        return redirect("bagging", pk=event.pk, bag=bagging.pk)
+    report = bagging_report(bagging)
+    return render(
+        request,
+        "festivals/bagging.html",
+        {
+            "event": event,
+            "bagging": bagging,
+            "report": report,
+            "findings": _findings(bagging, report),
+            "done_tables": sum(1 for t in report.tables if not t.missing and not t.unverified),
+        },
+    )
+
+
+def _typed_bags(post: Any, lines: list[Any]) -> dict[int, tuple[int | None, str]]:
+    """{entry id: (chips or None, bag)} for the players at the table; a field for anyone else
+    is ignored (the service refuses a player who moved)."""
+    out: dict[int, tuple[int | None, str]] = {}
+    for line in lines:
+        chips = chips_typed(post.get(f"{COUNT}{line.entry_id}", ""), number=line.number)
+        bag = str(post.get(f"{BAG}{line.entry_id}", ""))[:40]
+        if chips is None and bag.strip() and bag.strip().upper() != line.bag:
+            raise FloorError(_("#%(n)s: enter the count with the bag number.") % {"n": line.number})
+        out[line.entry_id] = (chips, bag)
+    return out
+
+
+def bag_table_page(
+    request: HttpRequest,
+    *,
+    bagging: Bagging,
+    table: int,
+    actor: Actor,
+    source: str,
+    template: str,
+    extra: dict[str, Any],
+    back: str,
+) -> HttpResponse:
+    """One table's bag form, for the console's chip counter and the dealer tablet."""
+    lines = table_lines(bagging, table)
+    typed: dict[str, str] = {}
+    status = 200
+    if request.method == "POST":
+        typed = {k: str(v)[:40] for k, v in request.POST.items()}
+        try:
+            if request.POST.get("action") == "confirm":
+                n = fest.bags_confirm(
+                    bagging=bagging, table_number=table, entry_ids=None, actor=actor
+                )
+                messages.success(request, _("%(n)s counts confirmed.") % {"n": n})
+            else:
+                rows = fest.bags_record(
+                    bagging=bagging,
+                    table_number=table,
+                    bags=_typed_bags(request.POST, lines),
+                    actor=actor,
+                    source=source,
+                )
+                confirmed = sum(1 for r in rows if r.verified_at)
+                messages.success(
+                    request,
+                    _("%(n)s bags recorded, %(c)s of them confirmed by this second count.")
+                    % {"n": len(rows), "c": confirmed},
+                )
+            return redirect(back)
+        except FloorError as exc:
+            messages.error(request, str(exc))
+            status = 400
+    return render(
+        request,
+        template,
+        {
+            "bagging": bagging,
+            "table": table,
+            "rows": [
+                {
+                    "l": line,
+                    "count": typed.get(f"{COUNT}{line.entry_id}", ""),
+                    "bag": typed.get(f"{BAG}{line.entry_id}", line.bag),
+                }
+                for line in lines
+            ],
+            "open": bagging.closed_at is None,
+            **extra,
+        },
+        status=status,
+    )
+
+
+@floor_required
+def bag_table(request: HttpRequest, pk: int, bag: int, table: int) -> HttpResponse:
+    event = _event(pk)
+    bagging = _bagging(event, bag)
+    if not table_lines(bagging, table) and request.method == "GET":
+        raise Http404(_("Nobody sits at this table."))
+    tables = sorted(lines_by_table(bagging))
+    return bag_table_page(
+        request,
+        bagging=bagging,
+        table=table,
+        actor=Actor.from_request(request),
+        source=CountSource.FLOOR,
+        template="festivals/bag_table.html",
+        extra={"event": event, "tables": tables},
+        back=reverse("bag-table", args=[event.pk, bagging.pk, table]),
+    )
+
+
+@floor_required
+def bag_report(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
+    """The end-of-day report: survivors and their bags by table, chip leaders, totals checked,
+    who has no count yet. Printable."""
+    event = _event(pk)
+    bagging = _bagging(event, bag)
+    report = bagging_report(bagging)
+    lines = table_lines(bagging)
+    by_id = {line.entry_id: line for line in lines}
+    return render(
+        request,
+        "festivals/report.html",
+        {
+            "event": event,
+            "bagging": bagging,
+            "report": report,
+            "findings": _findings(bagging, report),
+            "by_table": lines_by_table(bagging),
+            "leaders": [(by_id[e], c) for e, c in report.leaders if e in by_id],
+            "missing": [line for line in lines if line.count is None],
+            "survivors": len(lines),
+            "within": abs(report.off_by) <= report.tolerance,
+            "average": report.total // len(lines) if lines else 0,
+        },
+    )
+
+
+@floor_required
+def bag_slips(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
+    """Bag slips (one per player, to go in the bag) and bag lists per table, to print."""
+    event = _event(pk)
+    bagging = _bagging(event, bag)
+    table = whole_number_or_none(request.GET.get("table", ""))
+    by_table = lines_by_table(bagging)
+    if table is not None:
+        by_table = {table: by_table.get(table, [])}
+    return render(
+        request,
+        "festivals/slips.html",
+        {
+            "event": event,
+            "bagging": bagging,
+            "by_table": by_table,
+            "kind": "list" if request.GET.get("kind") == "list" else "slips",
+        },
+    )
+
+
+@floor_required
+def standings(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(pk)
+    return render(
+        request, "festivals/standings.html", {"event": event, "rows": event_standings(event)}
+    )
+
+
+# --- Public -------------------------------------------------------------------------------------
+
+
+def festival_public(request: HttpRequest, pk: int) -> HttpResponse:
+    """The event for players: flights, entries, the prize pool, survivors, the Day-2 seats and
+    counts. No private data (display names only, as the tournaments' public pages)."""
+    event = _event(pk)
+    state = event_state(event, reports=False)
+    return render(request, "festivals/public.html", {"event": event, "state": state})
+
+
+def dealer_bags(request: HttpRequest, token: str) -> HttpResponse:
+    """Bag and tag from the table's dealer tablet (`/d/<token>/bag/`): the table's players, a
+    count and a bag number each; the tablet's link is its only authentication, as on every
+    tablet page. A floor person confirms on the chip-counter page, or counts again."""
+    table = tablet_table(request, token)
+    if isinstance(table, HttpResponse):
+        return table
+    bagging = open_bagging(table.tournament)
+    if bagging is None:
+        return render(
+            request, "festivals/dealer_bag.html", {"table_obj": table, "bagging": None}, status=404
+        )
+    return bag_table_page(
+        request,
+        bagging=bagging,
+        table=table.number,
+        actor=Actor.from_request(request, label=f"dealer, table {table.number}"),
+        source=CountSource.DEALER,
+        template="festivals/dealer_bag.html",
+        extra={"table_obj": table, "token": token},
+        back=reverse("dealer-bags", args=[token]),
+    )

@@ -227,6 +227,7 @@ class EventState:
     ready_to_draw: bool
     survivors: int
     day2_baggings: list[Bagging]
+    chips_in_play: int  # the flights' chips before the Day-2 draw, the Day 2's after
 
 
 def event_state(event: FlightEvent, *, reports: bool = True) -> EventState:
@@ -250,14 +251,17 @@ def event_state(event: FlightEvent, *, reports: bool = True) -> EventState:
         f.bagging is not None and f.bagging.closed_at is not None for f in flights
     )
     survivors = sum(f.bagging.survivors for f in flights if f.bagging and f.bagging.closed_at)
+    numbers = tournament_numbers(day2)
+    chips = numbers.chips_in_play if event.drawn_at else sum(f.tournament.chips_in for f in flights)
     return EventState(
         event=event,
         flights=flights,
         day2=day2,
-        numbers=tournament_numbers(day2),
+        numbers=numbers,
         ready_to_draw=ready,
         survivors=survivors,
         day2_baggings=list(Bagging.objects.filter(tournament=day2).order_by("opened_at")),
+        chips_in_play=chips,
     )
 
 
@@ -266,8 +270,9 @@ class Standing:
     place: int
     shared_to: int
     name: str
-    reached: str  # "Day 2" or the flight's label
+    reached: str  # "2" or the flight's label
     prize: int
+    still_in: bool = False
 
 
 def event_standings(event: FlightEvent) -> list[Standing]:
@@ -288,6 +293,17 @@ def event_standings(event: FlightEvent) -> list[Standing]:
             busts.append(FlightBust(key=e, flight=position, flight_place=place or 0))
             names[e] = (name, labels[position], 0)
     day2: list[tuple[int, int | None]] = []
+    if event.drawn_at is None:
+        # Before the draw the players still in every flight (one row per person) are the field
+        # that reaches Day 2: they share the top places.
+        seen: set[int] = set()
+        for e, player, tid, name in Entry.objects.filter(
+            tournament_id__in=list(flight_of), status=EntryStatus.ACTIVE
+        ).values_list("pk", "player_id", "tournament_id", "player__display_name"):
+            if player not in seen:
+                seen.add(player)
+                day2.append((e, None))
+                names[e] = (name, labels[flight_of[tid]], 0)
     for e, place, status, name, prize in Entry.objects.filter(
         tournament_id=event.day2_id
     ).values_list("pk", "place", "status", "player__display_name", "prize"):
@@ -295,12 +311,20 @@ def event_standings(event: FlightEvent) -> list[Standing]:
             day2.append((e, place if status == EntryStatus.BUSTED else None))
             names[e] = (name, "2", prize)
     places = event_places(day2, busts, survivors)
-    return [_standing(p, names) for p in places]
+    playing = {key for key, place in day2 if place is None}
+    return [_standing(p, names, p.key in playing) for p in places]
 
 
-def _standing(p: EventPlace, names: dict[int, tuple[str, str, int]]) -> Standing:
+def _standing(p: EventPlace, names: dict[int, tuple[str, str, int]], still_in: bool) -> Standing:
     name, reached, prize = names[p.key]
-    return Standing(place=p.place, shared_to=p.shared_to, name=name, reached=reached, prize=prize)
+    return Standing(
+        place=p.place,
+        shared_to=p.shared_to,
+        name=name,
+        reached=reached,
+        prize=prize,
+        still_in=still_in,
+    )
 
 
 def festival_of(tournament: Tournament) -> dict[str, Any] | None:

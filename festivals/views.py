@@ -33,6 +33,7 @@ from tournament.events import Actor
 from tournament.inputs import whole_number, whole_number_or_none
 from tournament.models import Status, Tournament
 from tournament.roles import floor_required, is_director
+from tournament.templatetags.floor import chips
 
 BAG = "bag_"
 COUNT = "count_"
@@ -54,26 +55,26 @@ def finding_text(f: Finding, numbers: dict[int, int]) -> str:
     if f.flag is Flag.NOT_MULTIPLE:
         return _("%(who)s: %(c)s is not a multiple of the smallest chip in play (%(s)s).") % {
             "who": who,
-            "c": f"{f.figures[0]:,}",
-            "s": f"{f.figures[1]:,}",
+            "c": chips(f.figures[0]),
+            "s": chips(f.figures[1]),
         }
     if f.flag is Flag.FAR_ABOVE_LEADER:
         return _("%(who)s: %(c)s is far above the chip leader before the bag (%(r)s).") % {
             "who": who,
-            "c": f"{f.figures[0]:,}",
-            "r": f"{f.figures[1]:,}",
+            "c": chips(f.figures[0]),
+            "r": chips(f.figures[1]),
         }
     if f.flag is Flag.DISPUTED:
         return _("%(who)s: two counts disagree; count again.") % {"who": who}
     if f.flag is Flag.TABLE_SUM_OFF:
         return _("Table %(t)s: the bags add up to %(s)s, the counts before to %(b)s.") % {
             "t": f.table,
-            "s": f"{f.figures[0]:,}",
-            "b": f"{f.figures[1]:,}",
+            "s": chips(f.figures[0]),
+            "b": chips(f.figures[1]),
         }
     return _(
         "All bags add up to %(s)s chips; %(c)s are in play (tolerance %(tol)s): recount the tables flagged."
-    ) % {"s": f"{f.figures[0]:,}", "c": f"{f.figures[1]:,}", "tol": f"{f.figures[2]:,}"}
+    ) % {"s": chips(f.figures[0]), "c": chips(f.figures[1]), "tol": chips(f.figures[2])}
 
 
 def _findings(bagging: Bagging, report: BagReport) -> list[dict[str, Any]]:

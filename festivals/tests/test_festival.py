@@ -186,6 +186,10 @@ def test_the_day2_draw_waits_for_every_flight_then_carries_the_bags(event, actor
     chips = [1_000 * (i + 1) for i in range(alive)]
     chips[-1] += tournament_numbers(c).chips_in_play - sum(chips)
     fest.bagging_close(bagging=bag_all(c, actor, second, chips=chips), actor=actor)
+    # Before the draw the bagged players share the top places, above every Day-1 bust.
+    before = event_standings(event)
+    assert [r.still_in for r in before] == [True] * 18 + [False] * 24
+    assert (before[0].place, before[0].shared_to, before[18].place) == (1, 18, 19)
     drawn = fest.day2_draw_run(event=event, seeded=True, actor=actor, rng=Random(7))
     assert (drawn.players, drawn.tables) == (18, 3)
     day2 = Tournament.objects.get(pk=event.day2_id)

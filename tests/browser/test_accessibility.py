@@ -59,6 +59,11 @@ class Night:
     seat_token: str
     busted_token: str
     search: str
+    festival: int  # the demo's event with flights
+    bagging: int  # Day 1B's bag and tag, under way with a flag
+    closed_bagging: int  # Day 1A's, closed
+    bag_table: int
+    bag_token: str  # the dealer tablet of that Day-1B table
 
 
 def _night() -> Night:
@@ -93,6 +98,13 @@ def _night() -> Night:
     busted = Entry.objects.filter(tournament=sunday, status=EntryStatus.BUSTED).first()
     assert busted is not None
     thursday = Tournament.objects.get(name="Thursday Turbo")
+    from festivals.models import Bagging, FlightEvent
+
+    event = FlightEvent.objects.get()
+    under_way = Bagging.objects.get(event=event, closed_at__isnull=True)
+    closed = Bagging.objects.get(event=event, closed_at__isnull=False)
+    bag_table = Table.objects.filter(tournament=under_way.tournament, is_open=True).first()
+    assert bag_table is not None
     return Night(
         running=sunday.pk,
         final=thursday.pk,
@@ -102,6 +114,11 @@ def _night() -> Night:
         seat_token=first.public_token,
         busted_token=busted.public_token,
         search=first.player.name.split()[-1],
+        festival=event.pk,
+        bagging=under_way.pk,
+        closed_bagging=closed.pk,
+        bag_table=bag_table.number,
+        bag_token=bag_table.dealer_token,
     )
 
 
@@ -151,6 +168,17 @@ CONSOLE: list[tuple[str, Callable[[Night], str]]] = [
     ("venue-layout", lambda n: "/console/displays/layout/"),
     ("clock-layout", lambda n: f"/console/t/{n.running}/layout/"),
     ("final-seating", lambda n: f"/console/t/{n.final}/seating/"),
+    ("festivals", lambda n: "/console/festivals/"),
+    ("festival", lambda n: f"/console/festivals/{n.festival}/"),
+    ("bagging", lambda n: f"/console/festivals/{n.festival}/bag/{n.bagging}/"),
+    (
+        "bag-table",
+        lambda n: f"/console/festivals/{n.festival}/bag/{n.bagging}/table/{n.bag_table}/",
+    ),
+    ("bag-report", lambda n: f"/console/festivals/{n.festival}/bag/{n.closed_bagging}/report/"),
+    ("bag-slips", lambda n: f"/console/festivals/{n.festival}/bag/{n.bagging}/slips/"),
+    ("bag-lists", lambda n: f"/console/festivals/{n.festival}/bag/{n.bagging}/slips/?kind=list"),
+    ("festival-standings", lambda n: f"/console/festivals/{n.festival}/standings/"),
 ]
 
 # (page id, path) for the pages anybody opens on a phone, in both languages.
@@ -166,6 +194,7 @@ PUBLIC: list[tuple[str, Callable[[Night], str]]] = [
     ("final-tournament", lambda n: f"/t/{n.final}/"),
     ("results-so-far", lambda n: f"/t/{n.running}/results/"),
     ("player-profile", lambda n: f"/players/{n.player}/"),
+    ("festival", lambda n: f"/f/{n.festival}/"),
 ]
 
 
@@ -379,6 +408,10 @@ def test_dealer_tablet(asgi_server, night, new_page, axe, locale):
     page.goto(f"{asgi_server}/d/{night.dealer_token}/counts/")
     page.wait_for_selector(".dc-row input")
     audit(axe, page, f"dealer tablet chip counts ({locale[:2]}, 390 px)")
+    # Bag and tag on a Day-1B table's tablet (festivals/).
+    page.goto(f"{asgi_server}/d/{night.bag_token}/bag/")
+    page.wait_for_selector(".db-row input")
+    audit(axe, page, f"dealer tablet bag and tag ({locale[:2]}, 390 px)")
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])

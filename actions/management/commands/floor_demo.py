@@ -170,6 +170,81 @@ class Command(BaseCommand):
             )
         seating.final_table_draw(tournament=tournament, actor=actor)
 
+    @classmethod
+    def _festival(
+        cls, template: Structure, chip_set: Any, names: list[str], rng: random.Random
+    ) -> None:
+        """An event with three starting flights (festivals/): Day 1A bagged and closed, Day 1B
+        in bag and tag (two tables done, one with a count to recount), Day 1C registering."""
+        from counts.models import CountSource
+        from festivals import services as fest
+        from tables import services as seating
+        from tournament.services.eliminations import BustReport, entries_bust
+
+        director = get_user_model().objects.get(username="director")
+        floor = get_user_model().objects.get(username="floor")
+        boss = Actor(user=director, label="director")
+        second = Actor(user=floor, label="floor")
+        start = timezone.now().replace(second=0, microsecond=0) - timedelta(days=1, hours=6)
+        base = tournaments.tournament_create(
+            actor=boss,
+            name="Main Event",
+            venue="Spielbank Floor, Saal 1",
+            starts_at=start,
+            buy_in=50000,
+            fee=5000,
+            starting_stack=TEMPLATES["standard"].starting_stack,
+            structure=template,
+            chip_set=chip_set,
+            seats_per_table=9,
+            guarantee=2500000,
+        )
+        event = fest.event_create(template=base, name="Main Event", flights=3, actor=boss)
+        flights = [f.tournament for f in event.flights.order_by("position")]
+        pool = iter(names[:60])
+        for n, (flight, players) in enumerate(zip(flights, (18, 18, 10), strict=True)):
+            tournaments.tournament_status_set(tournament=flight, status="registering", actor=boss)
+            for i in range(players):
+                player = registration.player_create(name=next(pool), actor=boss)
+                registration.entry_register(
+                    tournament=flight, player=player, actor=boss, method=_paid_by(i)
+                )
+            if n == 2:
+                break
+            seating.seats_draw(tournament=flight, actor=boss)
+            tournaments.tournament_status_set(tournament=flight, status="running", actor=boss)
+            alive = list(flight.entries.filter(status="active").order_by("?"))
+            for entry in alive[:8]:
+                entries_bust(tournament=flight, busts=[BustReport(entry=entry)], actor=boss)
+            flight.refresh_from_db()
+            bagging = fest.bagging_open(tournament=flight, actor=boss)
+            seated = list(flight.entries.filter(status="active").select_related("seat__table"))
+            # Stacks around the average, in whole hundreds, adding up to the chips in play.
+            weights = [rng.uniform(0.3, 2.2) for _ in seated]
+            stacks = [int(flight.chips_in * w / sum(weights)) // 100 * 100 for w in weights]
+            stacks[0] += flight.chips_in - sum(stacks)
+            tables: dict[int, dict[int, tuple[int, str]]] = {}
+            for entry, stack in zip(seated, stacks, strict=True):
+                bag = f"{'AB'[n]}{entry.seat.table.number:02d}{entry.seat.seat}"
+                tables.setdefault(entry.seat.table.number, {})[entry.pk] = (stack, bag)
+            for k, (number, bags) in enumerate(sorted(tables.items())):
+                if n == 1 and k == 0:
+                    first = next(iter(bags))
+                    bags[first] = (bags[first][0] + 30, bags[first][1])  # a typo to recount
+                fest.bags_record(
+                    bagging=bagging,
+                    table_number=number,
+                    bags=dict(bags),
+                    actor=boss,
+                    source=CountSource.DEALER if k % 2 else CountSource.FLOOR,
+                )
+                if n == 0 or k == 0:
+                    fest.bags_confirm(
+                        bagging=bagging, table_number=number, entry_ids=None, actor=second
+                    )
+            if n == 0:
+                fest.bagging_close(bagging=bagging, actor=boss)
+
     help = "Create demo staff, chip set, structure templates and a 200-player tournament."
 
     def add_arguments(self, parser: Any) -> None:
@@ -235,6 +310,7 @@ class Command(BaseCommand):
             )
         self._seat(tournament, actor, rng)
         self._final_table(template, chip_set, actor, names, rng)
+        self._festival(template, chip_set, names[len(names) // 2 :], rng)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo tournament “{tournament.name}” with {options['players']} players created."

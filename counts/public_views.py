@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -81,6 +82,9 @@ def counts_screen(request: HttpRequest, pk: int) -> HttpResponse:
         "ws": f"/ws/t/{pk}/",
         "refreshSeconds": REFRESH_SECONDS,
         "pageSeconds": _page_seconds(request),
+        # The venue's clock, not the screen's: a screen set to another zone or to 12 hours
+        # shows the same time as the public page.
+        "timeZone": timezone.get_current_timezone_name(),
         "texts": {
             "page": _("Page %(k)s of %(n)s"),
             "leaders": _("Chip leaders"),

@@ -37,7 +37,7 @@ LEADERS = 10
 PUBLIC_SECONDS = 30
 
 
-def _latest_rows(rows: Any) -> Any:
+def latest_rows(rows: Any) -> Any:
     """`rows` (counts) narrowed to the latest count per player."""
     if connection.vendor == "postgresql":
         return rows.order_by("entry_id", "-id").distinct("entry_id")
@@ -45,7 +45,7 @@ def _latest_rows(rows: Any) -> Any:
 
 
 def _latest(rows: Any) -> list[Counted]:
-    rows = _latest_rows(rows)
+    rows = latest_rows(rows)
     return [
         Counted(id=i, entry_id=e, count=c, at=at)
         for i, e, c, at in rows.values_list("id", "entry_id", "count", "recorded_at")
@@ -67,7 +67,7 @@ def latest_counts_of(tournament_id: int, entry_ids: Sequence[int]) -> list[Count
 def chip_leaders(tournament: Tournament, limit: int = LEADERS) -> list[Stack]:
     """The largest latest counts of players still playing, in one query (the database sorts;
     the whole field is not loaded): for the console's leaders."""
-    latest = _latest_rows(ChipCount.objects.filter(tournament_id=tournament.pk)).values("id")
+    latest = latest_rows(ChipCount.objects.filter(tournament_id=tournament.pk)).values("id")
     rows = (
         ChipCount.objects.filter(id__in=latest, entry__status=EntryStatus.ACTIVE)
         .order_by("-count", "entry__number")

@@ -4,16 +4,20 @@ The checks and rankings are in festivals/domain/."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Max, QuerySet
 
 from counts.models import ChipCount
+from counts.selectors import latest_rows
 from festivals.domain.bagging import (
     BagCount,
     BagReport,
+    Finding,
+    Flag,
     Seated,
     bag_report,
     normalise_bag,
@@ -43,26 +47,71 @@ def last_bagging(tournament: Tournament) -> Bagging | None:
     return Bagging.objects.filter(tournament=tournament).order_by("-opened_at", "-id").first()
 
 
-def bag_rows(bagging: Bagging) -> QuerySet[ChipCount]:
-    """The bag counts of a bag and tag, newest first (the first row per entry is its latest)."""
-    return (
-        ChipCount.objects.filter(tournament_id=bagging.tournament_id, id__gt=bagging.after_count)
-        .exclude(bag_number="")
-        .select_related("entry", "entry__player")
-        .order_by("-id")
-    )
+class BagRow(NamedTuple):
+    """One bag count as the pages and the services read it (plain values, no model instance:
+    a flight's bag and tag holds thousands)."""
+
+    id: int
+    entry_id: int
+    chips: int
+    bag: str
+    verified: bool
+    source: str
+    recorded_by_id: int | None
+    label: str
+    table: int | None
+    verified_by: str
 
 
-def latest_bags(bagging: Bagging) -> dict[int, ChipCount]:
-    """Each player's latest bag count of this bag and tag."""
-    latest: dict[int, ChipCount] = {}
-    for row in bag_rows(bagging):
-        latest.setdefault(row.entry_id, row)
-    return latest
+_BAG_VALUES = (
+    "id",
+    "entry_id",
+    "count",
+    "bag_number",
+    "verified_at",
+    "source",
+    "recorded_by_id",
+    "recorded_by_label",
+    "table_number",
+    "verified_by__username",
+)
 
 
-def table_of(row: ChipCount) -> int | str:
-    return row.table_number if row.table_number is not None else "–"
+def _bag_row(values: tuple[Any, ...]) -> BagRow:
+    i, e, c, bag, at, source, by, label, table, confirmer = values
+    return BagRow(i, e, c, bag, at is not None, source, by, label, table, confirmer or "")
+
+
+def bag_counts(bagging: Bagging) -> QuerySet[ChipCount]:
+    """The bag counts of a bag and tag (chip counts with a bag number recorded after it began)."""
+    return ChipCount.objects.filter(
+        tournament_id=bagging.tournament_id, id__gt=bagging.after_count
+    ).exclude(bag_number="")
+
+
+def latest_bags(bagging: Bagging, entry_ids: Collection[int] | None = None) -> dict[int, BagRow]:
+    """Each player's latest bag of this bag and tag (of the players in `entry_ids`, or all), in
+    one query."""
+    rows = bag_counts(bagging)
+    if entry_ids is not None:
+        rows = rows.filter(entry_id__in=list(entry_ids))
+    return {r.entry_id: r for r in map(_bag_row, latest_rows(rows).values_list(*_BAG_VALUES))}
+
+
+def bag_holders(bagging: Bagging, bags: Collection[str]) -> dict[str, BagRow]:
+    """Who holds these bag numbers now (normalised number -> the holder's latest bag): a player
+    who was given another number since holds only the new one."""
+    wanted = {normalise_bag(b) for b in bags}
+    ids = set(bag_counts(bagging).filter(bag_number__in=wanted).values_list("entry_id", flat=True))
+    return {
+        normalise_bag(r.bag): r
+        for r in latest_bags(bagging, ids).values()
+        if normalise_bag(r.bag) in wanted
+    }
+
+
+def table_of(row: BagRow) -> int | str:
+    return row.table if row.table is not None else "–"
 
 
 @dataclass(frozen=True)
@@ -83,31 +132,54 @@ class BagLine:
     before: int | None  # the count this one replaced, when it was re-entered
 
 
-def _latest_two(bagging: Bagging) -> dict[int, list[ChipCount]]:
-    rows: dict[int, list[ChipCount]] = {}
-    for row in bag_rows(bagging):
-        kept = rows.setdefault(row.entry_id, [])
+def _latest_two(
+    bagging: Bagging, entry_ids: Collection[int] | None = None
+) -> dict[int, list[BagRow]]:
+    """Each player's latest bag and the one before it (a re-entered count is disputed when
+    they disagree), newest first."""
+    rows = bag_counts(bagging)
+    if entry_ids is not None:
+        rows = rows.filter(entry_id__in=list(entry_ids))
+    out: dict[int, list[BagRow]] = {}
+    for values in rows.order_by("entry_id", "-id").values_list(*_BAG_VALUES):
+        kept = out.setdefault(values[1], [])
         if len(kept) < 2:
-            kept.append(row)
-    return rows
+            kept.append(_bag_row(values))
+    return out
 
 
-def _disputed(rows: list[ChipCount]) -> bool:
-    """The latest count, not confirmed, disagrees with the one before it."""
-    if len(rows) < 2 or rows[0].verified_at is not None:
+def counted_by(source: str, user_id: int | None, label: str) -> tuple[str, Any]:
+    """Who counted: a floor account, or a table's tablet (no account: its label)."""
+    return (source, user_id if user_id is not None else label)
+
+
+def _disputed(rows: list[BagRow]) -> bool:
+    """The latest count, not confirmed, disagrees with the one before it by another person (a
+    person correcting their own count is a correction, not a dispute)."""
+    if len(rows) < 2 or rows[0].verified:
         return False
     last, before = rows
-    return last.count != before.count or normalise_bag(last.bag_number) != normalise_bag(
-        before.bag_number
-    )
+    if counted_by(last.source, last.recorded_by_id, last.label) == counted_by(
+        before.source, before.recorded_by_id, before.label
+    ):
+        return False
+    return last.chips != before.chips or normalise_bag(last.bag) != normalise_bag(before.bag)
 
 
-def _seated(tournament_id: int) -> list[tuple[int, int, str, int, int]]:
-    """(entry id, number, display name, table, seat) of everyone still in."""
-    rows = Entry.objects.filter(tournament_id=tournament_id, status=EntryStatus.ACTIVE).values_list(
+def disputed(bagging: Bagging, entry_ids: Collection[int]) -> set[int]:
+    """Of these players, those whose last two counts (by two people) disagree."""
+    return {e for e, rows in _latest_two(bagging, entry_ids).items() if _disputed(rows)}
+
+
+def _seated(tournament_id: int, table: int | None = None) -> list[tuple[int, int, str, int, int]]:
+    """(entry id, number, display name, table, seat) of everyone still in (at one table)."""
+    rows = Entry.objects.filter(tournament_id=tournament_id, status=EntryStatus.ACTIVE)
+    if table is not None:
+        rows = rows.filter(seat__table__number=table)
+    values = rows.values_list(
         "pk", "number", "player__display_name", "seat__table__number", "seat__seat"
     )
-    return [(e, n, name, t or 0, s or 0) for e, n, name, t, s in rows]
+    return [(e, n, name, t or 0, s or 0) for e, n, name, t, s in values]
 
 
 def bagging_report(bagging: Bagging) -> BagReport:
@@ -118,9 +190,9 @@ def bagging_report(bagging: Bagging) -> BagReport:
     bags = {
         e: BagCount(
             entry_id=e,
-            count=rows[0].count,
-            bag=rows[0].bag_number,
-            verified=rows[0].verified_at is not None,
+            count=rows[0].chips,
+            bag=rows[0].bag,
+            verified=rows[0].verified,
             disputed=_disputed(rows),
         )
         for e, rows in latest.items()
@@ -134,6 +206,33 @@ def bagging_report(bagging: Bagging) -> BagReport:
         previous=_earlier_counts(bagging),
         tolerance_bp=bagging.event.tolerance_bp,
     )
+
+
+def table_findings(bagging: Bagging, table: int) -> list[Finding]:
+    """The flags of one table's bags (the room's sum is checked on the whole room only)."""
+    seated = _seated(bagging.tournament_id, table)
+    latest = _latest_two(bagging, [r[0] for r in seated])
+    bags = {
+        e: BagCount(
+            entry_id=e,
+            count=rows[0].chips,
+            bag=rows[0].bag,
+            verified=rows[0].verified,
+            disputed=_disputed(rows),
+        )
+        for e, rows in latest.items()
+    }
+    tournament = bagging.tournament
+    report = bag_report(
+        [Seated(entry_id=e, table=t, seat=s) for e, _n, _name, t, s in seated],
+        bags,
+        chips_in_play=tournament_numbers(tournament).chips_in_play,
+        smallest_chip=_smallest_chip(bagging),
+        leader_before=_leader_before(bagging),
+        previous=_earlier_counts(bagging),
+        tolerance_bp=bagging.event.tolerance_bp,
+    )
+    return [f for f in report.findings if f.flag is not Flag.ROOM_SUM_OFF]
 
 
 def _smallest_chip(bagging: Bagging) -> int | None:
@@ -172,11 +271,10 @@ def _earlier_counts(bagging: Bagging) -> dict[int, int]:
 
 def table_lines(bagging: Bagging, table: int | None = None) -> list[BagLine]:
     """Everyone still in (at one table, or all), by table and seat, with their latest bag."""
-    latest = _latest_two(bagging)
+    seated = _seated(bagging.tournament_id, table)
+    latest = _latest_two(bagging, None if table is None else [r[0] for r in seated])
     lines = []
-    for e, n, name, t, s in sorted(_seated(bagging.tournament_id), key=lambda r: (r[3], r[4])):
-        if table is not None and t != table:
-            continue
+    for e, n, name, t, s in sorted(seated, key=lambda r: (r[3], r[4])):
         rows = latest.get(e, [])
         last = rows[0] if rows else None
         lines.append(
@@ -186,13 +284,13 @@ def table_lines(bagging: Bagging, table: int | None = None) -> list[BagLine]:
                 name=name,
                 table=t,
                 seat=s,
-                count=last.count if last else None,
-                bag=last.bag_number if last else "",
-                confirmed=bool(last and last.verified_at),
+                count=last.chips if last else None,
+                bag=last.bag if last else "",
+                confirmed=bool(last and last.verified),
                 disputed=_disputed(rows),
-                counted_by=last.recorded_by_label if last else "",
-                confirmed_by=(last.verified_by.get_username() if last and last.verified_by else ""),
-                before=rows[1].count if len(rows) > 1 else None,
+                counted_by=last.label if last else "",
+                confirmed_by=last.verified_by if last else "",
+                before=rows[1].chips if len(rows) > 1 else None,
             )
         )
     return lines

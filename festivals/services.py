@@ -11,25 +11,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from random import Random
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.bulk import insert_columns
 from counts.models import ChipCount, CountSource
 from counts.services import counts_record
 from festivals.domain.bagging import bag_refusal, normalise_bag
 from festivals.domain.day2 import FestivalError, Survivor, day2_draw, merge_survivors
 from festivals.models import Advance, Bagging, Flight, FlightEvent
 from festivals.selectors import (
+    bag_holders,
     bagging_report,
+    counted_by,
+    disputed,
     flight_labels,
     last_bagging,
     latest_bags,
     open_bagging,
-    table_of,
 )
 from tables.domain.seating import secure_random, tables_needed
 from tables.services import seats_place
@@ -43,6 +45,7 @@ from tournament.models import (
     PurchaseKind,
     Status,
     Tournament,
+    new_public_token,
 )
 from tournament.services.registration import registration_close
 from tournament.services.tournaments import (
@@ -223,11 +226,6 @@ def bagging_open(*, tournament: Tournament, actor: Actor) -> Bagging:
     return bagging
 
 
-def _who(source: str, user_id: int | None, label: str) -> tuple[str, Any]:
-    """Who counted: a floor account, or a table's tablet (no account: its label)."""
-    return (source, user_id if user_id is not None else label)
-
-
 @transaction.atomic
 def bags_record(
     *,
@@ -248,13 +246,15 @@ def bags_record(
     typed = {e: (c, b) for e, (c, b) in bags.items() if c is not None}
     if not typed:
         raise FloorError(_("Enter at least one count."))
-    latest = latest_bags(bagging)
-    taken = {normalise_bag(r.bag_number): e for e, r in latest.items()}
-    numbers = dict(Entry.objects.filter(pk__in=list(typed)).values_list("pk", "number"))
+    latest = latest_bags(bagging, typed)
+    held = bag_holders(bagging, [b for _c, b in typed.values()])
+    taken = {bag: row.entry_id for bag, row in held.items()}
+    holders = {row.entry_id: row for row in held.values()}
+    numbers = dict(Entry.objects.filter(pk__in=[*typed, *holders]).values_list("pk", "number"))
     counts: dict[int, int] = {}
     bag_of: dict[int, str] = {}
     verified: set[int] = set()
-    me = _who(source, actor.user.pk if actor.user else None, actor.label)
+    me = counted_by(source, actor.user.pk if actor.user else None, actor.label)
     for entry_id, (chips, bag) in typed.items():
         n = numbers.get(entry_id, "?")
         why = bag_refusal(bag, entry_id=entry_id, taken=taken)
@@ -267,13 +267,14 @@ def bags_record(
             )
         if why == "bag_taken":
             holder = taken[normalise_bag(bag)]
+            where = holders[holder].table if holder in holders else table_number
             raise FloorError(
                 _("#%(n)s: bag %(bag)s is used already for #%(other)s (table %(t)s).")
                 % {
                     "n": n,
                     "bag": normalise_bag(bag),
-                    "other": Entry.objects.get(pk=holder).number,
-                    "t": table_of(latest[holder]),
+                    "other": numbers.get(holder, "?"),
+                    "t": where if where is not None else "–",
                 },
                 code=why,
             )
@@ -283,9 +284,9 @@ def bags_record(
         before = latest.get(entry_id)
         if (
             before is not None
-            and before.count == chips
-            and normalise_bag(before.bag_number) == bag_of[entry_id]
-            and _who(before.source, before.recorded_by_id, before.recorded_by_label) != me
+            and before.chips == chips
+            and normalise_bag(before.bag) == bag_of[entry_id]
+            and counted_by(before.source, before.recorded_by_id, before.label) != me
         ):
             verified.add(entry_id)
     recorded = counts_record(
@@ -312,31 +313,42 @@ def bags_confirm(
         raise FloorError(_("This day is closed: a director reopens it to change a bag."))
     if actor.user is None:
         raise FloorError(_("A floor account confirms the counts."))
-    latest = latest_bags(bagging)
+    at_table = Entry.objects.filter(
+        tournament_id=bagging.tournament_id,
+        status=EntryStatus.ACTIVE,
+        seat__table__number=table_number,
+    ).values_list("pk", "number")
+    numbers = dict(at_table)
+    latest = latest_bags(bagging, list(numbers))
     chosen = [
         r
         for r in latest.values()
-        if r.table_number == table_number
-        and r.verified_at is None
-        and (entry_ids is None or r.entry_id in entry_ids)
+        if not r.verified and (entry_ids is None or r.entry_id in entry_ids)
     ]
     mine = [r for r in chosen if r.recorded_by_id == actor.user.pk and r.source != "dealer"]
     if mine:
         raise FloorError(
             _("You counted #%(n)s yourself: another person confirms the count.")
-            % {"n": ", #".join(str(r.entry.number) for r in mine)}
+            % {"n": ", #".join(str(numbers[r.entry_id]) for r in mine)}
         )
     if not chosen:
         raise FloorError(_("Nothing to confirm at this table."))
+    again = disputed(bagging, [r.entry_id for r in chosen])
+    if again:
+        raise FloorError(
+            _("The two counts of #%(n)s disagree: count again, then confirm.")
+            % {"n": ", #".join(str(numbers[e]) for e in sorted(again))},
+            code="disputed",
+        )
     now = timezone.now()
-    ChipCount.objects.filter(pk__in=[r.pk for r in chosen]).update(
+    ChipCount.objects.filter(pk__in=[r.id for r in chosen]).update(
         verified_by=actor.user, verified_at=now
     )
     event_record(
         tournament=bagging.tournament,
         action="chips.bag_confirm",
         actor=actor,
-        payload={"table": table_number, "numbers": sorted(r.entry.number for r in chosen)},
+        payload={"table": table_number, "numbers": sorted(numbers[r.entry_id] for r in chosen)},
     )
     return len(chosen)
 
@@ -481,8 +493,8 @@ def day2_draw_run(
                     player_id=player_id,
                     entry_id=entry_id,
                     flight=flight.position,
-                    chips=bag.count,
-                    bag=bag.bag_number,
+                    chips=bag.chips,
+                    bag=bag.bag,
                 )
             )
     if open_days:
@@ -505,38 +517,48 @@ def day2_draw_run(
     by_seat = sorted(
         merged.advancing, key=lambda s: (seats[s.entry_id].table, seats[s.entry_id].seat)
     )
-    entries = Entry.objects.bulk_create(
-        Entry(tournament=day2, player_id=s.player_id, number=i + 1, status=EntryStatus.ACTIVE)
-        for i, s in enumerate(by_seat)
+    # Thousands of rows: column by column in one statement each (config/bulk.py).
+    entries = insert_columns(
+        Entry,
+        {
+            "player_id": [s.player_id for s in by_seat],
+            "number": list(range(1, len(by_seat) + 1)),
+            "public_token": [new_public_token() for _s in by_seat],
+        },
+        constants={"tournament_id": day2.pk, "status": EntryStatus.ACTIVE},
     )
-    Purchase.objects.bulk_create(
-        Purchase(entry=e, kind=PurchaseKind.CARRIED, price=0, fee=0, chips=s.chips)
-        for e, s in zip(entries, by_seat, strict=True)
+    chips = [s.chips for s in by_seat]
+    insert_columns(
+        Purchase,
+        {"entry_id": entries, "chips": chips},
+        constants={"kind": PurchaseKind.CARRIED, "price": 0, "fee": 0},
     )
-    labels = {f.position: f.label for f in flights}
+    labels = {f.position: (_("Bag from Day %(f)s") % {"f": f.label})[:120] for f in flights}
     now = timezone.now()
-    ChipCount.objects.bulk_create(
-        ChipCount(
-            tournament=day2,
-            entry=e,
-            count=s.chips,
-            recorded_at=now,
-            recorded_by=actor.user,
-            recorded_by_label=(_("Bag from Day %(f)s") % {"f": labels[s.flight]})[:120],
-            table_number=seats[s.entry_id].table,
-            seat=seats[s.entry_id].seat,
-            bag_number=s.bag,
-            verified_at=now,
-        )
-        for e, s in zip(entries, by_seat, strict=True)
+    insert_columns(
+        ChipCount,
+        {
+            "entry_id": entries,
+            "count": chips,
+            "recorded_by_label": [labels[s.flight] for s in by_seat],
+            "table_number": [seats[s.entry_id].table for s in by_seat],
+            "seat": [seats[s.entry_id].seat for s in by_seat],
+            "bag_number": [s.bag for s in by_seat],
+        },
+        constants={
+            "tournament_id": day2.pk,
+            "recorded_at": now,
+            "recorded_by_id": actor.user.pk if actor.user else None,
+            "verified_at": now,
+        },
     )
     seats_place(
         tournament=day2,
         seats={
-            e.pk: (seats[s.entry_id].table, seats[s.entry_id].seat)
+            e: (seats[s.entry_id].table, seats[s.entry_id].seat)
             for e, s in zip(entries, by_seat, strict=True)
         },
-        stacks={e.pk: s.chips for e, s in zip(entries, by_seat, strict=True)},
+        stacks={e: s.chips for e, s in zip(entries, by_seat, strict=True)},
         actor=actor,
         how="seeded" if seeded else "random",
     )

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from counts.models import CountSource
 from counts.views import chips_typed
@@ -25,6 +26,7 @@ from festivals.selectors import (
     flight_labels,
     lines_by_table,
     open_bagging,
+    table_findings,
     table_lines,
 )
 from tables.dealer_view import tablet_table
@@ -77,12 +79,12 @@ def finding_text(f: Finding, numbers: dict[int, int]) -> str:
     ) % {"s": chips(f.figures[0]), "c": chips(f.figures[1]), "tol": chips(f.figures[2])}
 
 
-def _findings(bagging: Bagging, report: BagReport) -> list[dict[str, Any]]:
-    ids = [f.entry_id for f in report.findings if f.entry_id is not None]
+def _findings(bagging: Bagging, found: BagReport | list[Finding]) -> list[dict[str, Any]]:
+    findings = found.findings if isinstance(found, BagReport) else found
+    ids = [f.entry_id for f in findings if f.entry_id is not None]
     numbers = dict(bagging.tournament.entries.filter(pk__in=ids).values_list("pk", "number"))
     return [
-        {"text": finding_text(f, numbers), "table": f.table, "flag": f.flag.value}
-        for f in report.findings
+        {"text": finding_text(f, numbers), "table": f.table, "flag": f.flag.value} for f in findings
     ]
 
 
@@ -284,11 +286,16 @@ def bag_table_page(
                     source=source,
                 )
                 confirmed = sum(1 for r in rows if r.verified_at)
-                messages.success(
-                    request,
-                    _("%(n)s bags recorded, %(c)s of them confirmed by this second count.")
-                    % {"n": len(rows), "c": confirmed},
-                )
+                text = ngettext("%(n)s bag recorded.", "%(n)s bags recorded.", len(rows)) % {
+                    "n": len(rows)
+                }
+                if confirmed:
+                    text += " " + ngettext(
+                        "%(c)s count confirmed by this second count.",
+                        "%(c)s counts confirmed by this second count.",
+                        confirmed,
+                    ) % {"c": confirmed}
+                messages.success(request, text)
             return redirect(back)
         except FloorError as exc:
             messages.error(request, str(exc))
@@ -308,6 +315,7 @@ def bag_table_page(
                 for line in lines
             ],
             "open": bagging.closed_at is None,
+            "flags": _findings(bagging, table_findings(bagging, table)),
             **extra,
         },
         status=status,

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tables import services as svc
@@ -202,13 +203,22 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             moves = svc.balance_apply(
                 tournament=tournament, signature=post.get("signature", ""), actor=actor
             )
-            messages.success(request, _("%(n)s players moved.") % {"n": len(moves)})
+            messages.success(
+                request,
+                ngettext("%(n)s player moved.", "%(n)s players moved.", len(moves))
+                % {"n": len(moves)},
+            )
         elif action == "break":
             number = _int(post.get("table"), _("Choose a table."))
             moves = svc.table_break(tournament=tournament, number=number, actor=actor)
             messages.success(
                 request,
-                _("Table %(t)s broken: %(n)s players moved.") % {"t": number, "n": len(moves)},
+                ngettext(
+                    "Table %(t)s broken: %(n)s player moved.",
+                    "Table %(t)s broken: %(n)s players moved.",
+                    len(moves),
+                )
+                % {"t": number, "n": len(moves)},
             )
         elif action == "final":
             svc.final_table_draw(tournament=tournament, actor=actor)

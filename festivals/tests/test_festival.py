@@ -142,6 +142,9 @@ def test_bags_need_a_second_person_and_refuse_a_bag_used_twice(event, actor, sec
     fest.bags_record(bagging=bagging, table_number=1, bags={x.pk: (2_000, "A-1")}, actor=second)
     report = bagging_report(bagging)
     assert any(f.flag.value == "disputed" and f.entry_id == x.pk for f in report.findings)
+    # A disputed count is counted again, not waved through.
+    with pytest.raises(FloorError, match="disagree: count again"):
+        fest.bags_confirm(bagging=bagging, table_number=1, entry_ids=[x.pk], actor=actor)
     # The same count again by the other person confirms it.
     fest.bags_record(bagging=bagging, table_number=1, bags={x.pk: (2_000, "A-1")}, actor=actor)
     assert ChipCount.objects.filter(entry=x).order_by("-id").first().verified_at
@@ -239,3 +242,45 @@ def test_best_stack_forward_keeps_the_biggest_bag(event, actor, second):
     assert drawn.forfeited == len(twice)
     day2 = Entry.objects.filter(tournament_id=event.day2_id)
     assert day2.count() == len(set(day2.values_list("player_id", flat=True)))
+
+
+def test_day2_pays_the_places_of_the_whole_event(event, actor, second):
+    """Day 2's busts in the money are paid from the event's pool, by the event's entries."""
+    a, b, c = flights(event)
+    for i, t in enumerate((a, b, c)):
+        play(t, actor, people(20, i * 100), busts=16)
+        fest.bagging_close(
+            bagging=bag_all(Tournament.objects.get(pk=t.pk), actor, second), actor=actor
+        )
+    fest.day2_draw_run(event=event, seeded=True, actor=actor, rng=Random(3))
+    day2 = Tournament.objects.get(pk=event.day2_id)
+    Tournament.objects.filter(pk=day2.pk).update(status=Status.RUNNING)
+    day2.refresh_from_db()
+    amounts = payout_amounts(day2)
+    numbers = tournament_numbers(day2)
+    assert numbers.entries == 60 and sum(amounts) == numbers.prize_pool
+    assert 1 <= len(amounts) <= 12
+    alive = list(day2.entries.filter(status=EntryStatus.ACTIVE).order_by("number"))
+    for e in alive[: 12 - len(amounts)]:
+        entries_bust(tournament=day2, busts=[BustReport(entry=e)], actor=actor)
+    last = alive[12 - len(amounts)]
+    entries_bust(tournament=day2, busts=[BustReport(entry=last)], actor=actor)
+    last.refresh_from_db()
+    assert last.place == len(amounts) and last.prize == amounts[-1] > 0
+
+
+def test_a_person_correcting_their_own_count_is_no_dispute(event, actor):
+    a = play(flights(event)[0], actor, people(6), busts=1)
+    bagging = fest.bagging_open(tournament=a, actor=actor)
+    x = Entry.objects.filter(tournament=a, seat__table__number=1).first()
+    tablet = Actor(user=None, label="dealer, table 1", source="10.0.0.9")
+    for chips in (76_337, 76_325):  # a typo, then the right count, on the same tablet
+        fest.bags_record(
+            bagging=bagging,
+            table_number=1,
+            bags={x.pk: (chips, "T1")},
+            actor=tablet,
+            source="dealer",
+        )
+    assert not any(f.flag.value == "disputed" for f in bagging_report(bagging).findings)
+    assert fest.bags_confirm(bagging=bagging, table_number=1, entry_ids=None, actor=actor) == 1

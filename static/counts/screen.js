@@ -12,7 +12,12 @@ const $ = (id) => document.getElementById(id);
 const lang = document.documentElement.lang || "en";
 const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
 const whole = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
-const clock = new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit" });
+const clock = new Intl.DateTimeFormat(lang, {
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: cfg.timeZone || undefined,
+});
 
 let data = cfg.snapshot;
 let etag = cfg.etag;

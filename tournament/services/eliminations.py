@@ -169,7 +169,9 @@ def entries_bust(
     satellite_done = 0 < alive_after <= seats_to_win
     winner_now = alive_after == 1 or satellite_done
     changed = {**{k: place_of(r, field) for k, r in moved.items()}, **places}
-    paid_places = max(_most_places_paid(tournament, field), seats_to_win)
+    # An event's Day 2 pays by the entries of all its flights (festivals/), not its own field.
+    paying = tournament_numbers(tournament).entries if tournament.pooled else field
+    paid_places = max(_most_places_paid(tournament, paying), seats_to_win)
     in_money = winner_now or min(changed.values()) <= paid_places
     final = field_is_final(tournament)
     if in_money and not final:

@@ -81,6 +81,7 @@ def test(argv: list[str]) -> None:
         "displays",
         "counts",
         "festivals",
+        "signups",
     )
     print("== import-linter", flush=True)
     sh(tool("lint-imports"))

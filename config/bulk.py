@@ -56,7 +56,7 @@ def insert_columns(
         db_type = _base_type(field)
         if field.attname in columns:
             arrays.append(f"%s::{db_type}[]")
-            array_params.append(list(columns[field.attname]))
+            array_params.append(_array(columns[field.attname]))
             selected.append(f"c{len(arrays)}")
             continue
         if field.attname in constants:
@@ -77,6 +77,17 @@ def insert_columns(
     with connection.cursor() as cursor:
         cursor.execute(sql, params + array_params)
         return [row[0] for row in cursor.fetchall()]
+
+
+def _array(values: Sequence[Any]) -> Any:
+    """Whole numbers and text as one PostgreSQL array literal (psycopg adapts a list element by
+    element in Python: 40 ms of the 3,000-player Day-2 draw); anything else as a list."""
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return "{" + ",".join(map(str, values)) + "}"
+    if all(isinstance(v, str) for v in values):
+        quoted = (v.replace("\\", "\\\\").replace('"', '\\"') for v in values)
+        return "{" + ",".join(f'"{v}"' for v in quoted) + "}"
+    return list(values)
 
 
 def _base_type(field: models.Field[Any, Any]) -> str:

@@ -70,6 +70,7 @@ urlpatterns = [
     path("", include("displays.urls")),
     path("", include("counts.urls")),
     path("", include("festivals.urls")),
+    path("", include("signups.urls")),
     path("", include("tournament.urls")),
 ]
 

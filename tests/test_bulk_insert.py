@@ -48,3 +48,19 @@ def test_no_rows_and_uneven_columns():
     assert insert_columns(Entry, {"number": []}) == []
     with pytest.raises(ValueError):
         insert_columns(Entry, {"number": [1], "player_id": [1, 2]})
+
+
+def test_text_with_quotes_commas_braces_and_backslashes_arrives_as_typed(make_tournament):
+    from counts.models import ChipCount
+
+    t = make_tournament(status="registering")
+    player = Player.objects.create(name="Quote Test", display_name="Q")
+    entry = Entry.objects.create(tournament=t, player=player, number=1, status="active")
+    labels = ['Bag "1A", {x}', "back\\slash", "Tür ÄÖÜ", "", "NULL"]
+    ids = insert_columns(
+        ChipCount,
+        {"recorded_by_label": labels, "count": [1, 2, 3, 4, 5]},
+        constants={"tournament_id": t.pk, "entry_id": entry.pk},
+    )
+    got = dict(ChipCount.objects.filter(pk__in=ids).values_list("count", "recorded_by_label"))
+    assert [got[i] for i in (1, 2, 3, 4, 5)] == labels

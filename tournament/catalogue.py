@@ -106,6 +106,17 @@ class CountsPayload(TypedDict):
     counts: int
 
 
+class SignupsPayload(TypedDict):
+    """Sign-ups changed (signups/services.py): numbers only, no names. `moved` the arrival
+    numbers that just got a place, `waiting` the waiting list in order (a sign-up's page finds
+    its own position in it), `free` the places left, `open` whether sign-ups are open."""
+
+    moved: list[int]
+    waiting: list[int]
+    free: int
+    open: bool
+
+
 class SeatingPayload(TypedDict):
     """The draw is out (or redone): each phone asks once for its seat, spread over a few
     seconds (one draw of thousands is not sent as thousands of messages)."""
@@ -245,6 +256,7 @@ _MESSAGES = (
     Message(Audience.TOURNAMENT, "h4h", HandForHandPayload, "hand-for-hand on, off, next"),
     Message(Audience.TOURNAMENT, "announce", AnnouncePayload, "a spoken announcement"),
     Message(Audience.TOURNAMENT, "counts", CountsPayload, "chip counts were recorded"),
+    Message(Audience.TOURNAMENT, "signups", SignupsPayload, "sign-ups, cancellations, move-ups"),
     # A table's dealer tablets.
     Message(Audience.TABLE, "table", TableView, "seats, button, hand, a time call, a penalty"),
     Message(Audience.TABLE, "table_closed", Empty, "the table was broken: tablets close"),
@@ -391,6 +403,14 @@ LOG_ACTIONS: dict[str, str] = {
     "festival.bagging_close": "a director closed the day: survivors, chips, whether flags stood",
     "festival.bagging_reopen": "a director reopened a closed day before the Day-2 draw",
     "festival.day2_draw": "the Day 2 was drawn from the flights' bags (random or seeded, players, forfeited bags)",
+    "signup.sheet": "a director changed the sign-up sheet (open, places, held back, deadline)",
+    "signup.create": "a sign-up arrived (arrival number, name, place or waiting list)",
+    "signup.cancel": "a sign-up was cancelled (by the player or a director; contact erased or not)",
+    "signup.move": "a director moved a sign-up to the top of the waiting list",
+    "signup.move_up": "waiting sign-ups got a place (arrival numbers)",
+    "signup.check_in": "a sign-up was checked in at the desk (its entry)",
+    "signup.person": "a director linked a sign-up to a person record",
+    "signup.deadline": "the check-in deadline passed: no-shows (arrival numbers)",
     "login.locked": "a login was locked",
     "sessions.ended": "an account was logged out everywhere",
     "correction.void": "a registration was voided",

@@ -402,6 +402,10 @@ class Player(models.Model):
     birth_year = models.PositiveSmallIntegerField(_("year of birth"), null=True, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
     needs_accessible_seat = models.BooleanField(_("needs an accessible seat"), default=False)
+    # Eligibility (docs/signups.md): a member has a membership number, anyone else is a guest; a
+    # barred person is checked in only by a director, and the reason is shown at the door.
+    barred = models.BooleanField(_("barred"), default=False)
+    barred_reason = models.CharField(_("why barred"), max_length=200, blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     notes = models.TextField(_("notes"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "leagues",
     "counts",
     "festivals",
+    "signups",
     "actions",
     "displays",
     "axes",
@@ -339,6 +340,17 @@ LOGGING = {
 
 # Public demo credentials are only created by `manage.py floor_demo`.
 FLOOR_DEMO_PASSWORD = env_str("FLOOR_DEMO_PASSWORD", "floor-demo")
+# Mail (a sign-up that moved up from the waiting list is told, signups/): the embedded default
+# writes mails to the console; production sets an SMTP server by these variables.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "floor@localhost")
+# The address players reach Floor at, for links in mails (no request to read it from there).
+FLOOR_PUBLIC_URL = env_str("FLOOR_PUBLIC_URL", "http://127.0.0.1:8000")
 # Days after a finished tournament's start after which its public pages (find my seat, my
 # seat, table pages) show players' initials only (docs/players.md); 0 keeps the names public.
 FLOOR_PUBLIC_RESULTS_DAYS = env_int("FLOOR_PUBLIC_RESULTS_DAYS", 90)

@@ -204,6 +204,25 @@ SENTENCES: dict[str, Any] = {
     + _table_suffix(p)
     + ": "
     + ", ".join(f"#{n}" for n in p.get("numbers", [])),
+    "signup.sheet": lambda p: (
+        _("Sign-ups opened: %(n)s places") if p.get("open") else _("Sign-ups closed: %(n)s places")
+    )
+    % {"n": p.get("places")},
+    "signup.create": lambda p: (
+        _("Sign-up #%(s)s %(name)s: has a place")
+        if p.get("status") == "confirmed"
+        else _("Sign-up #%(s)s %(name)s: waiting list")
+    )
+    % {"s": p.get("sequence"), "name": p.get("name", "")},
+    "signup.cancel": lambda p: _("Sign-up #%(s)s cancelled") % {"s": p.get("sequence")},
+    "signup.move": lambda p: _("Sign-up #%(s)s moved to the top of the waiting list")
+    % {"s": p.get("sequence")},
+    "signup.move_up": lambda p: _("Moved up from the waiting list: %(s)s")
+    % {"s": ", ".join(f"#{n}" for n in p.get("sequences", []))},
+    "signup.check_in": lambda p: _("Sign-up #%(s)s checked in") % {"s": p.get("sequence")},
+    "signup.person": lambda p: _("Sign-up linked to a person record"),
+    "signup.deadline": lambda p: _("Check-in deadline: %(n)s no-shows")
+    % {"n": len(p.get("no_shows", []))},
     "festival.create": lambda p: _("Event with %(n)s starting flights made")
     % {"n": len(p.get("flights", []))},
     "festival.bagging_open": lambda p: _("Bag and tag began (Day %(d)s, %(n)s players)")
@@ -271,6 +290,7 @@ ACTION_NAMES: dict[str, Any] = {
     "penalty": gettext_lazy("Penalties"),
     "chips": gettext_lazy("Chips: colour-ups, counts and bags"),
     "festival": gettext_lazy("Flights, bag and tag, Day 2"),
+    "signup": gettext_lazy("Sign-ups and check-in"),
     "login": gettext_lazy("Logins"),
     "sessions": gettext_lazy("Logins"),
     "correction": gettext_lazy("Corrections"),

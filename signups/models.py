@@ -1,0 +1,92 @@
+"""Sign-ups before the night (docs/signups.md): a tournament's sign-up sheet (open or not, how
+many places, how many held back, the check-in deadline) and the sign-ups on it, each with its
+arrival number, its status and a private link (an unguessable token) to see it and cancel."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import Entry, Player, Tournament
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class SignUpSheet(models.Model):
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="signup_sheet"
+    )
+    is_open = models.BooleanField(_("sign-ups open"), default=False)
+    places = models.PositiveIntegerField(
+        _("places"),
+        null=True,
+        blank=True,
+        help_text=_("Blank: the tournament's capacity."),
+    )
+    reserved = models.PositiveIntegerField(
+        _("places held back (staff, invited players)"), default=0
+    )
+    check_in_deadline = models.DateTimeField(_("check-in deadline"), null=True, blank=True)
+    deadline_applied_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The last arrival number given (under the sheet's row lock).
+    sequence = models.PositiveIntegerField(default=0, editable=False)
+
+    class Meta:
+        verbose_name = _("sign-up sheet")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}"
+
+
+class SignUpStatus(models.TextChoices):
+    CONFIRMED = "confirmed", _("Has a place")
+    WAITING = "waiting", _("Waiting list")
+    CANCELLED = "cancelled", _("Cancelled")
+    CHECKED_IN = "checked_in", _("Checked in")
+    NO_SHOW = "no_show", _("No-show")
+
+
+class SignUp(models.Model):
+    sheet = models.ForeignKey(SignUpSheet, on_delete=models.CASCADE, related_name="signups")
+    sequence = models.PositiveIntegerField(_("arrival"))
+    # The waiting order when a director moved the sign-up to the top (else the arrival).
+    rank = models.IntegerField(null=True, blank=True)
+    display_name = models.CharField(_("name"), max_length=60)
+    # Contact data, optional, given with consent; directors only; erased on request.
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    consent_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=12, choices=SignUpStatus.choices, default=SignUpStatus.WAITING
+    )
+    token = models.CharField(max_length=40, unique=True, default=new_token)
+    # A form sent twice (double tap, retry) carries the same nonce: one sign-up.
+    nonce = models.CharField(max_length=40, blank=True)
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="signups"
+    )
+    entry = models.OneToOneField(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="signup"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    moved_up_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)  # cancelled, checked in or no-show
+    by_staff = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["sheet", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "sequence"], name="signup_arrival_unique"),
+            models.UniqueConstraint(
+                fields=["sheet", "nonce"], condition=~Q(nonce=""), name="signup_nonce_unique"
+            ),
+        ]
+        indexes = [models.Index(fields=["sheet", "status", "sequence"], name="signup_by_status")]
+
+    def __str__(self) -> str:
+        return f"{self.sequence} {self.display_name}"

@@ -1,0 +1,488 @@
+"""Sign-ups before the night (docs/signups.md): the sheet's settings, a sign-up, its cancellation
+with the waiting list moving up, a director's changes, the check-in at the desk (a paid entry,
+seated as any registration) and the check-in deadline (no-shows, their places to the list).
+
+Every change of places runs under the sheet's row lock (`SELECT … FOR UPDATE`), so two people
+taking the last place at the same instant are served one after the other: exactly one gets it,
+the other is first on the waiting list. The arithmetic is in signups/domain/places.py."""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.db.models import Min
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from signups.domain.places import (
+    NameRefused,
+    Slot,
+    Status,
+    admitted,
+    free_places,
+    moving_up,
+    name_refusal,
+    no_shows,
+    waiting_positions,
+)
+from signups.models import SignUp, SignUpSheet, SignUpStatus
+from tournament.errors import FloorError, NotFound
+from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
+from tournament.models import Player, Tournament
+from tournament.realtime import broadcast_on_commit, tournament_group
+from tournament.services.registration import entry_register, player_create
+
+PLACES_MOST = 10_000
+# Set while the desk checks a sign-up in: its registration takes the place the sign-up held.
+checking_in: contextvars.ContextVar[bool] = contextvars.ContextVar("checking_in", default=False)
+
+
+def sheet_of(tournament: Tournament) -> SignUpSheet:
+    sheet, _created = SignUpSheet.objects.get_or_create(tournament=tournament)
+    return sheet
+
+
+def places_of(sheet: SignUpSheet, tournament: Tournament | None = None) -> int:
+    """The places offered to sign-ups: the sheet's number, else the tournament's capacity less
+    the places held back."""
+    if sheet.places is not None:
+        return sheet.places
+    tournament = tournament or sheet.tournament
+    return max(0, (tournament.capacity or 0) - sheet.reserved)
+
+
+def _locked(tournament: Tournament) -> SignUpSheet:
+    sheet_of(tournament)
+    return SignUpSheet.objects.select_for_update().get(tournament=tournament)
+
+
+def _slots(sheet: SignUpSheet) -> list[Slot]:
+    return [
+        Slot(seq, Status(status), rank)
+        for seq, status, rank in sheet.signups.values_list("sequence", "status", "rank")
+    ]
+
+
+def _refuse_name(name: str) -> str:
+    why = name_refusal(name)
+    if why is NameRefused.EMPTY:
+        raise FloorError(_("Enter a name."), code=why.value)
+    if why is NameRefused.TOO_SHORT:
+        raise FloorError(_("A name has at least 2 characters."), code=why.value)
+    if why is NameRefused.TOO_LONG:
+        raise FloorError(_("A name has at most 60 characters."), code=why.value)
+    if why is NameRefused.CONTROL:
+        raise FloorError(_("A name cannot hold line breaks or control characters."), code=why.value)
+    return name.strip()
+
+
+# --- The sheet ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def sheet_update(
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    is_open: bool,
+    places: int | None,
+    reserved: int,
+    check_in_deadline: datetime | None,
+) -> SignUpSheet:
+    """A director opens or closes sign-ups and sets the places, the places held back and the
+    check-in deadline. More places move the waiting list up at once."""
+    sheet = _locked(tournament)
+    if places is not None and not 1 <= places <= PLACES_MOST:
+        raise FloorError(_("Places are 1 to 10,000."))
+    if not 0 <= reserved <= PLACES_MOST:
+        raise FloorError(_("Places held back are 0 to 10,000."))
+    sheet.places, sheet.reserved = places, reserved
+    if is_open and places_of(sheet, tournament) < 1:
+        raise FloorError(
+            _("Set the number of places (or the tournament's capacity) before opening sign-ups.")
+        )
+    if check_in_deadline != sheet.check_in_deadline:
+        sheet.deadline_applied_at = None
+    sheet.is_open = is_open
+    sheet.check_in_deadline = check_in_deadline
+    sheet.save()
+    event_record(
+        tournament=tournament,
+        action="signup.sheet",
+        actor=actor,
+        payload={
+            "open": is_open,
+            "places": places_of(sheet, tournament),
+            "reserved": reserved,
+            "deadline": check_in_deadline.isoformat() if check_in_deadline else None,
+        },
+    )
+    if not _apply_deadline(sheet, tournament, actor):  # a deadline already past applies now
+        _move_up(sheet, tournament, actor)
+    return sheet
+
+
+# --- Signing up and cancelling ------------------------------------------------------------------
+
+
+@transaction.atomic
+def signup_create(
+    *,
+    tournament: Tournament,
+    display_name: str,
+    actor: Actor,
+    email: str = "",
+    phone: str = "",
+    consent: bool = False,
+    nonce: str = "",
+    player: Player | None = None,
+    by_staff: bool = False,
+) -> SignUp:
+    """A sign-up: a place while places are free, else the waiting list. A nonce sent before
+    returns the sign-up it made. Contact data needs the consent line ticked."""
+    name = _refuse_name(display_name)
+    email, phone = email.strip()[:254], phone.strip()[:40]
+    if (email or phone) and not consent:
+        raise FloorError(_("Tick the consent line to leave an e-mail or a phone number."))
+    if email and ("@" not in email or " " in email):
+        raise FloorError(_("Enter a valid e-mail address."))
+    nonce = nonce.strip()[:40]
+    sheet = _locked(tournament)
+    if nonce:
+        again = sheet.signups.filter(nonce=nonce).first()
+        if again is not None:
+            return again
+    if not sheet.is_open and not by_staff:
+        raise FloorError(_("Sign-ups are closed for this tournament."), code="closed")
+    if (
+        player is not None
+        and sheet.signups.filter(
+            player=player, status__in=[SignUpStatus.CONFIRMED, SignUpStatus.WAITING]
+        ).exists()
+    ):
+        raise FloorError(_("This person is signed up already."))
+    _apply_deadline(sheet, tournament, actor)
+    slots = _slots(sheet)
+    held = sum(1 for s in slots if s.status in (Status.CONFIRMED, Status.CHECKED_IN))
+    status = admitted(held, places_of(sheet, tournament))
+    sheet.sequence += 1
+    sheet.save(update_fields=["sequence"])
+    try:
+        with transaction.atomic():
+            signup = SignUp.objects.create(
+                sheet=sheet,
+                sequence=sheet.sequence,
+                display_name=name,
+                email=email,
+                phone=phone,
+                consent_at=timezone.now() if (email or phone) else None,
+                status=status.value,
+                nonce=nonce,
+                player=player,
+                by_staff=by_staff,
+            )
+    except IntegrityError as exc:  # the same nonce, raced past the check: one sign-up
+        raise FloorError(_("This sign-up was sent already.")) from exc
+    event_record(
+        tournament=tournament,
+        action="signup.create",
+        actor=actor,
+        payload={
+            "signup": signup.pk,
+            "sequence": signup.sequence,
+            "name": name,
+            "status": status.value,
+            "by_staff": by_staff,
+        },
+    )
+    _tell(sheet, tournament, moved=[])
+    return signup
+
+
+def signup_by_token(token: str) -> SignUp:
+    signup = SignUp.objects.select_related("sheet__tournament").filter(token=token).first()
+    if signup is None:
+        raise NotFound(_("No such sign-up: check the link."))
+    return signup
+
+
+@transaction.atomic
+def signup_cancel(
+    *, signup: SignUp, actor: Actor, erase_contact: bool = False, by_staff: bool = False
+) -> SignUp:
+    """Cancel a sign-up (the player by the private link, or a director): a place it held goes
+    to the first on the waiting list at once. `erase_contact` deletes its e-mail and phone."""
+    tournament = signup.sheet.tournament
+    sheet = _locked(tournament)
+    signup = SignUp.objects.select_for_update().get(pk=signup.pk)
+    if signup.status in (SignUpStatus.CANCELLED, SignUpStatus.NO_SHOW):
+        raise FloorError(_("This sign-up is cancelled already."), code="cancelled")
+    if signup.status == SignUpStatus.CHECKED_IN:
+        raise FloorError(
+            _("This player is checked in: the desk unregisters the entry instead."),
+            code="checked_in",
+        )
+    was = signup.status
+    signup.status = SignUpStatus.CANCELLED
+    signup.ended_at = timezone.now()
+    if erase_contact:
+        signup.email, signup.phone, signup.consent_at = "", "", None
+    signup.save()
+    event_record(
+        tournament=tournament,
+        action="signup.cancel",
+        actor=actor,
+        payload={
+            "signup": signup.pk,
+            "sequence": signup.sequence,
+            "was": was,
+            "by_staff": by_staff,
+            "contact_erased": erase_contact,
+        },
+    )
+    _move_up(sheet, tournament, actor)
+    return signup
+
+
+@transaction.atomic
+def signup_to_top(*, signup: SignUp, actor: Actor) -> SignUp:
+    """A director moves a waiting sign-up to the top of the waiting list."""
+    tournament = signup.sheet.tournament
+    sheet = _locked(tournament)
+    signup = SignUp.objects.select_for_update().get(pk=signup.pk)
+    if signup.status != SignUpStatus.WAITING:
+        raise FloorError(_("Only a sign-up on the waiting list can be moved up."))
+    lowest = sheet.signups.filter(status=SignUpStatus.WAITING).aggregate(
+        m=Min("rank"), s=Min("sequence")
+    )
+    top = min(v for v in (lowest["m"], lowest["s"]) if v is not None)
+    signup.rank = top - 1
+    signup.save(update_fields=["rank"])
+    event_record(
+        tournament=tournament,
+        action="signup.move",
+        actor=actor,
+        payload={"signup": signup.pk, "sequence": signup.sequence},
+    )
+    _tell(sheet, tournament, moved=[])
+    return signup
+
+
+def _move_up(sheet: SignUpSheet, tournament: Tournament, actor: Actor) -> list[SignUp]:
+    """Free places go to the waiting list in order (the sheet is locked by the caller)."""
+    up = moving_up(_slots(sheet), places_of(sheet, tournament))
+    moved: list[SignUp] = []
+    if up:
+        now = timezone.now()
+        sheet.signups.filter(sequence__in=up).update(status=SignUpStatus.CONFIRMED, moved_up_at=now)
+        moved = list(sheet.signups.filter(sequence__in=up))
+        event_record(
+            tournament=tournament,
+            action="signup.move_up",
+            actor=actor,
+            payload={"sequences": up},
+        )
+        _mail_moved(moved, tournament)
+    _tell(sheet, tournament, moved=up)
+    return moved
+
+
+def _mail_moved(moved: list[SignUp], tournament: Tournament) -> None:
+    """Tell the players who moved up by mail, where they left an address (after the commit;
+    a mail server that fails does not undo the move)."""
+    rows = [(s.email, s.token, s.display_name) for s in moved if s.email]
+    if not rows:
+        return
+
+    def send() -> None:
+        for email, token, name in rows:
+            link = settings.FLOOR_PUBLIC_URL.rstrip("/") + reverse("signup-status", args=[token])
+            send_mail(
+                _("You have a place: %(t)s") % {"t": tournament.name},
+                _(
+                    "Hello %(name)s,\n\na place became free and it is yours: %(t)s, %(when)s.\n"
+                    "Your sign-up: %(link)s\n\nIf you cannot come, cancel there so the next "
+                    "player gets the place."
+                )
+                % {
+                    "name": name,
+                    "t": tournament.name,
+                    "when": timezone.localtime(tournament.starts_at).strftime("%d.%m.%Y %H:%M"),
+                    "link": link,
+                },
+                None,
+                [email],
+                fail_silently=True,
+            )
+
+    transaction.on_commit(send)
+
+
+def _tell(sheet: SignUpSheet, tournament: Tournament, *, moved: list[int]) -> None:
+    """The sign-up pages are told the new state (numbers only, no names): who moved up, the
+    waiting order, and the places left."""
+    slots = _slots(sheet)
+    positions = waiting_positions(slots)
+    broadcast_on_commit(
+        tournament_group(tournament.pk),
+        "signups",
+        {
+            "moved": moved,
+            "waiting": sorted(positions, key=lambda seq: positions[seq]),
+            "free": free_places(slots, places_of(sheet, tournament)),
+            "open": sheet.is_open,
+        },
+    )
+
+
+# --- The door -----------------------------------------------------------------------------------
+
+
+@contextmanager
+def _checking_in() -> Iterator[None]:
+    token = checking_in.set(True)
+    try:
+        yield
+    finally:
+        checking_in.reset(token)
+
+
+@transaction.atomic
+def signup_check_in(
+    *, signup: SignUp, actor: Actor, method: str = "cash", director: bool = False
+) -> SignUp:
+    """The player is at the door: their sign-up becomes a paid entry, seated as any registration
+    (auto-seat, keep-apart, special needs). Refused for a sign-up without a place, and for a
+    barred person unless a director checks them in."""
+    tournament = lock_tournament(signup.sheet.tournament_id, key=True)
+    sheet = _locked(tournament)
+    signup = (
+        SignUp.objects.select_for_update(of=("self",)).select_related("player").get(pk=signup.pk)
+    )
+    _apply_deadline(sheet, tournament, actor)
+    signup.refresh_from_db()
+    if signup.status == SignUpStatus.CHECKED_IN:
+        raise FloorError(_("%(n)s is checked in already.") % {"n": signup.display_name})
+    if signup.status == SignUpStatus.WAITING:
+        raise FloorError(
+            _("%(n)s is on the waiting list: no place yet.") % {"n": signup.display_name},
+            code="waiting",
+        )
+    if signup.status != SignUpStatus.CONFIRMED:
+        raise FloorError(
+            _("%(n)s's sign-up is %(s)s.")
+            % {"n": signup.display_name, "s": SignUpStatus(signup.status).label},
+        )
+    player = signup.player
+    if player is not None and player.barred and not director:
+        raise FloorError(
+            _("%(n)s is barred (%(why)s): a director checks them in.")
+            % {"n": player.display_name, "why": player.barred_reason or _("no reason given")},
+            code="barred",
+        )
+    if player is None:
+        player = player_create(
+            name=signup.display_name,
+            display_name=signup.display_name,
+            email=signup.email,
+            phone=signup.phone,
+            actor=actor,
+        )
+    with _checking_in():
+        entry = entry_register(tournament=tournament, player=player, actor=actor, method=method)
+    signup.status = SignUpStatus.CHECKED_IN
+    signup.player = player
+    signup.entry = entry
+    signup.ended_at = timezone.now()
+    signup.save()
+    event_record(
+        tournament=tournament,
+        action="signup.check_in",
+        actor=actor,
+        payload={"signup": signup.pk, "sequence": signup.sequence, "entry": entry.pk},
+    )
+    _tell(sheet, tournament, moved=[])
+    return signup
+
+
+@transaction.atomic
+def signup_link_person(*, signup: SignUp, player: Player, actor: Actor) -> SignUp:
+    """A director confirms who is behind a sign-up (never guessed from a name)."""
+    signup = SignUp.objects.select_for_update().get(pk=signup.pk)
+    if signup.status == SignUpStatus.CHECKED_IN:
+        raise FloorError(_("This player is checked in: the entry keeps its person."))
+    signup.player = player
+    signup.save(update_fields=["player"])
+    event_record(
+        tournament=signup.sheet.tournament,
+        action="signup.person",
+        actor=actor,
+        payload={"signup": signup.pk, "player": player.pk},
+    )
+    return signup
+
+
+def deadline_check(tournament: Tournament, actor: Actor | None = None) -> int:
+    """Apply a check-in deadline that has passed (the pages call this on their way): returns
+    the number of no-shows it made."""
+    sheet = SignUpSheet.objects.filter(tournament=tournament).first()
+    if sheet is None or sheet.check_in_deadline is None or sheet.deadline_applied_at:
+        return 0
+    if timezone.now() < sheet.check_in_deadline:
+        return 0
+    with transaction.atomic():
+        locked = _locked(tournament)
+        return _apply_deadline(locked, tournament, actor or Actor.system("check-in deadline"))
+
+
+def _apply_deadline(sheet: SignUpSheet, tournament: Tournament, actor: Actor) -> int:
+    """At the deadline every confirmed sign-up not checked in is a no-show, and its place goes
+    to the waiting list in order (the sheet is locked by the caller)."""
+    deadline = sheet.check_in_deadline
+    if deadline is None or sheet.deadline_applied_at or timezone.now() < deadline:
+        return 0
+    missing = no_shows(_slots(sheet))
+    now = timezone.now()
+    if missing:
+        sheet.signups.filter(sequence__in=missing).update(status=SignUpStatus.NO_SHOW, ended_at=now)
+    sheet.deadline_applied_at = now
+    sheet.save(update_fields=["deadline_applied_at"])
+    event_record(
+        tournament=tournament,
+        action="signup.deadline",
+        actor=actor,
+        payload={"no_shows": missing},
+    )
+    _move_up(sheet, tournament, actor)
+    return len(missing)
+
+
+def held_places(tournament: Tournament) -> tuple[int, int]:
+    """(places held by sign-ups not yet at the door, all places of the sheet incl. those held
+    back), for the desk's walk-ins; (0, 0) without an open sheet."""
+    sheet = SignUpSheet.objects.filter(tournament=tournament).first()
+    if sheet is None:
+        return (0, 0)
+    held = sheet.signups.filter(status__in=[SignUpStatus.CONFIRMED, SignUpStatus.WAITING]).count()
+    return (held, places_of(sheet, tournament) + sheet.reserved)
+
+
+def status_payload(signup: SignUp) -> dict[str, Any]:
+    """A sign-up's state for its private page (no other player's data)."""
+    sheet = signup.sheet
+    positions = waiting_positions(_slots(sheet))
+    return {
+        "sequence": signup.sequence,
+        "status": signup.status,
+        "position": positions.get(signup.sequence),
+        "waiting": len(positions),
+    }

@@ -1,0 +1,75 @@
+"""The waiting list's arithmetic: never more holders than places, first come first served, a
+free place goes to exactly one waiting sign-up, names refused."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from signups.domain.places import (
+    NameRefused,
+    Slot,
+    Status,
+    admitted,
+    apply,
+    free_places,
+    moving_up,
+    name_refusal,
+    no_shows,
+    waiting_positions,
+)
+
+
+def arrive(n: int, places: int) -> list[Slot]:
+    slots: list[Slot] = []
+    for seq in range(1, n + 1):
+        held = sum(1 for s in slots if s.status is Status.CONFIRMED)
+        slots.append(Slot(seq, admitted(held, places)))
+    return slots
+
+
+@given(st.integers(0, 60), st.integers(1, 40))
+def test_never_more_holders_than_places_and_the_first_come_hold(n, places):
+    slots = arrive(n, places)
+    confirmed = [s.sequence for s in slots if s.status is Status.CONFIRMED]
+    assert confirmed == list(range(1, min(n, places) + 1))
+    assert list(waiting_positions(slots)) == list(range(places + 1, n + 1))
+
+
+@given(st.integers(1, 60), st.integers(1, 40), st.data())
+def test_each_cancellation_moves_exactly_one_up_in_arrival_order(n, places, data):
+    slots = arrive(n, places)
+    holders = [s.sequence for s in slots if s.status is Status.CONFIRMED]
+    gone = data.draw(st.sampled_from(holders))
+    waiting_before = list(waiting_positions(slots))
+    slots = [Slot(s.sequence, Status.CANCELLED) if s.sequence == gone else s for s in slots]
+    up = moving_up(slots, places)
+    assert up == waiting_before[:1]
+    after = apply(slots, places)
+    assert sum(1 for s in after if s.status is Status.CONFIRMED) == min(places, n - 1)
+    assert free_places(after, places) == max(0, places - (n - 1))
+
+
+def test_a_director_moves_one_to_the_top():
+    slots = [Slot(1, Status.CONFIRMED), Slot(2, Status.WAITING), Slot(3, Status.WAITING, rank=0)]
+    assert waiting_positions(slots) == {3: 1, 2: 2}
+    assert moving_up([Slot(1, Status.CANCELLED), *slots[1:]], 1) == [3]
+
+
+def test_no_shows_are_the_confirmed_not_checked_in():
+    slots = [Slot(1, Status.CHECKED_IN), Slot(2, Status.CONFIRMED), Slot(3, Status.WAITING)]
+    assert no_shows(slots) == [2]
+
+
+def test_fewer_places_move_nobody_and_free_is_never_negative():
+    slots = arrive(5, 5)
+    assert free_places(slots, 3) == 0 and moving_up(slots, 3) == []
+
+
+def test_names():
+    assert name_refusal("  Anna  ") is None
+    assert name_refusal(" ") is NameRefused.EMPTY
+    assert name_refusal("A") is NameRefused.TOO_SHORT
+    assert name_refusal("x" * 61) is NameRefused.TOO_LONG
+    assert name_refusal("An\tna") is NameRefused.CONTROL
+    assert name_refusal("An\u200bna") is NameRefused.CONTROL

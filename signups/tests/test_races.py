@@ -1,0 +1,84 @@
+"""Many phones at once, on PostgreSQL (row locks): K places give exactly K confirmed and the rest
+waiting in arrival order; cancellations at random each move exactly one sign-up up; no-shows at
+the deadline give their places to the list in order."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils import timezone
+
+from signups import services as su
+from signups.models import SignUp, SignUpSheet, SignUpStatus
+from tournament.events import Actor
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+PLACES, PHONES = 10, 40
+
+
+@pytest.fixture(autouse=True)
+def _postgres_only():
+    if not settings.TEST_ON_POSTGRES:
+        pytest.skip("races are tested on PostgreSQL (row locks); this run uses SQLite")
+
+
+def _all_at_once(work, count):
+    errors: list[BaseException] = []
+    start = threading.Barrier(count)
+
+    def run(i):
+        try:
+            start.wait()
+            work(i)
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, errors
+
+
+def test_k_places_k_confirmed_the_rest_waiting_in_arrival_order(make_tournament, actor):
+    t = make_tournament(status="registering")
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=PLACES, reserved=0, check_in_deadline=None
+    )
+    phone = Actor.system("phone")
+    _all_at_once(
+        lambda i: su.signup_create(
+            tournament=t, display_name=f"Phone {i}", actor=phone, nonce=f"n{i}"
+        ),
+        PHONES,
+    )
+    rows = list(SignUp.objects.filter(sheet__tournament=t).order_by("sequence"))
+    assert [r.sequence for r in rows] == list(range(1, PHONES + 1))
+    assert [r.status for r in rows] == ["confirmed"] * PLACES + ["waiting"] * (PHONES - PLACES)
+
+    # Random cancellations, all at once: each one that held a place moves exactly one up.
+    rng = random.Random(5)
+    leaving = rng.sample([r for r in rows if r.status == "confirmed"], 4)
+    _all_at_once(lambda i: su.signup_cancel(signup=leaving[i], actor=phone), len(leaving))
+    after = {r.sequence: r.status for r in SignUp.objects.filter(sheet__tournament=t)}
+    confirmed = sorted(s for s, st in after.items() if st == SignUpStatus.CONFIRMED)
+    assert len(confirmed) == PLACES
+    assert confirmed[-4:] == [11, 12, 13, 14]  # the first four waiting, in arrival order
+
+    # The deadline: nobody checked in, every holder a no-show, the next ten move up in order.
+    SignUpSheet.objects.filter(tournament=t).update(
+        check_in_deadline=timezone.now() - timedelta(seconds=1)
+    )
+    _all_at_once(lambda i: su.deadline_check(t), 5)  # five pages at once: applied once
+    final = {r.sequence: r.status for r in SignUp.objects.filter(sheet__tournament=t)}
+    assert sorted(s for s, st in final.items() if st == "confirmed") == list(range(15, 25))
+    assert sum(1 for st in final.values() if st == "no_show") == PLACES

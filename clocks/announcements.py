@@ -206,7 +206,8 @@ def announce_on_commit(tournament_id: int, what: Callable[[], Announcement | Non
         if kind not in FLOOR_KINDS:
             raise ValueError(f"{kind!r} is not an announcement from the floor")
         texts = {code: render(announcement_texts(code)[kind], values) for code in languages()}
-        return {"kind": kind, "texts": texts}
+        params = {k: v for k, v in values.items() if type(v) is int}
+        return {"kind": kind, "texts": texts, "params": params}
 
     send_on_commit(tournament_group(tournament_id), "announce", build)
 

@@ -1,11 +1,16 @@
 from django.urls import path
 
-from clocks import announcements_views, views
+from clocks import announcements_views, audio_views, views
 
 urlpatterns = [
     path("api/time", views.server_time, name="server-time"),
     path("t/<int:pk>/clock/", views.bigscreen, name="bigscreen"),
     path("t/<int:pk>/clock.json", views.clock_json, name="clock-json"),
+    path(
+        "t/<int:pk>/announce.wav",
+        audio_views.announcement_audio,
+        name="announcement-audio",
+    ),
     path("console/t/<int:pk>/clock/", views.console_clock, name="console-clock"),
     path(
         "console/t/<int:pk>/announcements/",

@@ -92,8 +92,13 @@ def bigscreen(request: HttpRequest, pk: int) -> HttpResponse:
 
 def speech_config(tournament: Tournament) -> dict[str, Any]:
     """What a screen that speaks (`?sound=1`) needs: its language, the words of the clock's
-    announcements (the floor's come with their message) and when late registration ends."""
+    announcements (the floor's come with their message), when late registration ends, and
+    where to fetch an announcement's audio when the browser has no voice (None where this
+    server cannot speak: docs/clock.md "Spoken fallback")."""
+    from clocks.announcement_audio import espeak_path
     from clocks.announcements import clock_texts
+    from clocks.domain.announcement_audio import VOICES
+    from clocks.domain.announcements import FLOOR_KINDS, PLACEHOLDERS
 
     language = get_language() or "en"
     language = language.split("-")[0]
@@ -105,6 +110,10 @@ def speech_config(tournament: Tournament) -> dict[str, Any]:
         if tournament.registration_closed_at
         else tournament.late_registration_until_level,
         "words": {"queued": _("%(n)s more")},
+        "audioUrl": reverse("announcement-audio", args=[tournament.pk])
+        if espeak_path() and language in VOICES
+        else None,
+        "floorFigures": {kind: list(PLACEHOLDERS[kind]) for kind in FLOOR_KINDS},
     }
 
 

@@ -132,10 +132,13 @@ class HandForHandPayload(TypedDict):
 class AnnouncePayload(TypedDict):
     """A spoken announcement from the floor (clocks/announcements.py): table breaks and moves,
     hand-for-hand, the bubble, the final table, a test. `texts` holds the words in each
-    language, placeholders filled; a screen that speaks (`?sound=1`) says its own language's."""
+    language, placeholders filled; a screen that speaks (`?sound=1`) says its own language's.
+    `params` the whole-number figures of the words, for the recorded fallback of a screen without
+    a voice (clocks/audio_views.py: only a known kind and its own figures make a clip)."""
 
     kind: str
     texts: dict[str, str]
+    params: dict[str, int]
 
 
 class ClockPayload(TypedDict):

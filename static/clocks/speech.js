@@ -1,6 +1,8 @@
 // Spoken announcements on a big screen (?sound=1): a queue, a chime before each, the browser's
 // speech synthesis in the page's language, and a caption on the screen for every announcement
-// (also where no voice exists or the sound is off).
+// (also where no voice exists or the sound is off). Where the browser has no voice of the
+// language, the server speaks it (espeak-ng): the screen fetches the announcement's clip by its
+// kind and figures, never its words (clocks/audio_views.py), and plays it after the chime.
 //
 // The clock's announcements (levels, breaks, the colour-up a level ahead, late registration)
 // are worked out here from two successive looks at the clock: the same rules as
@@ -90,12 +92,26 @@ export function render(text, params, lang) {
   return filled.split(/\s+/).filter(Boolean).join(" ");
 }
 
+// The spoken fallback's address of an announcement: its kind, the page's language and its
+// figures (the server fills the venue's text with them; null figures stay out, and empty).
+export function clipUrl(base, lang, kind, params) {
+  const query = new URLSearchParams({ kind, lang });
+  for (const [name, value] of Object.entries(params || {})) {
+    if (value != null) query.append(name, String(value));
+  }
+  return `${base}?${query}`;
+}
+
 // --- The speaker --------------------------------------------------------------------------------
 
 const CHIME_MS = 900;
+// A clip that failed (the server cannot speak, or refuses for a while): captions only for as long.
+const CLIP_PAUSE_MS = 5 * 60000;
 
 export class Speaker {
-  // cfg: { lang, texts (the clock's announcements), lateUntil, words: { allow, queued } };
+  // cfg: { lang, texts (the clock's announcements), lateUntil, words: { allow, queued },
+  // audioUrl (the spoken fallback, null where the server has none), floorFigures (the figures
+  // of each of the floor's announcements) };
   // nodes: the caption box, its text, the queue count and the "tap to allow sound" button.
   constructor(cfg, nodes, { muted = () => false } = {}) {
     this.cfg = cfg;
@@ -108,6 +124,7 @@ export class Speaker {
     this.ctx = null;
     this.synth = window.speechSynthesis || null;
     this.voice = null;
+    this.clipsPausedUntil = 0;
     this.pickVoice();
     if (this.synth && this.synth.addEventListener) this.synth.addEventListener("voiceschanged", () => this.pickVoice());
     this.unlockSoon();
@@ -151,18 +168,29 @@ export class Speaker {
     if (!before || !levels.length) return;
     for (const d of announcementsDue(levels, before, look, this.cfg.lateUntil)) {
       const text = this.cfg.texts[d.kind];
-      if (text) this.say(d.kind, render(text, d.params, this.cfg.lang));
+      if (text) this.say(d.kind, render(text, d.params, this.cfg.lang), d.params);
     }
   }
 
-  // The live message `announce`: its words in the page's language.
+  // The live message `announce`: its words in the page's language (and its figures, if it
+  // carries them, for the spoken fallback).
   fromFloor(data) {
     const text = data.texts[this.cfg.lang] || data.texts.en || Object.values(data.texts)[0];
-    if (text) this.say(data.kind, text);
+    if (text) this.say(data.kind, text, this.floorParams(data));
   }
 
-  say(kind, text) {
-    this.queue.push({ kind, text });
+  // The figures of a floor announcement for the spoken fallback: only when the message has every
+  // one its kind speaks (or the kind has none); otherwise the caption and the chime are all.
+  floorParams(data) {
+    const names = (this.cfg.floorFigures || {})[data.kind];
+    if (!names) return null;
+    const given = data.params || {};
+    if (!names.every((name) => given[name] != null)) return null;
+    return Object.fromEntries(names.map((name) => [name, given[name]]));
+  }
+
+  say(kind, text, params = null) {
+    this.queue.push({ kind, text, params });
     this.draw();
     if (!this.current) this.next();
   }
@@ -181,14 +209,16 @@ export class Speaker {
     this.draw();
     if (!this.current) return;
     const item = this.current;
-    this.log.push({ kind: item.kind, text: item.text, at: Date.now(), voice: this.voice ? this.voice.name : null });
+    const sound = !this.muted();
+    // No voice: the server's clip, loading while the chime plays.
+    const clip = sound && !(this.synth && this.voice) ? this.clip(item) : null;
+    this.log.push({ kind: item.kind, text: item.text, at: Date.now(), voice: this.voice ? this.voice.name : null, clip: clip ? clip.src : null });
     let finished = false;
     const done = () => {
       if (finished) return;
       finished = true;
       setTimeout(() => { this.current = null; this.next(); }, 1200);
     };
-    const sound = !this.muted();
     if (sound) this.chime();
     setTimeout(() => {
       if (sound && this.synth && this.voice) {
@@ -201,11 +231,47 @@ export class Speaker {
         // A voice that never reports its end must not hold the queue.
         setTimeout(done, 4000 + item.text.length * 120);
         this.synth.speak(u);
+      } else if (clip) {
+        this.playClip(clip, item, done);
       } else {
         // No voice (or sound off): the caption stays long enough to be read.
         setTimeout(done, Math.max(4000, item.text.length * 70));
       }
     }, sound ? CHIME_MS : 0);
+  }
+
+  // An Audio for the announcement's clip, or null (no fallback on this server, no figures for it,
+  // or clips paused after a failure).
+  clip(item) {
+    if (!this.cfg.audioUrl || item.params == null || Date.now() < this.clipsPausedUntil) return null;
+    const audio = new Audio(clipUrl(this.cfg.audioUrl, this.cfg.lang, item.kind, item.params));
+    audio.preload = "auto";
+    return audio;
+  }
+
+  // Play the clip; the queue goes on when it ends. A clip that fails leaves the caption up for as
+  // long as it takes to read and pauses clips for a while (no request after request to a server
+  // that cannot speak); a clip the browser blocks (no tap yet) does the same without the pause.
+  playClip(audio, item, done) {
+    const readMs = Math.max(4000, item.text.length * 70);
+    let over = false;
+    const finish = (waitMs) => {
+      if (over) return;
+      over = true;
+      clearTimeout(guard);
+      audio.pause(); // never two at once, even after the guard
+      setTimeout(done, waitMs);
+    };
+    // A clip that never reports its end must not hold the queue either.
+    const guard = setTimeout(() => finish(0), 4000 + item.text.length * 120);
+    audio.addEventListener("ended", () => finish(0));
+    audio.addEventListener("error", () => {
+      this.clipsPausedUntil = Date.now() + CLIP_PAUSE_MS;
+      finish(readMs);
+    });
+    let playing = null;
+    try { playing = audio.play(); } catch (e) { finish(readMs); }
+    if (playing && playing.catch) playing.catch(() => finish(readMs));
   }
 
   // Two soft tones, like a venue's gong (Web Audio, as the clock's other sounds).

@@ -47,6 +47,7 @@ from tournament.models import (
     Tournament,
     new_public_token,
 )
+from tournament.realtime import broadcast_on_commit, tournament_group
 from tournament.services.registration import registration_close
 from tournament.services.tournaments import (
     TOURNAMENT_FIELDS,
@@ -344,11 +345,17 @@ def bags_confirm(
     ChipCount.objects.filter(pk__in=[r.id for r in chosen]).update(
         verified_by=actor.user, verified_at=now
     )
-    event_record(
+    event = event_record(
         tournament=bagging.tournament,
         action="chips.bag_confirm",
         actor=actor,
         payload={"table": table_number, "numbers": sorted(numbers[r.entry_id] for r in chosen)},
+    )
+    # The bag-and-tag pages follow (festivals/bagging.js), as after any count.
+    broadcast_on_commit(
+        tournament_group(bagging.tournament_id),
+        "counts",
+        {"version": event.pk, "table": table_number, "counts": len(chosen)},
     )
     return len(chosen)
 

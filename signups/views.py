@@ -1,24 +1,369 @@
-"""Sign-up pages (written next)."""
+"""Sign-up pages (docs/signups.md): the public sign-up (phone first), the private status page that
+follows the waiting list live, the printable poster, and the console's list where the door
+checks sign-ups in and the director runs the sheet.
+
+The public pages show display names only; contact data is shown to directors only."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+import re
+import uuid
+from typing import Any
 
-from tournament.roles import floor_required
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from signups import services as su
+from signups.forms import SheetForm, SignUpForm
+from signups.models import SignUp, SignUpSheet, SignUpStatus
+from signups.selectors import sheet_numbers, sheet_or_none, signup_list
+from tournament.domain.ledger import PURCHASE_METHODS
+from tournament.errors import FloorError, NotFound
+from tournament.events import Actor
+from tournament.inputs import search_text, whole_number_or_none
+from tournament.models import PaymentMethod, Player, Tournament
+from tournament.public_selectors import entry_by_token
+from tournament.qr import qr_svg
+from tournament.ratelimit import allow
+from tournament.roles import floor_required, is_director
+from tournament.selectors import name_query
+from tournament.views import console_context, get_tournament
+
+# A flood of sign-ups from one address is throttled (issue: "with a clear message").
+SIGNUPS_PER_WINDOW = 10
+SIGNUP_WINDOW_SECONDS = 600
+STATUS_LOOKUPS_PER_MINUTE = 120
+HONEYPOT = "website"
 
 
+# --- The public sign-up ---------------------------------------------------------------------
+
+
+def _returning_player(token: str) -> Player | None:
+    """The person behind a my-seat link of an earlier night, or None (never guessed by name)."""
+    entry = entry_by_token(token.strip()) if token else None
+    return entry.player if entry is not None else None
+
+
+@never_cache
 def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
-    raise Http404
+    tournament = get_tournament(pk)
+    su.deadline_check(tournament)
+    posted = request.method == "POST"
+    token = ((request.POST if posted else request.GET).get("from") or "")[:40]
+    returning = _returning_player(token)
+    initial = {"display_name": returning.display_name} if returning else None
+    form = SignUpForm(request.POST if posted else None, initial=initial)
+    error, status = "", 200
+    if posted:
+        if not allow(request, "signup", SIGNUPS_PER_WINDOW, SIGNUP_WINDOW_SECONDS):
+            error, status = (
+                _("Too many sign-ups from this connection. Please wait ten minutes and try again."),
+                429,
+            )
+        elif request.POST.get(HONEYPOT):
+            # A field people never see was filled in: a bot. Nothing is written.
+            error, status = (
+                _("This sign-up could not be taken. Reload the page and try again."),
+                400,
+            )
+        elif not form.is_valid():
+            error, status = _("Check the form: %(e)s") % {"e": _first_error(form)}, 400
+        else:
+            data = form.cleaned_data
+            try:
+                signup = su.signup_create(
+                    tournament=tournament,
+                    display_name=data["display_name"],
+                    actor=Actor.from_request(request),
+                    email=data["email"],
+                    phone=data["phone"],
+                    consent=data["consent"],
+                    nonce=(request.POST.get("nonce") or "")[:40],
+                    player=returning,
+                )
+            except FloorError as exc:
+                error, status = str(exc), exc.status_code
+            else:
+                return redirect("signup-status", signup.token)
+    numbers = sheet_numbers(tournament)
+    return render(
+        request,
+        "signups/signup.html",
+        {
+            "tournament": tournament,
+            "numbers": numbers,
+            "position": numbers.waiting + 1,
+            "form": form,
+            "error": error,
+            "nonce": uuid.uuid4().hex,
+            "returning": returning,
+            "from_token": token if returning else "",
+            "honeypot": HONEYPOT,
+        },
+        status=status,
+    )
+
+
+def _first_error(form: Any) -> str:
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else ""
+        return f"{label}: {errors[0]}" if label else str(errors[0])
+    return ""
 
 
 def signup_poster(request: HttpRequest, pk: int) -> HttpResponse:
-    raise Http404
+    tournament = get_tournament(pk)
+    url = request.build_absolute_uri(reverse("signup", args=[pk]))
+    return render(
+        request,
+        "signups/poster.html",
+        {
+            "tournament": tournament,
+            "qr": _scalable(qr_svg(url, scale=10)),
+            "url": url,
+            "short_url": url.split("://", 1)[-1],
+            "numbers": sheet_numbers(tournament),
+        },
+    )
 
 
+def _scalable(svg: str) -> SafeString:
+    """The QR code with a viewBox, so the poster can draw it as large as the sheet allows."""
+    size = re.search(r'width="(\d+)" height="(\d+)"', svg)
+    if size is None:
+        return mark_safe(svg)  # noqa: S308 - generated by segno from a URL
+    box = f'<svg viewBox="0 0 {size[1]} {size[2]}" '
+    return mark_safe(svg.replace("<svg ", box, 1))  # noqa: S308 - as above
+
+
+# --- The private status page ----------------------------------------------------------------
+
+
+@never_cache
 def signup_status(request: HttpRequest, token: str) -> HttpResponse:
-    raise Http404
+    if not allow(request, "signup-status", STATUS_LOOKUPS_PER_MINUTE):
+        return render(
+            request,
+            "signups/unknown.html",
+            {"message": _("Too many look-ups. Please wait a minute and try again.")},
+            status=429,
+        )
+    try:
+        signup = su.signup_by_token(token[:60])
+    except NotFound:
+        return render(request, "signups/unknown.html", status=404)
+    tournament = signup.sheet.tournament
+    if su.deadline_check(tournament):
+        signup.refresh_from_db()
+    status = 200
+    if request.method == "POST":
+        if request.POST.get("action") != "cancel":
+            messages.error(request, _("Nothing to do."))
+            status = 400
+        else:
+            try:
+                su.signup_cancel(
+                    signup=signup,
+                    actor=Actor.from_request(request),
+                    erase_contact=bool(request.POST.get("erase_contact")),
+                )
+            except FloorError as exc:
+                messages.error(request, str(exc))
+                status = exc.status_code
+            else:
+                messages.success(request, _("Your sign-up is cancelled."))
+                return redirect("signup-status", signup.token)
+        signup.refresh_from_db()
+    payload = su.status_payload(signup)
+    live = {
+        "ws": f"/ws/t/{tournament.pk}/",
+        **payload,
+        "texts": {
+            "confirmed": _("You have a place!"),
+            "waiting": _("Waiting list: position %(p)s of %(w)s"),
+            "live": _("live"),
+            "offline": _("offline – showing the last known state"),
+        },
+    }
+    return render(
+        request,
+        "signups/status.html",
+        {
+            "signup": signup,
+            "tournament": tournament,
+            "sheet": signup.sheet,
+            "payload": payload,
+            "live": live,
+            "active": signup.status in (SignUpStatus.CONFIRMED, SignUpStatus.WAITING),
+            "has_contact": bool(signup.email or signup.phone),
+        },
+        status=status,
+    )
+
+
+# --- The console ----------------------------------------------------------------------------
+
+DIRECTOR_ACTIONS = frozenset({"sheet", "add", "cancel", "top", "link"})
+PAYMENT_METHODS = [(m, label) for m, label in PaymentMethod.choices if m in PURCHASE_METHODS]
 
 
 @floor_required
 def signups_console(request: HttpRequest, pk: int) -> HttpResponse:
-    raise Http404
+    tournament = get_tournament(pk)
+    actor = Actor.from_request(request)
+    su.deadline_check(tournament, actor)
+    director = is_director(request.user)
+    if request.method != "POST":
+        return _console_page(request, tournament, director)
+    action = request.POST.get("action", "")
+    if action in DIRECTOR_ACTIONS and not director:
+        raise PermissionDenied
+    if action == "sheet":
+        return _sheet_update(request, tournament, actor)
+    try:
+        done = _console_action(request, tournament, action, actor, director)
+    except FloorError as exc:
+        messages.error(request, str(exc))
+        return _console_page(request, tournament, director, status=exc.status_code)
+    messages.success(request, done)
+    query = search_text(request.POST.get("q"))
+    back = reverse("signups", args=[pk])
+    return redirect(f"{back}?{urlencode({'q': query})}" if query else back)
+
+
+def _console_action(
+    request: HttpRequest, tournament: Tournament, action: str, actor: Actor, director: bool
+) -> str:
+    """Carry out one action of the list; a FloorError says why nothing was done."""
+    if action == "add":
+        made = su.signup_create(
+            tournament=tournament,
+            display_name=request.POST.get("display_name", ""),
+            actor=actor,
+            by_staff=True,
+        )
+        return _("%(n)s is signed up: %(s)s.") % {"n": made.display_name, "s": _words(made)}
+    signup = _signup_of(request, tournament)
+    if action == "check_in":
+        method = request.POST.get("method", "")
+        if method not in PURCHASE_METHODS:
+            raise FloorError(_("Say how the buy-in was paid."))
+        done = su.signup_check_in(signup=signup, actor=actor, method=method, director=director)
+        entry = done.entry
+        seat = getattr(entry, "seat", None) if entry else None
+        if seat is not None:
+            return _("%(n)s is checked in as #%(e)s: table %(t)s, seat %(s)s.") % {
+                "n": done.display_name,
+                "e": entry.number if entry else "",
+                "t": seat.table.number,
+                "s": seat.seat,
+            }
+        return _("%(n)s is checked in as #%(e)s.") % {
+            "n": done.display_name,
+            "e": entry.number if entry else "",
+        }
+    if action == "cancel":
+        su.signup_cancel(signup=signup, actor=actor, by_staff=True)
+        return _("%(n)s's sign-up is cancelled.") % {"n": signup.display_name}
+    if action == "top":
+        su.signup_to_top(signup=signup, actor=actor)
+        return _("%(n)s is first on the waiting list.") % {"n": signup.display_name}
+    if action == "link":
+        player_id = whole_number_or_none(request.POST.get("player"), low=1)
+        player = Player.objects.filter(pk=player_id or 0).first()
+        if player is None:
+            raise FloorError(_("No such person: check the player number."))
+        su.signup_link_person(signup=signup, player=player, actor=actor)
+        return _("%(n)s is linked to %(p)s.") % {"n": signup.display_name, "p": player.name}
+    raise FloorError(_("Nothing to do."))
+
+
+def _words(signup: SignUp) -> str:
+    return str(SignUpStatus(signup.status).label)
+
+
+def _signup_of(request: HttpRequest, tournament: Tournament) -> SignUp:
+    signup_id = whole_number_or_none(request.POST.get("signup"), low=1)
+    signup = (
+        SignUp.objects.select_related("sheet__tournament", "player")
+        .filter(pk=signup_id or 0, sheet__tournament=tournament)
+        .first()
+    )
+    if signup is None:
+        raise FloorError(_("No such sign-up."))
+    return signup
+
+
+def _sheet_update(request: HttpRequest, tournament: Tournament, actor: Actor) -> HttpResponse:
+    form = SheetForm.for_sheet(sheet_or_none(tournament), request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            su.sheet_update(
+                tournament=tournament,
+                actor=actor,
+                is_open=data["is_open"],
+                places=data["places"],
+                reserved=data["reserved"],
+                check_in_deadline=data["check_in_deadline"],
+            )
+        except FloorError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Sign-up settings saved."))
+            return redirect("signups", tournament.pk)
+    messages.error(request, _("The settings were not saved: check the form."))
+    return _console_page(request, tournament, True, sheet_form=form, status=400)
+
+
+def _console_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    director: bool,
+    *,
+    sheet_form: SheetForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    sheet: SignUpSheet | None = sheet_or_none(tournament)
+    query = search_text(request.GET.get("q") or request.POST.get("q"))
+    listed = signup_list(sheet, query) if sheet is not None else None
+    person_for = whole_number_or_none(request.GET.get("person_for"), low=1)
+    who = search_text(request.GET.get("who"))
+    context = console_context(
+        tournament,
+        "signups",
+        sheet=sheet,
+        numbers=sheet_numbers(tournament, sheet),
+        listed=listed,
+        query=query,
+        director=director,
+        sheet_form=sheet_form or SheetForm.for_sheet(sheet),
+        methods=PAYMENT_METHODS,
+        person_for=person_for,
+        who=who,
+        people=_people(who) if director and person_for else [],
+        now=timezone.now(),
+    )
+    htmx = getattr(request, "htmx", None)
+    if htmx and htmx.target == "signup-list":
+        return render(request, "signups/_list.html", context, status=status)
+    return render(request, "signups/console.html", context, status=status)
+
+
+def _people(who: str) -> list[Player]:
+    """People a director may link a sign-up to: by player number, or by any part of the name."""
+    number = whole_number_or_none(who, low=1)
+    if number is not None:
+        return list(Player.objects.filter(pk=number))
+    if len(who) < 2:
+        return []
+    return list(Player.objects.filter(name_query(who)).order_by("name")[:8])

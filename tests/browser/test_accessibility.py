@@ -64,6 +64,8 @@ class Night:
     closed_bagging: int  # Day 1A's, closed
     bag_table: int
     bag_token: str  # the dealer tablet of that Day-1B table
+    signups: int  # a tournament taking sign-ups, one of them waiting
+    signup_token: str  # the waiting sign-up's private link
 
 
 def _night() -> Night:
@@ -99,6 +101,23 @@ def _night() -> Night:
     assert busted is not None
     thursday = Tournament.objects.get(name="Thursday Turbo")
     from festivals.models import Bagging, FlightEvent
+    from signups import services as su
+
+    friday = tournaments.tournament_create(
+        actor=actor,
+        name="Friday Night",
+        starts_at=sunday.starts_at,
+        buy_in=2000,
+        starting_stack=20000,
+        structure=sunday.structure,
+        chip_set=sunday.chip_set,
+    )
+    tournaments.tournament_status_set(tournament=friday, status="registering", actor=actor)
+    su.sheet_update(
+        tournament=friday, actor=actor, is_open=True, places=4, reserved=0, check_in_deadline=None
+    )
+    for name in ("Anna Berg", "Ben Cohn", "Clara Dietz", "David Engel", "Elif Fuchs"):
+        waiting = su.signup_create(tournament=friday, display_name=name, actor=actor)
 
     event = FlightEvent.objects.get()
     under_way = Bagging.objects.get(event=event, closed_at__isnull=True)
@@ -119,6 +138,8 @@ def _night() -> Night:
         closed_bagging=closed.pk,
         bag_table=bag_table.number,
         bag_token=bag_table.dealer_token,
+        signups=friday.pk,
+        signup_token=waiting.token,
     )
 
 
@@ -179,6 +200,8 @@ CONSOLE: list[tuple[str, Callable[[Night], str]]] = [
     ("bag-slips", lambda n: f"/console/festivals/{n.festival}/bag/{n.bagging}/slips/"),
     ("bag-lists", lambda n: f"/console/festivals/{n.festival}/bag/{n.bagging}/slips/?kind=list"),
     ("festival-standings", lambda n: f"/console/festivals/{n.festival}/standings/"),
+    ("signups", lambda n: f"/console/t/{n.signups}/signups/"),
+    ("signup-poster", lambda n: f"/t/{n.signups}/signup/poster/"),
 ]
 
 # (page id, path) for the pages anybody opens on a phone, in both languages.
@@ -195,6 +218,8 @@ PUBLIC: list[tuple[str, Callable[[Night], str]]] = [
     ("results-so-far", lambda n: f"/t/{n.running}/results/"),
     ("player-profile", lambda n: f"/players/{n.player}/"),
     ("festival", lambda n: f"/f/{n.festival}/"),
+    ("signup", lambda n: f"/t/{n.signups}/signup/"),
+    ("signup-status", lambda n: f"/signup/{n.signup_token}/"),
 ]
 
 

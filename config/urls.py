@@ -13,6 +13,7 @@ from drf_spectacular.views import (
 
 from actions import views as actions_views
 from actions.dealer_counts import dealer_counts
+from actions.phone import phone_start
 from config.health import healthz, readyz
 from festivals import views as festival_views
 from tournament import public_views
@@ -42,6 +43,7 @@ urlpatterns = [
         name="player-history",
     ),
     path("s/<str:token>.json", public_views.my_seat_json, name="my-seat-json"),
+    path("console/t/<int:pk>/phone/", phone_start, name="console-phone"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("admin/", admin.site.urls),

@@ -18,20 +18,17 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Min
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from signups.domain.places import (
     NameRefused,
-    Slot,
-    Status,
     admitted,
-    free_places,
-    moving_up,
+    free_of,
+    moving_up_in,
     name_refusal,
-    no_shows,
-    waiting_positions,
 )
 from signups.models import SignUp, SignUpSheet, SignUpStatus
 from tournament.errors import FloorError, NotFound
@@ -65,11 +62,18 @@ def _locked(tournament: Tournament) -> SignUpSheet:
     return SignUpSheet.objects.select_for_update().get(tournament=tournament)
 
 
-def _slots(sheet: SignUpSheet) -> list[Slot]:
-    return [
-        Slot(seq, Status(status), rank)
-        for seq, status, rank in sheet.signups.values_list("sequence", "status", "rank")
-    ]
+def _state(sheet: SignUpSheet) -> tuple[int, list[int]]:
+    """(places held, the waiting list's arrival numbers in their order), in two indexed queries:
+    the sheet's row lock is held while they run, so they read counts and numbers, not rows."""
+    held = sheet.signups.filter(
+        status__in=[SignUpStatus.CONFIRMED, SignUpStatus.CHECKED_IN]
+    ).count()
+    waiting = list(
+        sheet.signups.filter(status=SignUpStatus.WAITING)
+        .order_by(Coalesce("rank", "sequence"), "sequence")
+        .values_list("sequence", flat=True)
+    )
+    return held, waiting
 
 
 def _refuse_name(name: str) -> str:
@@ -171,8 +175,7 @@ def signup_create(
     ):
         raise FloorError(_("This person is signed up already."))
     _apply_deadline(sheet, tournament, actor)
-    slots = _slots(sheet)
-    held = sum(1 for s in slots if s.status in (Status.CONFIRMED, Status.CHECKED_IN))
+    held, _waiting = _state(sheet)
     status = admitted(held, places_of(sheet, tournament))
     sheet.sequence += 1
     sheet.save(update_fields=["sequence"])
@@ -279,7 +282,8 @@ def signup_to_top(*, signup: SignUp, actor: Actor) -> SignUp:
 
 def _move_up(sheet: SignUpSheet, tournament: Tournament, actor: Actor) -> list[SignUp]:
     """Free places go to the waiting list in order (the sheet is locked by the caller)."""
-    up = moving_up(_slots(sheet), places_of(sheet, tournament))
+    held, waiting = _state(sheet)
+    up = moving_up_in(waiting, free_of(held, places_of(sheet, tournament)))
     moved: list[SignUp] = []
     if up:
         now = timezone.now()
@@ -330,15 +334,14 @@ def _mail_moved(moved: list[SignUp], tournament: Tournament) -> None:
 def _tell(sheet: SignUpSheet, tournament: Tournament, *, moved: list[int]) -> None:
     """The sign-up pages are told the new state (numbers only, no names): who moved up, the
     waiting order, and the places left."""
-    slots = _slots(sheet)
-    positions = waiting_positions(slots)
+    held, waiting = _state(sheet)
     broadcast_on_commit(
         tournament_group(tournament.pk),
         "signups",
         {
             "moved": moved,
-            "waiting": sorted(positions, key=lambda seq: positions[seq]),
-            "free": free_places(slots, places_of(sheet, tournament)),
+            "waiting": waiting,
+            "free": free_of(held, places_of(sheet, tournament)),
             "open": sheet.is_open,
         },
     )
@@ -450,7 +453,11 @@ def _apply_deadline(sheet: SignUpSheet, tournament: Tournament, actor: Actor) ->
     deadline = sheet.check_in_deadline
     if deadline is None or sheet.deadline_applied_at or timezone.now() < deadline:
         return 0
-    missing = no_shows(_slots(sheet))
+    missing = list(
+        sheet.signups.filter(status=SignUpStatus.CONFIRMED)
+        .order_by("sequence")
+        .values_list("sequence", flat=True)
+    )
     now = timezone.now()
     if missing:
         sheet.signups.filter(sequence__in=missing).update(status=SignUpStatus.NO_SHOW, ended_at=now)
@@ -479,7 +486,8 @@ def held_places(tournament: Tournament) -> tuple[int, int]:
 def status_payload(signup: SignUp) -> dict[str, Any]:
     """A sign-up's state for its private page (no other player's data)."""
     sheet = signup.sheet
-    positions = waiting_positions(_slots(sheet))
+    _held, waiting = _state(sheet)
+    positions = {seq: i + 1 for i, seq in enumerate(waiting)}
     return {
         "sequence": signup.sequence,
         "status": signup.status,

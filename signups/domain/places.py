@@ -54,6 +54,16 @@ def free_places(slots: Iterable[Slot], places: int) -> int:
     return max(0, places - held)
 
 
+def free_of(held: int, places: int) -> int:
+    """Places not held when `held` are (never below zero: places may have been reduced)."""
+    return max(0, places - held)
+
+
+def moving_up_in(waiting: Sequence[int], free: int) -> list[int]:
+    """Of the waiting list (arrival numbers in its order), those who get the `free` places."""
+    return list(waiting[: max(0, free)])
+
+
 def moving_up(slots: Iterable[Slot], places: int) -> list[int]:
     """The sequences of the waiting sign-ups that get a place now, first come first."""
     slots = list(slots)

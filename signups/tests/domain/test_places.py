@@ -12,8 +12,10 @@ from signups.domain.places import (
     Status,
     admitted,
     apply,
+    free_of,
     free_places,
     moving_up,
+    moving_up_in,
     name_refusal,
     no_shows,
     waiting_positions,
@@ -73,3 +75,16 @@ def test_names():
     assert name_refusal("x" * 61) is NameRefused.TOO_LONG
     assert name_refusal("An\tna") is NameRefused.CONTROL
     assert name_refusal("An\u200bna") is NameRefused.CONTROL
+
+
+@given(st.integers(0, 60), st.integers(1, 40), st.data())
+def test_the_counted_form_agrees_with_the_slots(n, places, data):
+    """What the services compute from a count and the waiting order (free_of, moving_up_in) is
+    what the slots say."""
+    slots = arrive(n, places)
+    gone = set(data.draw(st.lists(st.sampled_from(range(1, n + 1)), max_size=5))) if n else set()
+    slots = [Slot(s.sequence, Status.CANCELLED) if s.sequence in gone else s for s in slots]
+    held = sum(1 for s in slots if s.status is Status.CONFIRMED)
+    order = sorted(waiting_positions(slots), key=lambda q: waiting_positions(slots)[q])
+    assert free_of(held, places) == free_places(slots, places)
+    assert moving_up_in(order, free_of(held, places)) == moving_up(slots, places)

@@ -184,9 +184,20 @@ def _seated(tournament_id: int, table: int | None = None) -> list[tuple[int, int
 
 def bagging_report(bagging: Bagging) -> BagReport:
     """The bag and tag's state and checks (festivals/domain/bagging.py)."""
+    return _report(bagging, None)
+
+
+def table_findings(bagging: Bagging, table: int) -> list[Finding]:
+    """The flags of one table's bags (the room's sum is checked on the whole room only)."""
+    report = _report(bagging, table)
+    return [f for f in report.findings if f.flag is not Flag.ROOM_SUM_OFF]
+
+
+def _report(bagging: Bagging, table: int | None) -> BagReport:
+    """The checks over everyone still in, or over one table's players."""
     tournament = Tournament.objects.get(pk=bagging.tournament_id)
-    seated = _seated(tournament.pk)
-    latest = _latest_two(bagging)
+    seated = _seated(tournament.pk, table)
+    latest = _latest_two(bagging, None if table is None else [r[0] for r in seated])
     bags = {
         e: BagCount(
             entry_id=e,
@@ -206,33 +217,6 @@ def bagging_report(bagging: Bagging) -> BagReport:
         previous=_earlier_counts(bagging),
         tolerance_bp=bagging.event.tolerance_bp,
     )
-
-
-def table_findings(bagging: Bagging, table: int) -> list[Finding]:
-    """The flags of one table's bags (the room's sum is checked on the whole room only)."""
-    seated = _seated(bagging.tournament_id, table)
-    latest = _latest_two(bagging, [r[0] for r in seated])
-    bags = {
-        e: BagCount(
-            entry_id=e,
-            count=rows[0].chips,
-            bag=rows[0].bag,
-            verified=rows[0].verified,
-            disputed=_disputed(rows),
-        )
-        for e, rows in latest.items()
-    }
-    tournament = bagging.tournament
-    report = bag_report(
-        [Seated(entry_id=e, table=t, seat=s) for e, _n, _name, t, s in seated],
-        bags,
-        chips_in_play=tournament_numbers(tournament).chips_in_play,
-        smallest_chip=_smallest_chip(bagging),
-        leader_before=_leader_before(bagging),
-        previous=_earlier_counts(bagging),
-        tolerance_bp=bagging.event.tolerance_bp,
-    )
-    return [f for f in report.findings if f.flag is not Flag.ROOM_SUM_OFF]
 
 
 def _smallest_chip(bagging: Bagging) -> int | None:

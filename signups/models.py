@@ -61,6 +61,8 @@ class SignUp(models.Model):
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     consent_at = models.DateTimeField(null=True, blank=True)
+    # The language the player signed up in: a mail to them is written in it.
+    language = models.CharField(max_length=10, blank=True)
     status = models.CharField(
         _("status"), max_length=12, choices=SignUpStatus.choices, default=SignUpStatus.WAITING
     )

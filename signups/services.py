@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Min
 from django.db.models.functions import Coalesce
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from signups.domain.places import (
@@ -150,6 +150,7 @@ def signup_create(
     nonce: str = "",
     player: Player | None = None,
     by_staff: bool = False,
+    language: str = "",
 ) -> SignUp:
     """A sign-up: a place while places are free, else the waiting list. A nonce sent before
     returns the sign-up it made. Contact data needs the consent line ticked."""
@@ -192,6 +193,7 @@ def signup_create(
                 nonce=nonce,
                 player=player,
                 by_staff=by_staff,
+                language=language[:10],
             )
     except IntegrityError as exc:  # the same nonce, raced past the check: one sign-up
         raise FloorError(_("This sign-up was sent already.")) from exc
@@ -303,32 +305,38 @@ def _move_up(sheet: SignUpSheet, tournament: Tournament, actor: Actor) -> list[S
 def _mail_moved(moved: list[SignUp], tournament: Tournament) -> None:
     """Tell the players who moved up by mail, where they left an address (after the commit;
     a mail server that fails does not undo the move)."""
-    rows = [(s.email, s.token, s.display_name) for s in moved if s.email]
+    rows = [(s.email, s.token, s.display_name, s.language) for s in moved if s.email]
     if not rows:
         return
 
     def send() -> None:
-        for email, token, name in rows:
-            link = settings.FLOOR_PUBLIC_URL.rstrip("/") + reverse("signup-status", args=[token])
-            send_mail(
-                _("You have a place: %(t)s") % {"t": tournament.name},
-                _(
-                    "Hello %(name)s,\n\na place became free and it is yours: %(t)s, %(when)s.\n"
-                    "Your sign-up: %(link)s\n\nIf you cannot come, cancel there so the next "
-                    "player gets the place."
-                )
-                % {
-                    "name": name,
-                    "t": tournament.name,
-                    "when": timezone.localtime(tournament.starts_at).strftime("%d.%m.%Y %H:%M"),
-                    "link": link,
-                },
-                None,
-                [email],
-                fail_silently=True,
-            )
+        for email, token, name, language in rows:
+            with translation.override(language or settings.LANGUAGE_CODE):
+                _mail_one(email, token, name, tournament)
 
     transaction.on_commit(send)
+
+
+def _mail_one(email: str, token: str, name: str, tournament: Tournament) -> None:
+    """One move-up mail, in the language active (the player's)."""
+    link = settings.FLOOR_PUBLIC_URL.rstrip("/") + reverse("signup-status", args=[token])
+    send_mail(
+        _("You have a place: %(t)s") % {"t": tournament.name},
+        _(
+            "Hello %(name)s,\n\na place became free and it is yours: %(t)s, %(when)s.\n"
+            "Your sign-up: %(link)s\n\nIf you cannot come, cancel there so the next "
+            "player gets the place."
+        )
+        % {
+            "name": name,
+            "t": tournament.name,
+            "when": timezone.localtime(tournament.starts_at).strftime("%d.%m.%Y %H:%M"),
+            "link": link,
+        },
+        None,
+        [email],
+        fail_silently=True,
+    )
 
 
 def _tell(sheet: SignUpSheet, tournament: Tournament, *, moved: list[int]) -> None:

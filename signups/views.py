@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
@@ -37,8 +38,10 @@ from tournament.roles import floor_required, is_director
 from tournament.selectors import name_query
 from tournament.views import console_context, get_tournament
 
-# A flood of sign-ups from one address is throttled (issue: "with a clear message").
-SIGNUPS_PER_WINDOW = 10
+# A flood of sign-ups from one address is throttled (issue: "with a clear message"); a club's
+# Wi-Fi puts every phone in the room behind one address, so the limit leaves room for a table
+# signing up together.
+SIGNUPS_PER_WINDOW = 40
 SIGNUP_WINDOW_SECONDS = 600
 STATUS_LOOKUPS_PER_MINUTE = 120
 HONEYPOT = "website"
@@ -89,6 +92,7 @@ def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
                     consent=data["consent"],
                     nonce=(request.POST.get("nonce") or "")[:40],
                     player=returning,
+                    language=get_language() or "",
                 )
             except FloorError as exc:
                 error, status = str(exc), exc.status_code

@@ -53,12 +53,20 @@ def test_places_then_the_waiting_list_in_arrival_order(night):
 
 def test_a_cancellation_moves_the_first_waiting_up_and_tells_them(night, sent):
     for n in ["AA", "BB", "CC", "DD", "EE"]:
-        sign(night, n, email=f"{n.lower()}@example.org" if n == "EE" else "", consent=n == "EE")
+        sign(
+            night,
+            n,
+            email=f"{n.lower()}@example.org" if n == "EE" else "",
+            consent=n == "EE",
+            language="de",
+        )
     with django_capture_on_commit():
         su.signup_cancel(signup=SignUp.objects.get(display_name="BB"), actor=NOBODY)
     assert dict(statuses(night))["EE"] == "confirmed"
     assert len(mail.outbox) == 1 and "ee@example.org" in mail.outbox[0].to
     assert "/signup/" in mail.outbox[0].body
+    # In the language the player signed up in, whoever caused the move.
+    assert mail.outbox[0].subject.startswith("Du hast einen Platz")
     moved = [d for _g, name, d in sent if name == "signups" and d["moved"]]
     assert moved and moved[-1]["moved"] == [5] and moved[-1]["waiting"] == []
     with pytest.raises(FloorError, match="cancelled already"):

@@ -1,0 +1,119 @@
+"""Sign-up by link on phones (docs/signups.md): four phones sign up for three places, the fourth
+waits first on the list with its status page open; when the second cancels from its own page,
+the fourth's page says "You have a place" live, without a reload. Then the director checks a
+sign-up in at the door from a phone, and it becomes a paid entry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from signups import services as su
+from signups.models import SignUp, SignUpStatus
+from tests.browser.conftest import login, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+NAMES = ("Anna Berg", "Ben Cohn", "Clara Dietz", "David Engel")
+
+
+def _phone(browser: Any, address: str) -> Any:
+    # Each phone comes from its own address, as on the mobile network (the sign-up rate limit
+    # counts per address).
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        locale="en-GB",
+        extra_http_headers={"X-Forwarded-For": address},
+    )
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    return page
+
+
+def _sign_up(phone: Any, base: str, tournament_id: int, name: str) -> None:
+    phone.goto(f"{base}/t/{tournament_id}/signup/")
+    phone.fill("#id_display_name", name)
+    phone.click("#signup-submit")
+    phone.wait_for_url(f"{base}/signup/*/")
+    phone.wait_for_selector("#signup-words")
+
+
+def test_sign_up_wait_move_up_live_and_check_in(
+    asgi_server, browser, director, actor, make_tournament
+):
+    t = make_tournament(status="registering", capacity=3)
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=None, reserved=0, check_in_deadline=None
+    )
+    phones = [_phone(browser, f"10.0.0.{i + 1}") for i in range(len(NAMES))]
+    try:
+        phones[0].goto(f"{asgi_server}/t/{t.pk}/signup/")
+        assert phones[0].inner_text("#signup-places .su-big") == "3"
+        for phone, name in zip(phones, NAMES, strict=True):
+            _sign_up(phone, asgi_server, t.pk, name)
+        for phone in phones[:3]:
+            assert phone.inner_text("#signup-words") == "You have a place!"
+        fourth = phones[3]
+        assert fourth.inner_text("#signup-words") == "Waiting list: position 1 of 1"
+        rows = {s.display_name: s for s in SignUp.objects.filter(sheet__tournament=t)}
+        assert [rows[n].status for n in NAMES] == ["confirmed"] * 3 + ["waiting"]
+        screenshot(fourth, "signup-phone-waiting")
+
+        # The fourth keeps its page open on a live socket; every navigation of it is counted.
+        fourth.wait_for_selector("body[data-live='1']")
+        status_url = fourth.url
+        navigations: list[str] = []
+        fourth.on(
+            "framenavigated",
+            lambda frame: navigations.append(frame.url) if frame == fourth.main_frame else None,
+        )
+        fourth.evaluate("() => { window.floorStayedHere = true; }")
+
+        second = phones[1]
+        second.click("#signup-cancel summary")
+        second.click("#signup-cancel-button")
+        second.wait_for_selector("#signup-words:has-text('This sign-up is cancelled.')")
+
+        fourth.wait_for_selector("#signup-words:has-text('You have a place')")
+        assert fourth.inner_text("#signup-words") == "You have a place!"
+        assert fourth.get_attribute("body", "data-moved-up") == "1"
+        assert navigations == [] and fourth.url == status_url
+        assert fourth.evaluate("() => window.floorStayedHere === true")
+        screenshot(fourth, "signup-phone-moved-up")
+        for sign_up in rows.values():
+            sign_up.refresh_from_db()
+        assert rows["Ben Cohn"].status == SignUpStatus.CANCELLED
+        assert rows["David Engel"].status == SignUpStatus.CONFIRMED
+    finally:
+        for phone in phones:
+            phone.context.close()
+
+    desk = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+    page = desk.new_page()
+    page.set_default_timeout(15000)
+    try:
+        login(page, asgi_server, "dir", "pw-director-123")
+        page.goto(f"{asgi_server}/console/t/{t.pk}/signups/")
+        david = rows["David Engel"]
+        card = page.locator(f"#su-{david.pk}")
+        card.locator("select[name=method]").select_option("cash")
+        card.locator("button:has-text('Check in')").click()
+        page.wait_for_selector(".messages li.success")
+        assert "David Engel is checked in" in page.inner_text(".messages li.success")
+        checked = page.locator(f"#su-{david.pk}")
+        assert "Checked in" in checked.locator(".su-pill").inner_text()
+        assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
+        screenshot(page, "signup-phone-checked-in")
+    finally:
+        desk.close()
+
+    david.refresh_from_db()
+    assert david.status == SignUpStatus.CHECKED_IN
+    assert david.entry is not None and david.entry.tournament_id == t.pk
+    assert david.entry.player.display_name == "David Engel"
+    assert david.entry.purchases.count() == 1
+    assert list(david.entry.ledger.values_list("method", flat=True)) == ["cash"]

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Min
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from signups.domain.places import (
     NameRefused,
+    Status,
     admitted,
     free_of,
     moving_up_in,
@@ -58,8 +59,12 @@ def places_of(sheet: SignUpSheet, tournament: Tournament | None = None) -> int:
 
 
 def _locked(tournament: Tournament) -> SignUpSheet:
-    sheet_of(tournament)
-    return SignUpSheet.objects.select_for_update().get(tournament=tournament)
+    """The sheet's row, locked to the end of the transaction (made first if there is none)."""
+    try:
+        return SignUpSheet.objects.select_for_update().get(tournament=tournament)
+    except SignUpSheet.DoesNotExist:
+        sheet_of(tournament)
+        return SignUpSheet.objects.select_for_update().get(tournament=tournament)
 
 
 def _state(sheet: SignUpSheet) -> tuple[int, list[int]]:
@@ -176,27 +181,25 @@ def signup_create(
     ):
         raise FloorError(_("This person is signed up already."))
     _apply_deadline(sheet, tournament, actor)
-    held, _waiting = _state(sheet)
+    held, waiting = _state(sheet)
     status = admitted(held, places_of(sheet, tournament))
     sheet.sequence += 1
     sheet.save(update_fields=["sequence"])
-    try:
-        with transaction.atomic():
-            signup = SignUp.objects.create(
-                sheet=sheet,
-                sequence=sheet.sequence,
-                display_name=name,
-                email=email,
-                phone=phone,
-                consent_at=timezone.now() if (email or phone) else None,
-                status=status.value,
-                nonce=nonce,
-                player=player,
-                by_staff=by_staff,
-                language=language[:10],
-            )
-    except IntegrityError as exc:  # the same nonce, raced past the check: one sign-up
-        raise FloorError(_("This sign-up was sent already.")) from exc
+    # The nonce was checked under the lock; the unique constraint stays the last word (an
+    # IntegrityError then rolls the whole sign-up back).
+    signup = SignUp.objects.create(
+        sheet=sheet,
+        sequence=sheet.sequence,
+        display_name=name,
+        email=email,
+        phone=phone,
+        consent_at=timezone.now() if (email or phone) else None,
+        status=status.value,
+        nonce=nonce,
+        player=player,
+        by_staff=by_staff,
+        language=language[:10],
+    )
     event_record(
         tournament=tournament,
         action="signup.create",
@@ -209,7 +212,11 @@ def signup_create(
             "by_staff": by_staff,
         },
     )
-    _tell(sheet, tournament, moved=[])
+    if status is Status.CONFIRMED:
+        held += 1
+    else:
+        waiting.append(signup.sequence)
+    _tell(sheet, tournament, moved=[], state=(held, waiting))
     return signup
 
 
@@ -339,10 +346,17 @@ def _mail_one(email: str, token: str, name: str, tournament: Tournament) -> None
     )
 
 
-def _tell(sheet: SignUpSheet, tournament: Tournament, *, moved: list[int]) -> None:
+def _tell(
+    sheet: SignUpSheet,
+    tournament: Tournament,
+    *,
+    moved: list[int],
+    state: tuple[int, list[int]] | None = None,
+) -> None:
     """The sign-up pages are told the new state (numbers only, no names): who moved up, the
-    waiting order, and the places left."""
-    held, waiting = _state(sheet)
+    waiting order, and the places left (`state`: the caller's (held, waiting) if it knows
+    them, else read)."""
+    held, waiting = state if state is not None else _state(sheet)
     broadcast_on_commit(
         tournament_group(tournament.pk),
         "signups",

@@ -45,14 +45,23 @@ SIGNUPS_PER_WINDOW = 40
 SIGNUP_WINDOW_SECONDS = 600
 STATUS_LOOKUPS_PER_MINUTE = 120
 HONEYPOT = "website"
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 # --- The public sign-up ---------------------------------------------------------------------
 
 
+def _link_token(value: str) -> str:
+    """A token as links carry them (letters, digits, '-' and '_'), else "" (the database refuses
+    a NUL, and nothing else can match)."""
+    value = value.strip()[:40]
+    return value if TOKEN.fullmatch(value) else ""
+
+
 def _returning_player(token: str) -> Player | None:
     """The person behind a my-seat link of an earlier night, or None (never guessed by name)."""
-    entry = entry_by_token(token.strip()) if token else None
+    token = _link_token(token)
+    entry = entry_by_token(token) if token else None
     return entry.player if entry is not None else None
 
 
@@ -90,7 +99,7 @@ def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
                     email=data["email"],
                     phone=data["phone"],
                     consent=data["consent"],
-                    nonce=(request.POST.get("nonce") or "")[:40],
+                    nonce=_link_token(request.POST.get("nonce") or ""),
                     player=returning,
                     language=get_language() or "",
                 )

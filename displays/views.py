@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_sameorigin
@@ -152,7 +153,7 @@ def _render_step(request: HttpRequest, display: Display, step: Step) -> HttpResp
         cards = selectors.lobby_cards(step.tournaments)
         if not cards:
             raise Tournament.DoesNotExist
-        ctx |= {"cards": cards, "lobby_config": _lobby_config()}
+        ctx |= {"cards": cards, "lobby_config": _lobby_config(), "today": timezone.now()}
         return render(request, "displays/view_lobby.html", ctx)
     if step.kind == Kind.SLIDE:
         return render(request, "displays/view_slide.html", ctx)

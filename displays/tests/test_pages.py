@@ -197,3 +197,29 @@ def test_a_clock_chosen_for_sound_speaks(client, director, paired, make_tourname
 
     if hasattr(clock_views, "speech_config"):
         assert 'id="speech-config"' in body
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [("en", "Wed 25 Nov 2026"), ("de", "Mi., 25. Nov. 2026"), ("en-us", "Wed 25 Nov 2026")],
+)
+def test_the_lobby_writes_the_date_in_the_pages_language(
+    paired, make_tournament, actor, language, written
+):
+    """Not the US short form (11/25/2026) on an English page: a German page gets the German
+    form, and an English one the day before the month, whatever the browser asks for."""
+    import datetime
+    from unittest import mock
+
+    screen_client, display = paired
+    t = make_tournament(name="Deepstack")
+    display_assign(
+        display_id=display.pk, steps=[Step(Kind.LOBBY, tournaments=(t.pk,))], actor=actor
+    )
+    at = datetime.datetime(2026, 11, 25, 18, 30, tzinfo=datetime.UTC)
+    with mock.patch("displays.views.timezone.now", return_value=at):
+        body = screen_client.get(
+            "/display/view/0/", headers={"accept-language": language}
+        ).content.decode()
+    assert f'<span class="dv-sub">{written}</span>' in body
+    assert "11/25/2026" not in body

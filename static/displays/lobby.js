@@ -27,7 +27,7 @@ function draw(c) {
   let blinds = "";
   if (lv && !lv.is_break) {
     blinds = `${formatChips(lv.small_blind, lang)} / ${formatChips(lv.big_blind, lang)}`;
-    if (lv.big_blind_ante) blinds += ` · ${t.bbAnte}`;
+    if (lv.big_blind_ante) blinds += ` · ${t.bbAnte} ${formatChips(lv.big_blind, lang)}`; // the big blind, as the big screen
     else if (lv.ante) blinds += ` · ${t.ante} ${formatChips(lv.ante, lang)}`;
   }
   set(c.node, "blinds", blinds || "\u00a0");

@@ -486,3 +486,47 @@ def test_a_speaking_clock_in_a_rotation_announces_a_level_that_starts_on_another
         assert sum("Level 2" in s for s in spoken) == 1, spoken
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "ante", "date"),
+    [
+        ("en-GB", "BB ante 1,000", "Wed 25 Nov 2026"),
+        ("de-DE", "BB-Ante 1.000", "Mi., 25. Nov. 2026"),
+    ],
+)
+def test_the_lobby_says_the_big_blind_ante_and_the_date_in_its_language(
+    asgi_server, make_tournament, new_page, actor, locale, ante, date
+):
+    """A big-blind ante is shown with its amount (the big blind, as on the big screen), and the
+    date is written as the page's language writes it, not in the US short form."""
+    import datetime
+    from unittest import mock
+
+    from clocks.services import clock_command
+    from displays.domain.views import Kind, Step
+    from displays.services import display_assign, display_open, display_pair
+
+    t = make_tournament(name="Deepstack", status="running")
+    first = t.structure.levels.order_by("position").first()
+    first.small_blind, first.big_blind, first.ante, first.big_blind_ante = 500, 1000, 0, True
+    first.save()
+    clock_command(tournament=t, kind="start", actor=actor)
+    display, token = display_open()
+    display_pair(code=display.code, name="Lobby", actor=actor)
+    display_assign(
+        display_id=display.pk, steps=[Step(Kind.LOBBY, tournaments=(t.pk,))], actor=actor
+    )
+    page = new_page(SIZES["1920x1080"], locale=locale)
+    page.context.add_cookies([{"name": "floor_display", "value": token, "url": asgi_server}])
+    at = datetime.datetime(2026, 11, 25, 18, 30, tzinfo=datetime.UTC)
+    with mock.patch("displays.views.timezone.now", return_value=at):
+        page.goto(f"{asgi_server}/display/view/0/")
+    blinds = page.locator("[data-f=blinds]")
+    page.wait_for_function(
+        "(a) => document.querySelector('[data-f=blinds]').textContent.includes(a)", arg=ante
+    )
+    assert blinds.inner_text().endswith(ante)
+    assert page.inner_text(".dv-sub") == date
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"lobby-bb-ante-{locale}.png"))

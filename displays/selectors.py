@@ -20,6 +20,7 @@ from displays.domain.views import (
     Step,
     missing_ids,
     pages,
+    seat_ranges,
     step_from_dict,
 )
 from displays.models import ClockLayout, Display, token_hash
@@ -190,6 +191,7 @@ def _table_card(table: Table, taken: set[int]) -> dict[str, Any]:
         "players": len(taken),
         "seats": table.seats,
         "open": open_seats,
+        "open_text": seat_ranges(open_seats),
     }
 
 

@@ -8,6 +8,7 @@ slide with markup. Whether the tournament or season still exists is the service'
 
 from __future__ import annotations
 
+import math
 import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -242,14 +243,41 @@ class Grid:
     portrait_rows: int
 
 
+# A table card reads best a little wider than tall: the number with its count beside it.
+CARD_ASPECT = 4 / 3
+
+
 def grid_of(n: int, most: int = 6) -> Grid:
-    """The fewest rows that hold `n` cards with the cards about as wide as tall on a 16:9
-    screen (landscape) or a 9:16 one (portrait), at most `most` across."""
+    """Columns and rows for `n` cards with the cards closest to CARD_ASPECT on a 16:9 screen
+    (landscape) and a 9:16 one (portrait), at most `most` across, few places left empty."""
     n = max(n, 1)
-    cols = min(most, max(1, round((n * 16 / 9) ** 0.5)))
-    while cols < most and -(-n // cols) * 16 / 9 > cols:
-        cols += 1
-    portrait = min(most, max(1, round((n * 9 / 16) ** 0.5)))
-    while portrait < most and -(-n // portrait) > most:
-        portrait += 1
+
+    def best(width: float, height: float) -> int:
+        def miss(cols: int) -> tuple[float, int]:
+            rows = -(-n // cols)
+            aspect = (width / cols) / (height / rows)
+            empty = cols * rows - n
+            return (abs(math.log(aspect / CARD_ASPECT)) + empty / n, empty)
+
+        return min(range(1, min(most, n) + 1), key=miss)
+
+    cols, portrait = best(16, 9), best(9, 16)
     return Grid(cols, -(-n // cols), portrait, -(-n // portrait))
+
+
+def seat_ranges(seats: Iterable[int]) -> str:
+    """Seat numbers as a table card on a big screen writes them: runs of three or more joined
+    with a dash (1–3, 5, 7–9), so that a nearly empty table stays one short line."""
+    ordered = sorted(set(seats))
+    parts: list[str] = []
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        if j - i >= 2:
+            parts.append(f"{ordered[i]}–{ordered[j]}")
+        else:
+            parts.extend(str(n) for n in ordered[i : j + 1])
+        i = j + 1
+    return ", ".join(parts)

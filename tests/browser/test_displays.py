@@ -530,3 +530,62 @@ def test_the_lobby_says_the_big_blind_ante_and_the_date_in_its_language(
     assert page.inner_text(".dv-sub") == date
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"lobby-bb-ante-{locale}.png"))
+
+
+# The table map is read from across the room: at 1920×1080 no word on a card under 2.4 % of
+# the screen's height (26 px), the table numbers at least 7 % (76 px).
+CARD_TEXT = """() => [...document.querySelectorAll('.dv-pg:not([hidden]) .dv-tcard *')]
+  .filter((e) => e.children.length === 0 && e.textContent.trim())
+  .map((e) => ({ cls: e.className, text: e.textContent.trim(), px: parseFloat(getComputedStyle(e).fontSize) }))"""
+
+
+@pytest.mark.parametrize("numbers", ["two digits", "three digits"])
+def test_a_full_table_map_is_readable_across_the_room(
+    asgi_server, make_tournament, register, new_page, actor, numbers
+):
+    """24 tables of ten with an area, some nearly empty (open seats 1–8) or every other seat
+    open (2, 4, 6, 8, 10): everything fits the four screens and stays large at 1920×1080."""
+    from django.db.models import F
+
+    from displays.domain.views import Kind, Step
+    from displays.services import display_assign, display_open, display_pair
+    from tables import services as seating
+    from tables.models import SeatAssignment, Table
+
+    t = make_tournament(name="Big Field", status="running", seats_per_table=10)
+    for i in range(235):  # 24 tables of ten
+        register(t, name=f"Field Player{i}")
+    seating.tables_create(tournament=t, count=24, area="Hauptsaal", actor=actor)
+    seating.seats_draw(tournament=t, actor=actor)
+    tables = list(Table.objects.filter(tournament=t).order_by("number"))
+    SeatAssignment.objects.filter(table=tables[0], seat__in=[2, 4, 6, 8, 10]).delete()
+    SeatAssignment.objects.filter(table=tables[1], seat__lte=8).delete()
+    SeatAssignment.objects.filter(table=tables[2], seat__in=[1, 3, 5, 7, 8, 9]).delete()
+    if numbers == "three digits":
+        Table.objects.filter(tournament=t).update(number=F("number") + 100)
+    display, token = display_open()
+    display_pair(code=display.code, name="Map", actor=actor)
+    display_assign(display_id=display.pk, steps=[Step(Kind.TABLES, tournament=t.pk)], actor=actor)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for locale in ("en-GB", "de-DE"):
+        for size, viewport in SIZES.items():
+            page = new_page(viewport, locale=locale)
+            page.context.add_cookies(
+                [{"name": "floor_display", "value": token, "url": asgi_server}]
+            )
+            page.goto(f"{asgi_server}/display/view/0/")
+            page.locator("body.dv-ok").wait_for()
+            page.screenshot(path=str(SHOTS / f"table-map-24-{numbers[:5]}-{size}-{locale}.png"))
+            problem = page.evaluate(FITS)
+            assert problem is None, f"table map at {size} ({locale}): {problem}"
+            if size != "1920x1080":
+                continue
+            texts = page.evaluate(CARD_TEXT)
+            assert len([x for x in texts if "dv-tno" in x["cls"]]) == 24
+            small = [x for x in texts if x["px"] < 0.024 * 1080]
+            assert not small, small[:3]
+            numbers_px = [x["px"] for x in texts if "dv-tno" in x["cls"]]
+            assert min(numbers_px) >= 0.07 * 1080 or numbers == "three digits"
+            assert min(numbers_px) >= 0.055 * 1080
+            words = " ".join(x["text"] for x in texts)
+            assert ("Open: 1–8" if locale == "en-GB" else "Frei: 1–8") in words

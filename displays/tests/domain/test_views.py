@@ -114,3 +114,35 @@ def test_pages_and_columns():
     assert pages([], 3) == [[]]
     assert pages(list(range(7)), 3) == [[0, 1, 2], [3, 4, 5], [6]]
     assert columns(list(range(5)), 2) == [[0, 1], [2, 3], [4]]
+
+
+@pytest.mark.parametrize(
+    ("seats", "written"),
+    [
+        ([], ""),
+        ([6], "6"),
+        ([2, 5], "2, 5"),
+        ([1, 2], "1, 2"),
+        ([1, 2, 3, 4, 5, 6, 7, 8], "1–8"),
+        ([9, 1, 2, 3, 5, 7, 8], "1–3, 5, 7–9"),
+        ([2, 4, 6, 8, 10], "2, 4, 6, 8, 10"),
+    ],
+)
+def test_open_seats_are_written_short(seats, written):
+    from displays.domain.views import seat_ranges
+
+    assert seat_ranges(seats) == written
+
+
+@pytest.mark.parametrize("n", range(1, 25))
+def test_table_cards_are_a_little_wider_than_tall(n):
+    """Every card of a page has its place, in at most 6 columns and 8 rows; on a full page the
+    cards are near 4:3 (6 × 4 on a landscape screen, 3 × 8 on a portrait one)."""
+    from displays.domain.views import grid_of
+
+    grid = grid_of(n)
+    for cols, rows in ((grid.cols, grid.rows), (grid.portrait_cols, grid.portrait_rows)):
+        assert cols * rows >= n and cols <= 6 and rows <= 8
+        assert cols * rows - n < cols  # never a whole empty row
+    if n == 24:
+        assert (grid.cols, grid.rows, grid.portrait_cols, grid.portrait_rows) == (6, 4, 3, 8)

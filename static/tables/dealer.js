@@ -61,7 +61,9 @@ function drawLevel(clockData) {
     const strong = document.createElement("strong");
     strong.textContent = `${formatChips(lv.small_blind)}/${formatChips(lv.big_blind)}`;
     line.append(`${texts.level} ${lv.number} · `, strong);
-    if (lv.ante) line.append(` · ${lv.big_blind_ante ? texts.bbAnte : texts.ante} ${formatChips(lv.ante)}`);
+    // A big-blind ante is the big blind (as on the big screen and in the announcements).
+    if (lv.big_blind_ante) line.append(` · ${texts.bbAnte} ${formatChips(lv.big_blind)}`);
+    else if (lv.ante) line.append(` · ${texts.ante} ${formatChips(lv.ante)}`);
   }
   const handLevel = Number(box.dataset.handLevel);
   if (banner) {

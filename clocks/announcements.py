@@ -31,7 +31,7 @@ from clocks.domain.announcements import (
 from clocks.models import AnnouncementText
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
-from tournament.models import Event, Tournament
+from tournament.models import Event, Status, Tournament
 from tournament.realtime import send_on_commit, tournament_group
 
 # The default words, in the reader's language (locale/). Numbers are spoken as numbers.
@@ -187,6 +187,11 @@ def announcement_texts_save(*, language: str, texts: Mapping[str, str], actor: A
             actor=actor,
             payload={"language": language, "kinds": changed},
         )
+    if set(changed) & set(CLOCK_KINDS):
+        # The floor's announcements carry their words; the clock's are worked out by each
+        # screen with the texts it holds: send the new ones to every tournament still to play.
+        still_to_play = Tournament.objects.exclude(status=Status.FINISHED)
+        speech_on_commit(list(still_to_play.values_list("pk", flat=True)))
     return changed
 
 
@@ -212,6 +217,38 @@ def announce_on_commit(tournament_id: int, what: Callable[[], Announcement | Non
     send_on_commit(tournament_group(tournament_id), "announce", build)
 
 
+def late_until(tournament: Tournament) -> int | None:
+    """The last level of late registration as the screens count it: None when there is none or
+    the floor closed registration by hand."""
+    if tournament.registration_closed_at is not None:
+        return None
+    return tournament.late_registration_until_level
+
+
+def speech_on_commit(tournament_ids: list[int]) -> None:
+    """Send the tournaments' speaking screens what they work the clock's announcements out with
+    (the live message `speech`: the texts in every language, the end of late registration) when
+    the transaction commits; built after the commit, from what is committed."""
+    cache: dict[str, dict[str, dict[str, str]]] = {}
+
+    def texts() -> dict[str, dict[str, str]]:
+        if "texts" not in cache:  # once for all the tournaments of one edit
+            cache["texts"] = {code: clock_texts(code) for code in languages()}
+        return cache["texts"]
+
+    def build(tournament_id: int) -> Callable[[], dict[str, Any] | None]:
+        def payload() -> dict[str, Any] | None:
+            tournament = Tournament.objects.filter(pk=tournament_id).first()
+            if tournament is None:
+                return None
+            return {"texts": texts(), "late_until": late_until(tournament)}
+
+        return payload
+
+    for tournament_id in tournament_ids:
+        send_on_commit(tournament_group(tournament_id), "speech", build(tournament_id))
+
+
 @transaction.atomic
 def announcement_test(*, tournament: Tournament, actor: Actor) -> None:
     """The test button: every screen of the tournament that speaks says the test text."""
@@ -225,7 +262,9 @@ def announcement_test(*, tournament: Tournament, actor: Actor) -> None:
 def announce_logged(event: Event) -> None:
     """Announce what an event-log row says happened, if anything (called by actions/receivers.py
     inside the transaction that wrote it): a table broken, players moved to balance,
-    hand-for-hand on, the final table drawn, a bust at the bubble."""
+    hand-for-hand on, the final table drawn, a bust at the bubble. Registration closed or
+    reopened by hand, or a new late-registration level, sends the screens the new end of late
+    registration (`speech`): they work the clock's announcements about it out themselves."""
     tournament_id = event.tournament_id
     if tournament_id is None:
         return
@@ -247,6 +286,11 @@ def announce_logged(event: Event) -> None:
             "players": len(moves),
         }
         announce_on_commit(tournament_id, lambda: ("final_table", final))
+    elif action in ("registration.close", "registration.reopen") or (
+        action == "tournament.update"
+        and "late_registration_until_level" in payload.get("changed", [])
+    ):
+        speech_on_commit([tournament_id])
     elif action == "entry.bust":
         places = {b.get("place") for b in payload.get("busts", []) if b.get("place")}
         if places and max(places) > 2:  # places 1 and 2 are never the bubble's

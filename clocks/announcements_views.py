@@ -24,6 +24,7 @@ from clocks.announcements import (
     announcement_texts_save,
     default_text,
     languages,
+    late_until,
     text_error_message,
 )
 from clocks.domain.announcements import (
@@ -105,7 +106,7 @@ def _coming(tournament: Any, language: str, texts: dict[str, str]) -> list[dict[
         for r in level_rows(levels)
     ]
     look = Look(state.level_index, int(state.remaining * 1000), True)
-    until = None if tournament.registration_closed_at else tournament.late_registration_until_level
+    until = late_until(tournament)
     now = timezone.localtime()
     out = []
     for ms, due in upcoming(rows, look, until, UPCOMING_HORIZON_MS)[:UPCOMING_SHOWN]:

@@ -96,7 +96,7 @@ def speech_config(tournament: Tournament) -> dict[str, Any]:
     where to fetch an announcement's audio when the browser has no voice (None where this
     server cannot speak: docs/clock.md "Spoken fallback")."""
     from clocks.announcement_audio import espeak_path
-    from clocks.announcements import clock_texts
+    from clocks.announcements import clock_texts, late_until
     from clocks.domain.announcement_audio import VOICES
     from clocks.domain.announcements import FLOOR_KINDS, PLACEHOLDERS
 
@@ -105,10 +105,9 @@ def speech_config(tournament: Tournament) -> dict[str, Any]:
     return {
         "lang": language,
         "texts": clock_texts(language),
-        # Closed by the floor already: nothing left to announce about it.
-        "lateUntil": None
-        if tournament.registration_closed_at
-        else tournament.late_registration_until_level,
+        # Closed by the floor already: nothing left to announce about it. Later changes come
+        # with the live message `speech`.
+        "lateUntil": late_until(tournament),
         "words": {"queued": _("%(n)s more")},
         "audioUrl": reverse("announcement-audio", args=[tournament.pk])
         if espeak_path() and language in VOICES

@@ -141,6 +141,18 @@ class AnnouncePayload(TypedDict):
     params: dict[str, int]
 
 
+class SpeechPayload(TypedDict):
+    """What a screen that speaks needs to work out the clock's announcements itself changed
+    (clocks/announcements.py): `texts` the venue's words of the clock's announcements in each
+    language, `late_until` the last level of late registration (None: none, or closed by hand).
+    Sent to the tournaments still to be played when a director edits the texts, and to one
+    tournament when its registration is closed or reopened by hand or its late-registration
+    level changes; the screens take it without a reload."""
+
+    texts: dict[str, dict[str, str]]
+    late_until: int | None
+
+
 class ClockPayload(TypedDict):
     """The clock's state (clocks/services.py clock_payload); screens count down from
     `ends_at_ms` with their estimate of the server clock. Levels as in LevelRow, with `index`."""
@@ -258,6 +270,12 @@ _MESSAGES = (
     Message(Audience.TOURNAMENT, "seating", SeatingPayload, "seats were drawn"),
     Message(Audience.TOURNAMENT, "h4h", HandForHandPayload, "hand-for-hand on, off, next"),
     Message(Audience.TOURNAMENT, "announce", AnnouncePayload, "a spoken announcement"),
+    Message(
+        Audience.TOURNAMENT,
+        "speech",
+        SpeechPayload,
+        "the clock's announcement texts or the end of late registration changed",
+    ),
     Message(Audience.TOURNAMENT, "counts", CountsPayload, "chip counts were recorded"),
     Message(Audience.TOURNAMENT, "signups", SignupsPayload, "sign-ups, cancellations, move-ups"),
     # A table's dealer tablets.

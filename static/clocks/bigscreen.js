@@ -163,6 +163,7 @@ const feed = new Feed({
   onEvent: (kind, data) => {
     if (kind === "clock" || kind === "level") { payload = data; return; }
     if (kind === "announce") { if (speaker) speaker.fromFloor(data); return; }
+    if (kind === "speech") { if (speaker) speaker.update(data); return; }
     let changed = false;
     if (data.levels) { snapshot.levels = data.levels; changed = true; }
     if (data.board) changed = applyBoard(snapshot, data.board) || changed;

@@ -8,7 +8,8 @@
 // are worked out here from two successive looks at the clock: the same rules as
 // clocks/domain/announcements.py (a test runs both on the same clocks). The floor's (table
 // breaks and moves, hand-for-hand, the bubble, the final table, a test) arrive as the live
-// message `announce` with their words.
+// message `announce` with their words; new texts for the clock's own, and a new end of late
+// registration, as the live message `speech`.
 
 export const LATE_REGISTRATION_WARNING_MS = 5 * 60000;
 export const BREAK_ENDING_WARNING_MS = 60000;
@@ -165,11 +166,28 @@ export class Speaker {
   watch(levels, look) {
     const before = this.prev;
     this.prev = look;
+    this.levels = levels;
     if (!before || !levels.length) return;
     for (const d of announcementsDue(levels, before, look, this.cfg.lateUntil)) {
       const text = this.cfg.texts[d.kind];
       if (text) this.say(d.kind, render(text, d.params, this.cfg.lang), d.params);
     }
+  }
+
+  // The live message `speech`: the venue's texts of the clock's announcements (edited in the
+  // console) and the end of late registration (closed or reopened by hand, or moved), taken
+  // without a reload. Registration closed by hand before the clock closed it is said once.
+  update(data) {
+    const texts = data.texts && (data.texts[this.cfg.lang] || data.texts.en);
+    if (texts) this.cfg.texts = { ...this.cfg.texts, ...texts };
+    if (!("late_until" in data)) return;
+    const was = this.cfg.lateUntil;
+    this.cfg.lateUntil = data.late_until;
+    if (was == null || data.late_until != null || !this.prev || !this.levels) return;
+    const close = closingRow(this.levels, was);
+    if (close == null || this.prev.index >= close) return; // the clock closed it already
+    const text = this.cfg.texts.late_registration_closed;
+    if (text) this.say("late_registration_closed", render(text, { level: was }, this.cfg.lang), { level: was });
   }
 
   // The live message `announce`: its words in the page's language (and its figures, if it

@@ -156,3 +156,47 @@ def test_a_german_screen_speaks_with_a_german_voice(asgi_server, browser, actor,
         assert page.evaluate("() => window.__spoken[0].voice") == "Test Deutsch"
     finally:
         context.close()
+
+
+def test_edited_texts_and_registration_closed_by_hand_reach_a_speaking_screen_live(
+    asgi_server, browser, actor, make_tournament, register
+):
+    """No reload: a director's new words for a level are said at the next level change, and
+    registration closed by hand before the clock closed it is said once; the clock then says
+    nothing more about late registration."""
+    from clocks.announcements import announcement_texts_save
+    from tournament.services.registration import registration_close
+
+    t = make_tournament(status="running", late_registration_until_level=3)
+    register(t)
+    clock_command(tournament=t, kind="start", actor=actor)
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    context.add_init_script(FAKE_SPEECH)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        page.goto(f"{asgi_server}/t/{t.pk}/clock/?sound=1")
+        page.wait_for_function("() => document.getElementById('bs-time').dataset.levelIndex")
+        page.wait_for_function(LIVE)
+        announcement_texts_save(
+            language="en", texts={"level_start": "Now level {level}: {small_blind} and {big_blind}."},
+            actor=actor,
+        )  # fmt: skip
+        page.wait_for_function(
+            "() => window.floorClock.speaker.cfg.texts.level_start.startsWith('Now level')"
+        )
+        clock_command(tournament=t, kind="set_remaining", seconds=2, actor=actor)
+        page.wait_for_function(
+            "() => window.__spoken.some((s) => s.text === 'Now level 2: 200 and 400.')",
+            timeout=8000,
+        )
+        registration_close(tournament=t, actor=actor)
+        page.wait_for_function(
+            "() => window.__spoken.some((s) => s.text === 'Late registration is now closed.')"
+        )
+        assert page.evaluate("() => window.floorClock.speaker.cfg.lateUntil") is None
+        kinds = page.evaluate("() => window.floorClock.speaker.log.map((e) => e.kind)")
+        assert kinds.count("late_registration_closed") == 1
+        assert "late_registration_last_level" not in kinds[kinds.index("level_start") + 1 :]
+    finally:
+        context.close()

@@ -228,3 +228,59 @@ def test_a_balance_announces_each_move_from_table_to_table(
     assert len(moves) == len(pairs)
     (from_table, to_table) = sorted(pairs)[0]
     assert f"{from_table}" in moves[0]["texts"]["en"] and f"{to_table}" in moves[0]["texts"]["en"]
+
+
+# --- Texts and the end of late registration reach the screens live ------------------------------
+
+
+def speech(sent, t) -> list[dict[str, Any]]:
+    group = realtime.tournament_group(t.pk)
+    return [d for g, e, d in sent if g == group and e == "speech"]
+
+
+def test_edited_clock_texts_go_to_every_tournament_still_to_play(
+    make_tournament, actor, sent, django_capture_on_commit_callbacks
+):
+    running = make_tournament(status="running", late_registration_until_level=4)
+    planned = make_tournament(status="planned")
+    over = make_tournament(status="finished")
+    with django_capture_on_commit_callbacks(execute=True):
+        announcement_texts_save(
+            language="de", texts={"level_start": "Stufe {level}: {small_blind}/{big_blind}."},
+            actor=actor,
+        )  # fmt: skip
+    (message,) = speech(sent, running)
+    assert message["texts"]["de"]["level_start"] == "Stufe {level}: {small_blind}/{big_blind}."
+    assert message["texts"]["en"]["level_start"] == default_text("level_start", "en")
+    assert "table_break" not in message["texts"]["de"]  # the floor's come with their message
+    assert message["late_until"] == 4
+    assert len(speech(sent, planned)) == 1 and speech(sent, over) == []
+    # A floor announcement's text only: nothing to send, its message carries the words.
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        announcement_texts_save(
+            language="de", texts={"table_break": "Tisch {table} zu."}, actor=actor
+        )
+    assert speech(sent, running) == []
+
+
+def test_registration_closed_or_reopened_by_hand_goes_to_the_screens(
+    make_tournament, register, actor, sent, django_capture_on_commit_callbacks
+):
+    from tournament.services.registration import registration_close, registration_reopen
+    from tournament.services.tournaments import tournament_update
+
+    t = make_tournament(status="running", late_registration_until_level=4)
+    register(t)
+    with django_capture_on_commit_callbacks(execute=True):
+        registration_close(tournament=t, actor=actor)
+    assert [m["late_until"] for m in speech(sent, t)] == [None]
+    with django_capture_on_commit_callbacks(execute=True):
+        registration_reopen(tournament=t, actor=actor)
+    assert [m["late_until"] for m in speech(sent, t)] == [None, 4]
+    t.refresh_from_db()
+    t2 = make_tournament(status="registering", late_registration_until_level=4)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_update(tournament=t2, actor=actor, late_registration_until_level=6)
+        tournament_update(tournament=t2, actor=actor, name="Renamed")  # nothing for the screens
+    assert [m["late_until"] for m in speech(sent, t2)] == [6]

@@ -15,7 +15,9 @@ transaction of the change that sent its signal, so both commit or roll back toge
 | penalty_given (rules_engine)             | the tablet shows who sits out (tables.live)         |
 | post_save of Event (tournament: a table  | the screens that speak announce it                  |
 |   broken, a balance, hand-for-hand on,   |   (clocks.announcements.announce_logged)            |
-|   the final table, a bust at the bubble) |                                                     |
+|   the final table, a bust at the bubble; |                                                     |
+|   registration closed or reopened by     | they take the new end of late registration (the     |
+|   hand, the late-registration level)     |   live message `speech`)                            |
 """
 
 from __future__ import annotations

@@ -149,7 +149,8 @@ export class Speaker {
     const unlock = () => {
       if (this.ctx && this.ctx.state !== "running") this.ctx.resume().catch(() => {});
       if (this.synth && this.voice) { try { const u = new SpeechSynthesisUtterance(""); this.synth.speak(u); } catch (e) { /* no voice */ } }
-      setTimeout(() => { if (hint) hint.hidden = blocked() === true; }, 100);
+      // Shown only while audio is still blocked (a tap on an unlocked screen must not show it).
+      setTimeout(() => { if (hint) hint.hidden = !blocked(); }, 100);
     };
     if (hint) {
       hint.hidden = !blocked();

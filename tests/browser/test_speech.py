@@ -117,6 +117,10 @@ def test_without_a_voice_the_caption_still_shows(asgi_server, browser, actor, ma
             _shot(page, "bigscreen-tap-to-allow-portrait")
             page.click("#bs-allow-sound")
             page.wait_for_selector("#bs-allow-sound", state="hidden")
+        # Another tap once sound is allowed does not bring the hint back.
+        page.mouse.click(200, 300)
+        page.wait_for_timeout(400)
+        assert page.is_hidden("#bs-allow-sound")
     finally:
         context.close()
 

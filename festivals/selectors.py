@@ -110,10 +110,6 @@ def bag_holders(bagging: Bagging, bags: Collection[str]) -> dict[str, BagRow]:
     }
 
 
-def table_of(row: BagRow) -> int | str:
-    return row.table if row.table is not None else "–"
-
-
 @dataclass(frozen=True)
 class BagLine:
     """One player at a table during bag and tag, as the pages show it."""
@@ -317,7 +313,9 @@ def event_state(event: FlightEvent, *, reports: bool = True) -> EventState:
     for flight in event.flights.select_related("tournament").order_by("position"):
         t = flight.tournament
         bagging = last_bagging(t)
-        report = bagging_report(bagging) if bagging is not None and reports else None
+        # Only a day under way needs its checks (a closed day shows what it kept).
+        under_way = reports and bagging is not None and bagging.closed_at is None
+        report = bagging_report(bagging) if under_way and bagging is not None else None
         flights.append(
             FlightState(
                 flight=flight,

@@ -28,6 +28,7 @@ from festivals.selectors import (
     bagging_report,
     counted_by,
     disputed,
+    festival_of,
     flight_labels,
     last_bagging,
     latest_bags,
@@ -178,10 +179,8 @@ def event_create(
 
 def event_of(tournament: Tournament) -> FlightEvent | None:
     """The event a flight or a Day 2 belongs to."""
-    flight = Flight.objects.filter(tournament=tournament).select_related("event").first()
-    if flight is not None:
-        return flight.event
-    return FlightEvent.objects.filter(day2=tournament).first()
+    part = festival_of(tournament)
+    return part["event"] if part is not None else None
 
 
 def day_label(event: FlightEvent, tournament: Tournament) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from signups.domain.places import Slot, Status, free_places, waiting_positions
+from django.db.models import Count, Q
+
+from signups.domain.places import Slot, Status, free_of, waiting_positions
 from signups.models import SignUp, SignUpSheet, SignUpStatus
 from signups.services import places_of
 from tournament.domain.names import fold, name_matches
@@ -62,19 +64,28 @@ def _slots(sheet: SignUpSheet) -> list[Slot]:
 
 
 def sheet_numbers(tournament: Tournament, sheet: SignUpSheet | None = None) -> SheetNumbers:
+    """The sheet's figures in one counting query (the public pages read them on every visit,
+    during a burst of sign-ups too: counts, not every row)."""
     sheet = sheet or sheet_or_none(tournament)
     if sheet is None:
         return SheetNumbers(False, 0, 0, 0, 0, 0, 0)
-    slots = _slots(sheet)
+    counted = sheet.signups.aggregate(
+        **{
+            str(status): Count("pk", filter=Q(status=status))
+            for status in (SignUpStatus.CONFIRMED, SignUpStatus.WAITING, SignUpStatus.CHECKED_IN)
+        }
+    )
+    holding = counted[SignUpStatus.CONFIRMED]
+    checked_in = counted[SignUpStatus.CHECKED_IN]
     places = places_of(sheet, tournament)
     return SheetNumbers(
         is_open=sheet.is_open,
         places=places,
         reserved=sheet.reserved,
-        free=free_places(slots, places),
-        holding=sum(1 for s in slots if s.status is Status.CONFIRMED),
-        waiting=sum(1 for s in slots if s.status is Status.WAITING),
-        checked_in=sum(1 for s in slots if s.status is Status.CHECKED_IN),
+        free=free_of(holding + checked_in, places),
+        holding=holding,
+        waiting=counted[SignUpStatus.WAITING],
+        checked_in=checked_in,
     )
 
 

@@ -101,13 +101,15 @@ def test(argv: list[str]) -> None:
         env={"DJANGO_SETTINGS_MODULE": "config.settings.test"},
     )
     print("== pytest", flush=True)
-    sh(str(PY), "-m", "pytest", *argv)
+    # Two workers (the machines Floor is tested on have two cores), a test file to a worker:
+    # the browser tests wait on Chromium and the servers much of the time.
+    workers = [] if "-n" in argv else ["-n", "2", "--dist", "loadfile"]
+    sh(str(PY), "-m", "pytest", *workers, *argv)
     if _tests_ran_on_postgres():
         # The embedded default (SQLite, in-memory layer) is what a newcomer starts: every
         # service and page test runs on it too. Browser tests need the ASGI server on the
         # PostgreSQL test database, and tests marked `postgres` test PostgreSQL itself.
         print("== pytest on SQLite (the embedded default)", flush=True)
-        workers = [] if "-n" in argv else ["-n", "2"]
         sh(
             str(PY),
             "-m",

@@ -22,7 +22,10 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-@pytest.fixture(scope="session")
+# One browser per test module, not per session: Playwright's sync API keeps an event loop
+# running in this thread while it is open, and an asyncio test run after it in the same process
+# (the order under pytest-xdist is not fixed) would find that loop.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     require(chromium_available(), "Chromium (/usr/bin/chromium)")
     from playwright.sync_api import sync_playwright

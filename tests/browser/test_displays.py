@@ -136,7 +136,7 @@ def _shown(screen: Any, version: int) -> None:
     screen.wait_for_function(
         "(v) => window.floorDisplay && window.floorDisplay.shown && window.floorDisplay.shown.endsWith(`v=${v}`)",
         arg=version,
-        timeout=10000,
+        timeout=20000,  # under two test workers a first view can take a while
     )
 
 

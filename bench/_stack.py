@@ -67,6 +67,8 @@ def start_asgi(port: int, env: dict[str, str], workers: int = 1) -> subprocess.P
         "--backlog",
         "4096",
     ]
+    # As docker-compose.yml; BENCH_UVICORN_WS=websockets compares the legacy implementation.
+    cmd += ["--ws", os.environ.get("BENCH_UVICORN_WS", "websockets-sansio")]
     if workers > 1:
         cmd += ["--workers", str(workers)]
     return subprocess.Popen(cmd, cwd=ROOT, env=env)

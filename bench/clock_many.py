@@ -19,7 +19,10 @@ Prints one JSON line: tournaments, level_ends, missed, duplicates, late_p50_ms, 
 late_max_ms, queries_per_idle_pass, json_p99_ms, server_cpu_pct (this process, % of one core,
 the JSON polling included).
 
-`--stack full` runs the full stack instead: two uvicorn ASGI processes on config.asgi, a Celery
+`--stack full` runs the full stack instead, as docker-compose.yml does (`--topology production`,
+the default): Caddy in front (when installed) sending /ws/ to two uvicorn processes and the rest
+to two gunicorn processes; `--topology asgi` has two uvicorn processes answer both, as the
+figures before the standard servers were taken. Besides the web processes: a Celery
 worker (two processes, as in docker-compose.yml) and beat, PostgreSQL on 127.0.0.1:5432 (a
 scratch database `floor_bench_clockmany`) and Redis (`BENCH_REDIS_URL`, default
 redis://127.0.0.1:6379/13, keys under an installation prefix of this run, removed at the end).
@@ -326,8 +329,10 @@ async def _poller(
 
 
 async def _clients(
-    ports: list[int], pks: list[int], seconds: float
+    ports: list[int], pks: list[int], seconds: float, http_ports: list[int] | None = None
 ) -> tuple[list[tuple[int, int, float]], list[float], list[str]]:
+    """Screens on the websocket `ports`; the JSON polled from `http_ports` (the same by default)."""
+    http_ports = http_ports or ports
     stop_at = time.monotonic() + seconds
     got: list[tuple[int, int, float]] = []
     json_ms: list[float] = []
@@ -342,7 +347,7 @@ async def _clients(
     for c in range(connections):
         share = pks[c::connections]
         if share:
-            tasks.append(_poller(ports[c % len(ports)], share, stop_at, json_ms, errors))
+            tasks.append(_poller(http_ports[c % len(http_ports)], share, stop_at, json_ms, errors))
     await asyncio.gather(*tasks)
     return got, json_ms, errors
 
@@ -369,15 +374,27 @@ def run_full(args: argparse.Namespace) -> dict[str, Any]:
 
     from clocks import tasks
 
-    ports = [_stack.free_port(), _stack.free_port()]
     beat_dir = Path(tempfile.mkdtemp(prefix="floor-beat-"))
-    web = [_stack.start_asgi(port, env) for port in ports]
+    stack: _stack.FullStack | None = None
+    if args.topology == "production":
+        # As docker-compose.yml: the proxy sends /ws/ to two uvicorn processes and the JSON
+        # to two gunicorn processes.
+        stack = _stack.FullStack(env).start()
+        ports, http_ports = stack.ws_ports, stack.http_ports
+        web = list(stack.procs)
+        names = [f"web_{i + 1}" for i in range(2)] + [f"ws_{i + 1}" for i in range(2)]
+        names += ["proxy"] if stack.proxy else []
+    else:  # two uvicorn processes answer both (the figures before the standard servers)
+        ports = http_ports = [_stack.free_port(), _stack.free_port()]
+        web = [_stack.start_asgi(port, env) for port in ports]
+        names = ["web_1", "web_2"]
+        for port in ports:
+            _stack.wait_http(port)
     worker = _celery(env, "worker", "--concurrency", "2", "--without-gossip", "--without-mingle")
     beat = _celery(env, "beat", "--schedule", str(beat_dir / "schedule"))
     procs = [*web, worker, beat]
+    names += ["worker", "beat"]
     try:
-        for port in ports:
-            _stack.wait_http(port)
         started = _create_clocks(args.tournaments, args.spread)
         # Beat's safety-net tick with nothing due: how many queries?
         with CaptureQueriesContext(connection) as idle:
@@ -385,18 +402,23 @@ def run_full(args: argparse.Namespace) -> dict[str, Any]:
         idle_queries = len(idle.captured_queries)
         connection.close()
 
-        names = ["web_1", "web_2", "worker", "beat"]
         cpu0 = [_cpu_seconds(p.pid) for p in procs]
         own0, wall0 = time.process_time(), time.monotonic()
         run_from = timezone.now()
-        got, json_ms, errors = asyncio.run(_clients(ports, list(started), args.minutes * 60))
+        got, json_ms, errors = asyncio.run(
+            _clients(ports, list(started), args.minutes * 60, http_ports)
+        )
         run_to = timezone.now()
         wall = time.monotonic() - wall0
         cpu = [_cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
         own = time.process_time() - own0
         time.sleep(1.5)  # let an announcement in flight finish
     finally:
-        _stack.stop(procs)
+        _stack.stop([worker, beat])
+        if stack is not None:
+            stack.stop()
+        else:
+            _stack.stop(web)
         shutil.rmtree(beat_dir, ignore_errors=True)
 
     ws_late = [
@@ -413,6 +435,8 @@ def run_full(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "bench": "clock_many",
         "stack": "full",
+        "topology": args.topology,
+        "proxy": stack.proxy if stack is not None else None,
         "database": url.split(":", 1)[0],
         "tournaments": args.tournaments,
         "minutes": args.minutes,
@@ -436,6 +460,13 @@ def run_full(args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--stack", choices=["embedded", "full"], default="embedded")
+    parser.add_argument(
+        "--topology",
+        choices=["production", "asgi"],
+        default="production",
+        help="full stack: the proxy, gunicorn for HTTP and uvicorn for /ws/ (production), or "
+        "two uvicorn processes answering both (asgi)",
+    )
     parser.add_argument("--tournaments", type=int, default=100)
     parser.add_argument("--minutes", type=float, default=3)
     parser.add_argument("--spread", type=float, default=60, help="seconds the starts spread")

@@ -313,6 +313,7 @@ def test_both_servers_answer_liveness_and_refuse_a_big_body_unread(server, serve
         cmd = [
             sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
             "--port", str(port), "--lifespan", "off", "--no-proxy-headers", "--log-level", "error",
+            "--ws", "websockets-sansio",
         ]  # fmt: skip
     proc = _serve(cmd, env, port)
     try:
@@ -332,6 +333,7 @@ def test_compose_sends_http_to_gunicorn_and_websockets_to_uvicorn():
     assert services["web"]["command"][:3] == ["gunicorn", "-c", "deploy/gunicorn.conf.py"]
     assert services["ws"]["command"][:2] == ["uvicorn", "config.asgi:application"]
     assert "--no-proxy-headers" in services["ws"]["command"]
+    assert "websockets-sansio" in services["ws"]["command"]
     assert set(services["proxy"]["depends_on"]) == {"web", "ws"}
     caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
     assert "@websocket path /ws/*" in caddyfile and "dynamic a ws 8000" in caddyfile

@@ -96,6 +96,7 @@ def asgi_server(transactional_db: Any) -> Iterator[str]:
             host="127.0.0.1",
             port=port,
             lifespan="off",
+            ws="websockets-sansio",  # as floor_serve and docker-compose.yml
             log_level="warning",
         )
     )

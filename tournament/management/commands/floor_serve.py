@@ -32,6 +32,7 @@ class Command(BaseCommand):
             port=options["port"],
             log_level="warning",
             lifespan="off",
+            ws="websockets-sansio",  # as the full stack (docker-compose.yml)
             ws_max_size=64 * 1024,
             ws_per_message_deflate=False,  # as the full stack (docker-compose.yml)
         )

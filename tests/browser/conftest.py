@@ -7,7 +7,7 @@ in the page and fails."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,26 @@ def page(browser: Any) -> Iterator[Any]:
     page.set_default_timeout(15000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
+    """Pages of their own contexts, made on demand (a screen, a console, a phone in one test);
+    `phone` makes a touch screen with a mobile viewport."""
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int], locale: str = "en-GB", phone: bool = False) -> Any:
+        context = browser.new_context(
+            viewport=viewport, locale=locale, is_mobile=phone, has_touch=phone
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
 
 
 def login(page: Any, base_url: str, username: str, password: str) -> None:

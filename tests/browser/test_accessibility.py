@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -275,22 +275,6 @@ def test_the_check_finds_what_it_should(page, axe):
         "page-has-heading-one",
     ):
         assert f"] {rule} " in str(failed.value), rule
-
-
-@pytest.fixture
-def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
-    contexts: list[Any] = []
-
-    def make(viewport: dict[str, int], locale: str = "en-GB") -> Any:
-        context = browser.new_context(viewport=viewport, locale=locale)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15000)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def _director(page: Any, base: str) -> None:

@@ -5,9 +5,6 @@ test-artifacts/dealer-phone-<width>.png."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
-
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
@@ -26,27 +23,6 @@ LAYOUT = """() => {
   return { under, small, wide: document.documentElement.scrollWidth > innerWidth + 1,
            badge: getComputedStyle(document.getElementById('conn')).position };
 }"""
-
-
-@pytest.fixture
-def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
-    contexts: list[Any] = []
-
-    def make(width: int, height: int, phone: bool) -> Any:
-        context = browser.new_context(
-            viewport={"width": width, "height": height},
-            locale="en-GB",
-            is_mobile=phone,
-            has_touch=phone,
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15000)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def test_the_dealer_tablet_fits_a_phone(asgi_server, make_tournament, register, new_page, actor):
@@ -68,7 +44,7 @@ def test_the_dealer_tablet_fits_a_phone(asgi_server, make_tournament, register, 
     clock_command(tournament=t, kind="start", actor=actor)
     table = Table.objects.get(tournament=t)
     for width, height in ((360, 740), (390, 844), (414, 896), (1280, 800)):
-        page = new_page(width, height, width < 640)
+        page = new_page({"width": width, "height": height}, phone=width < 640)
         page.goto(f"{asgi_server}/d/{table.dealer_token}/")
         page.wait_for_function("() => document.getElementById('conn').textContent.trim() !== ''")
         page.wait_for_function("() => document.getElementById('d-lv').textContent.includes('BB')")

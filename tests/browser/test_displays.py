@@ -7,7 +7,6 @@ Screenshots of every view at every size go to $FLOOR_SHOTS (default test-artifac
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -100,22 +99,6 @@ def axe() -> Any:
     from axe_playwright_python.sync_playwright import Axe
 
     return Axe()
-
-
-@pytest.fixture
-def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
-    contexts: list[Any] = []
-
-    def make(viewport: dict[str, int], locale: str = "en-GB") -> Any:
-        context = browser.new_context(viewport=viewport, locale=locale)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15000)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def _director(page: Any, base: str) -> None:

@@ -8,7 +8,6 @@ test-artifacts/ (and /tmp/shots/shotclock/ when that folder exists)."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -36,22 +35,6 @@ def axe() -> Any:
     from axe_playwright_python.sync_playwright import Axe
 
     return Axe()
-
-
-@pytest.fixture
-def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
-    contexts: list[Any] = []
-
-    def make(viewport: dict[str, int], locale: str = "en-GB") -> Any:
-        context = browser.new_context(viewport=viewport, locale=locale)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15000)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def _shot(page: Any, name: str) -> None:

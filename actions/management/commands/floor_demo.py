@@ -17,6 +17,7 @@ from django.utils import timezone
 from tournament.domain.structure import TEMPLATES, structure_from_template
 from tournament.events import Actor
 from tournament.models import Structure, Tournament
+from tournament.realtime import live_flush
 from tournament.roles import DIRECTOR, FLOOR, ensure_role_groups
 from tournament.services import registration, tournaments
 
@@ -311,6 +312,9 @@ class Command(BaseCommand):
         self._seat(tournament, actor, rng)
         self._final_table(template, chip_set, actor, names, rng)
         self._festival(template, chip_set, names[len(names) // 2 :], rng)
+        # The live messages the demo's changes queued leave before the command exits (a send
+        # at interpreter shutdown fails with a traceback on the newcomer's first start).
+        live_flush()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo tournament “{tournament.name}” with {options['players']} players created."

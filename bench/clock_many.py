@@ -28,7 +28,11 @@ scratch database `floor_bench_clockmany`) and Redis (`BENCH_REDIS_URL`, default
 redis://127.0.0.1:6379/13, keys under an installation prefix of this run, removed at the end).
 Level ends are announced by the Celery tasks the clock commands arm with an ETA (beat is the
 safety net). Each tournament has a websocket screen (half on each ASGI process) and its clock
-JSON is asked for over HTTP once per second (keep-alive connections, both processes); the
+JSON is asked for over HTTP once per second (keep-alive connections of ten tournaments each,
+both processes, each connection at its own phase within the second as screens that came up at
+different moments; `--lockstep` sends one request of every connection at the same instant), and
+the servers' trivial view ten times a second as the baseline (`baseline_p99_ms`, `ratio_p99` =
+json_p99_ms / baseline_p99_ms); the
 figures add `ws_late_*` (the level message's arrival on the screen minus the level's start)
 and the CPU of each process (`cpu_pct`, % of one core; `server_cpu_pct` is their sum, the
 bench's own client not included). `queries_per_idle_pass` is then beat's safety-net tick with
@@ -57,6 +61,9 @@ from bench import _django, _stack
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/floor_bench_clockmany"
+# json_warm_p99_ms leaves out the first seconds: screens connecting (50 a second) and every
+# clock's screen data built for the first time.
+WARM_UP_SECONDS = 15
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -295,11 +302,19 @@ async def _screen(
 
 
 async def _poller(
-    port: int, pks: list[int], stop_at: float, json_ms: list[float], errors: list[str]
+    port: int,
+    pks: list[int],
+    stop_at: float,
+    json_ms: list[tuple[float, float]],
+    errors: list[str],
+    phase: float = 0.0,
+    path: str = "/t/{pk}/clock.json",
 ) -> None:
-    """Keep-alive HTTP/1.1: each tournament's clock JSON once per second, spread evenly. A
-    failed request is counted and the connection opened again."""
+    """Keep-alive HTTP/1.1: each tournament's clock JSON once per second, spread evenly over the
+    second; `phase` (0..1 of the gap between two requests) offsets this connection's requests
+    from the other connections'. A failed request is counted and the connection opened again."""
     gap = 1.0 / max(1, len(pks))
+    await asyncio.sleep(phase * gap)
     due = time.monotonic()
     reader: asyncio.StreamReader | None = None
     writer: asyncio.StreamWriter | None = None
@@ -310,16 +325,18 @@ async def _poller(
             try:
                 if reader is None or writer is None:
                     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-                writer.write(f"GET /t/{pk}/clock.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+                writer.write(
+                    f"GET {path.format(pk=pk)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+                )
                 head = await reader.readuntil(b"\r\n\r\n")
                 length = re.search(rb"content-length: *(\d+)", head, re.IGNORECASE)
                 if length is not None:
                     await reader.readexactly(int(length[1]))
                 if not head.startswith(b"HTTP/1.1 200") or length is None:
                     raise OSError(f"answered {head[:40]!r}")
-                json_ms.append((time.perf_counter() - t0) * 1000)
+                json_ms.append((t0, (time.perf_counter() - t0) * 1000))
             except (OSError, asyncio.IncompleteReadError) as exc:
-                errors.append(f"json {pk}: {exc!r}")
+                errors.append(f"{path.format(pk=pk)}: {exc!r}")
                 if writer is not None:
                     writer.close()
                 reader = writer = None
@@ -329,13 +346,25 @@ async def _poller(
 
 
 async def _clients(
-    ports: list[int], pks: list[int], seconds: float, http_ports: list[int] | None = None
-) -> tuple[list[tuple[int, int, float]], list[float], list[str]]:
-    """Screens on the websocket `ports`; the JSON polled from `http_ports` (the same by default)."""
+    ports: list[int],
+    pks: list[int],
+    seconds: float,
+    http_ports: list[int] | None = None,
+    lockstep: bool = False,
+) -> tuple[
+    list[tuple[int, int, float]], list[tuple[float, float]], list[tuple[float, float]], list[str]
+]:
+    """Screens on the websocket `ports`; the JSON polled from `http_ports` (the same by default),
+    and the baseline: the same servers' trivial view (/api/time, through Django's middleware)
+    ten times a second on a connection of its own. The JSON connections' requests interleave
+    (each its own phase within the second, as screens that came up at different moments);
+    `lockstep` sends them in bursts instead, one request of every connection at the same
+    instant."""
     http_ports = http_ports or ports
     stop_at = time.monotonic() + seconds
     got: list[tuple[int, int, float]] = []
-    json_ms: list[float] = []
+    json_ms: list[tuple[float, float]] = []
+    baseline_ms: list[tuple[float, float]] = []
     errors: list[str] = []
     # Screens come up 50 a second (a burst of hundreds of connects at once is another test).
     tasks = [
@@ -347,9 +376,13 @@ async def _clients(
     for c in range(connections):
         share = pks[c::connections]
         if share:
-            tasks.append(_poller(http_ports[c % len(http_ports)], share, stop_at, json_ms, errors))
+            phase = 0.0 if lockstep else c / connections
+            port = http_ports[c % len(http_ports)]
+            tasks.append(_poller(port, share, stop_at, json_ms, errors, phase))
+    baseline = [0] * 10  # ten requests a second
+    tasks.append(_poller(http_ports[0], baseline, stop_at, baseline_ms, errors, 0.5, "/api/time"))
     await asyncio.gather(*tasks)
-    return got, json_ms, errors
+    return got, json_ms, baseline_ms, errors
 
 
 def run_full(args: argparse.Namespace) -> dict[str, Any]:
@@ -405,9 +438,15 @@ def run_full(args: argparse.Namespace) -> dict[str, Any]:
         cpu0 = [_cpu_seconds(p.pid) for p in procs]
         own0, wall0 = time.process_time(), time.monotonic()
         run_from = timezone.now()
-        got, json_ms, errors = asyncio.run(
-            _clients(ports, list(started), args.minutes * 60, http_ports)
+        timed_from = time.perf_counter()
+        got, json_timed, baseline_timed, errors = asyncio.run(
+            _clients(ports, list(started), args.minutes * 60, http_ports, args.lockstep)
         )
+        json_ms = [ms for _at, ms in json_timed]
+        baseline_ms = [ms for _at, ms in baseline_timed]
+        # After the warm-up: every screen connected and every clock's screen data built once.
+        warm_from = timed_from + WARM_UP_SECONDS + len(started) / 50
+        json_warm = [ms for at, ms in json_timed if at >= warm_from]
         run_to = timezone.now()
         wall = time.monotonic() - wall0
         cpu = [_cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
@@ -449,6 +488,14 @@ def run_full(args: argparse.Namespace) -> dict[str, Any]:
         "json_requests": len(json_ms),
         "json_p50_ms": round(statistics.median(json_ms), 1) if json_ms else None,
         "json_p99_ms": round(_percentile(json_ms, 0.99), 1),
+        "json_max_ms": round(max(json_ms), 1) if json_ms else None,
+        "json_warm_p99_ms": round(_percentile(json_warm, 0.99), 1),
+        "baseline_p50_ms": round(statistics.median(baseline_ms), 1) if baseline_ms else None,
+        "baseline_p99_ms": round(_percentile(baseline_ms, 0.99), 1),
+        "ratio_p99": round(
+            _percentile(json_ms, 0.99) / max(0.1, _percentile(baseline_ms, 0.99)), 2
+        ),
+        "lockstep": args.lockstep,
         "server_cpu_pct": round(100 * sum(cpu) / wall, 1),
         "cpu_pct": {n: round(100 * c / wall, 1) for n, c in zip(names, cpu, strict=True)},
         "client_cpu_pct": round(100 * own / wall, 1),
@@ -466,6 +513,12 @@ def main() -> None:
         default="production",
         help="full stack: the proxy, gunicorn for HTTP and uvicorn for /ws/ (production), or "
         "two uvicorn processes answering both (asgi)",
+    )
+    parser.add_argument(
+        "--lockstep",
+        action="store_true",
+        help="full stack: every polling connection sends at the same instant (bursts of one "
+        "request per ten tournaments) instead of each at its own phase",
     )
     parser.add_argument("--tournaments", type=int, default=100)
     parser.add_argument("--minutes", type=float, default=3)

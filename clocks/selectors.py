@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -125,9 +126,14 @@ def until_level_outlooks(
 # them and `now` (the pure `clock_state`). Every change forgets them (clocks/receivers.py): a
 # generation key per tournament gets a new random value, and a kept screen of another
 # generation is not used. A reader that read the database before a change and writes after it
-# writes under the old generation, which nobody reads. Kept for at most a minute, for a change
-# made outside the services (the admin).
+# writes under the old generation, which nobody reads. Kept for one to two minutes, for a change
+# made outside the services (the admin): each copy for a random time in that range, so that the
+# screens of many clocks built in the same second (a restart, a festival's screens coming up)
+# are not all built again in one later second. With the same minute for all, 500 clocks'
+# screens expired together every minute and the JSON's p99 rose from 2 to about 190 ms
+# (bench/clock_many.py, docs/benchmarks.md).
 SCREEN_SECONDS = 60
+_jitter = random.Random()  # spreads expiry; nothing secret
 SCREEN_VERSION = 1  # raise when ClockScreen changes: a kept one of another shape is not read
 GENERATION_SECONDS = 24 * 3600
 
@@ -173,7 +179,7 @@ def cached_clock_screen(tournament_id: int, build: Callable[[], ClockScreen]) ->
         cache.add(gen_key, uuid.uuid4().hex, GENERATION_SECONDS)
         return screen
     screen = build()
-    cache.set(key, (generation, screen), SCREEN_SECONDS)
+    cache.set(key, (generation, screen), SCREEN_SECONDS + _jitter.randrange(SCREEN_SECONDS))
     return screen
 
 

@@ -126,3 +126,25 @@ def test_a_level_announcement_keeps_the_kept_data(client, running, django_assert
     # The clock is worked out from its history: an announcement changes none of its inputs.
     with django_assert_max_num_queries(0):
         _poll(client, running)
+
+
+def test_kept_copies_expire_at_spread_moments(running, monkeypatch):
+    """Screens built in the same second (a restart, a festival's screens coming up) are not all
+    built again in one later second: each copy lives one to two minutes, at random."""
+    from clocks import selectors
+
+    lives: list[int] = []
+    real_set = selectors.cache.set
+
+    def recording_set(key, value, timeout=None, **kwargs):
+        if key.startswith("clocks.screen.") and not key.startswith("clocks.screen.gen."):
+            lives.append(timeout)
+        return real_set(key, value, timeout, **kwargs)
+
+    monkeypatch.setattr(selectors.cache, "set", recording_set)
+    for _ in range(40):
+        forget_clock_screen(running.pk)  # a new generation: the next read builds and keeps
+        cached_clock_screen(running.pk, lambda: clock_screen_parts(running, {}))
+    assert len(lives) == 40
+    assert all(selectors.SCREEN_SECONDS <= life < 2 * selectors.SCREEN_SECONDS for life in lives)
+    assert len(set(lives)) > 5

@@ -8,7 +8,8 @@ apart, so level ends are spread over each minute. The embedded ticker runs in th
 thread, as under `floor.py run`) against the database of `DATABASE_URL` (default: an SQLite
 file under var/, the embedded default; set a PostgreSQL URL for that). Meanwhile the main
 thread asks for each tournament's clock JSON once per second, as the big screens do at
-reconnect.
+reconnect, each tournament at its own phase within the second (`--lockstep`: all of them back
+to back at the start of each second).
 
 Lateness of an announcement is the `announced_at` the announcer stamped on the level's event
 minus the instant the level began (the start plus the levels before it: no pause in the bench).
@@ -190,6 +191,7 @@ def run_embedded(args: argparse.Namespace) -> dict[str, Any]:
     idle_queries = len(idle.captured_queries)
 
     stop = threading.Event()
+    ticker.share_the_interpreter()  # as start_background_ticker does under floor_serve
     thread = threading.Thread(target=ticker.run_forever, kwargs={"stop": stop}, daemon=True)
     cpu0, wall0 = time.process_time(), time.monotonic()
     run_from = timezone.now()
@@ -200,7 +202,11 @@ def run_embedded(args: argparse.Namespace) -> dict[str, Any]:
     pks = list(started)
     while time.monotonic() < deadline:
         second = time.monotonic()
-        for pk in pks:
+        for i, pk in enumerate(pks):
+            # Each screen at its own phase within the second, as screens that came up at
+            # different moments poll; --lockstep asks them all back to back at the second's start.
+            if not args.lockstep:
+                time.sleep(max(0.0, second + i / len(pks) - time.monotonic()))
             t0 = time.perf_counter()
             client.get(f"/t/{pk}/clock.json")
             json_ms.append((time.perf_counter() - t0) * 1000)
@@ -224,6 +230,7 @@ def run_embedded(args: argparse.Namespace) -> dict[str, Any]:
         **_level_figures(started, run_from, run_to),
         "queries_per_idle_pass": idle_queries,
         "json_p99_ms": round(_percentile(json_ms, 0.99), 1),
+        "lockstep": args.lockstep,
         "server_cpu_pct": round(100 * cpu / wall, 1),
     }
 
@@ -517,8 +524,9 @@ def main() -> None:
     parser.add_argument(
         "--lockstep",
         action="store_true",
-        help="full stack: every polling connection sends at the same instant (bursts of one "
-        "request per ten tournaments) instead of each at its own phase",
+        help="every poller sends at the start of each second (full stack: bursts of one "
+        "request per ten tournaments; embedded: all back to back) instead of each at its own "
+        "phase",
     )
     parser.add_argument("--tournaments", type=int, default=100)
     parser.add_argument("--minutes", type=float, default=3)

@@ -156,18 +156,39 @@ def clock_reschedule(*, tournament: Tournament, now: datetime | None = None) -> 
 def clocks_reschedule_all(*, now: datetime | None = None) -> int:
     """The safety net: every running tournament's clock gets its due instant worked out from its
     history again (a clock imported or changed outside the services). Returns how many."""
+    count, after = 0, 0
+    while True:
+        done, last = clocks_reschedule_some(after=after, limit=200, now=now)
+        count += done
+        if last is None:
+            return count
+        after = last
+
+
+def clocks_reschedule_some(
+    *, after: int, limit: int, now: datetime | None = None
+) -> tuple[int, int | None]:
+    """The safety net a slice at a time: the running clocks with an id above `after`, at most
+    `limit` of them, by id. Returns (how many, the last id), the last id None when no running
+    clock is left above it. The embedded ticker announces what is due between two slices, so a
+    net over hundreds of clocks never holds a level end back for long."""
     now = now or timezone.now()
-    count = 0
-    for clock in Clock.objects.filter(
-        tournament__status__in=[Status.RUNNING, Status.FINAL_TABLE]
-    ).select_related("tournament__structure"):
+    count, last = 0, None
+    for clock in (
+        Clock.objects.filter(
+            tournament__status__in=[Status.RUNNING, Status.FINAL_TABLE], pk__gt=after
+        )
+        .select_related("tournament__structure")
+        .prefetch_related("events", "tournament__structure__levels")  # three queries a slice
+        .order_by("pk")[:limit]
+    ):
         levels = list(clock.tournament.structure.levels.all())
         state = clock_state(level_timings(levels), clock_events(clock), now)
         when = due_at(state, clock.announced_level, now)
         if when != clock.next_due_at:
             _schedule(clock.pk, when)
-        count += 1
-    return count
+        count, last = count + 1, clock.pk
+    return count, (last if count == limit else None)
 
 
 def next_due(now: datetime | None = None) -> datetime | None:
@@ -359,6 +380,7 @@ __all__ = [
     "clock_stop",
     "clocks_announce_due",
     "clocks_reschedule_all",
+    "clocks_reschedule_some",
     "due_at",
     "next_due",
 ]

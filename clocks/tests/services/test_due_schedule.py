@@ -4,6 +4,7 @@ whatever the number of running clocks; the ticker sleeps until the soonest due i
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -16,6 +17,7 @@ from clocks.services import (
     clock_command,
     clocks_announce_due,
     clocks_reschedule_all,
+    clocks_reschedule_some,
     next_due,
 )
 from tournament.services.tournaments import level_specs, structure_replace_levels
@@ -95,6 +97,50 @@ def test_the_safety_net_repairs_a_lost_due_instant(started):
     assert clocks_announce_due() == 0  # lost: nothing reads it
     assert clocks_reschedule_all() == 1
     assert clocks_announce_due() >= 1  # caught up, marked late
+
+
+def test_the_safety_net_goes_a_slice_at_a_time(started, django_assert_max_num_queries):
+    clocks = [started(minutes_ago=60) for _ in range(3)]
+    Clock.objects.update(next_due_at=None)
+    ids = sorted(Clock.objects.values_list("pk", flat=True))
+    with django_assert_max_num_queries(3 + 2):  # clocks, events, levels; one update each
+        assert clocks_reschedule_some(after=0, limit=2) == (2, ids[1])
+    assert [_due(t) is not None for t in clocks] == [True, True, False]
+    assert clocks_reschedule_some(after=ids[1], limit=2) == (1, None)
+    assert all(_due(t) is not None for t in clocks)
+    assert clocks_reschedule_some(after=ids[2], limit=2) == (0, None)
+
+
+def test_the_ticker_announces_what_is_due_between_two_slices_of_the_net(monkeypatch):
+    """A net over hundreds of clocks takes a while: the level ends falling meanwhile are
+    announced after each slice, not after the whole net."""
+    calls: list[str] = []
+    stop = threading.Event()
+    slices = iter([10, 20, None])
+
+    def net(after):
+        calls.append(f"net from {after}")
+        return next(slices)
+
+    def tick():
+        calls.append("tick")
+        if calls.count("tick") == 4:
+            stop.set()
+        return 0
+
+    monkeypatch.setattr(ticker, "_safety_net", net)
+    monkeypatch.setattr(ticker, "tick_once", tick)
+    monkeypatch.setattr(ticker, "_next_due", lambda: None)
+    ticker.run_forever(interval=0.01, stop=stop)
+    assert calls == [
+        "net from 0",
+        "tick",
+        "net from 10",
+        "tick",
+        "net from 20",
+        "tick",
+        "tick",  # the net is through: the next one in SAFETY_SECONDS
+    ]
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,8 @@ websockets, each doing what its page does with each message:
 - dealer tablets (`/ws/d/<token>/`), one at each of `tablets` tables that will see busts, swap
   in the rendered table of a `table` message and close on a broken table (static/tables);
 - consoles (`/ws/console/<pk>/`, a floor session) gather the table numbers of `seating`
-  messages (and a fetch on `bust`) for 200 ms as static/tables/console.js does, then fetch
-  `?tables=…` over HTTP.
+  messages for 200 ms as static/tables/console.js does (a `bust` alone for up to a second,
+  until its tables' message pulls the fetch in), then fetch `?tables=…` over HTTP.
 
 This process busts players at the given rate through the service layer
 (tournament.services.eliminations.entries_bust), then applies the balancing plan and breaks
@@ -59,6 +59,7 @@ REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/floor_bench_storm"
 NAME = re.compile(r'data-name="(P\d{6})"')  # a seated player on the tablet's fragment
 GATHER_S = 0.2  # static/tables/console.js: from a burst's first message, gathered this long
+BUST_WAIT_S = 1.0  # ... from a bust without its tables' message yet
 SETTLE_S = 5.0  # what arrives later than this after the last bust counts as lost
 BASELINE_SENDS = 40
 
@@ -169,8 +170,16 @@ def clients_main(
                 state["wanted"].update(data.get("tables") or [])
             elif event not in ("report", "bust", "bust_undo"):
                 return
-            if state["timer"] is None:  # console.js: one fetch 200 ms after a burst's first message
-                state["timer"] = loop.call_later(GATHER_S, fire)
+            # console.js: one fetch 200 ms after a burst's first message; a bust alone waits up
+            # to a second for the message naming its tables, which pulls the fetch in.
+            delay = BUST_WAIT_S if event in ("bust", "bust_undo") else GATHER_S
+            at = loop.time() + delay
+            timer = state["timer"]
+            if timer is not None:
+                if at >= timer.when():
+                    return
+                timer.cancel()
+            state["timer"] = loop.call_at(at, fire)
 
         return handle
 

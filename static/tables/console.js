@@ -31,10 +31,18 @@ function swapIn(html) {
 }
 
 let wantedNow = [];
+let due = 0; // when the pending fetch goes
 // At most one fetch in flight, 200 ms after the first message of a burst: a steady stream of
-// messages (a busy room) still gets its changes shown, it only gathers them.
-function refresh() {
-  if (timer) return;
+// messages (a busy room) still gets its changes shown, it only gathers them. A bust waits up
+// to a second: the message naming its tables comes on the console's own feed, which
+// may arrive later, and one fetch then brings both (the figures come with every fetch).
+function refresh(delay = 200) {
+  const at = Date.now() + delay;
+  if (timer) {
+    if (at >= due) return;
+    clearTimeout(timer);
+  }
+  due = at;
   timer = setTimeout(async () => {
     timer = null;
     if (busyTyping()) { setTimeout(refresh, 500); return; }
@@ -69,8 +77,10 @@ function connect() {
     } else if (msg.event === "shot_clock") {
       // A table's shot clock (static/tables/chart_shotclock.js draws it).
       window.dispatchEvent(new CustomEvent("floor:shot-clock", { detail: msg.data }));
-    } else if (msg.event === "report" || msg.event === "bust" || msg.event === "bust_undo") {
-      refresh(); // the reports and the figures above the cards
+    } else if (msg.event === "report") {
+      refresh(); // the dealers' reports beside the cards
+    } else if (msg.event === "bust" || msg.event === "bust_undo") {
+      refresh(1000); // the figures above the cards, with the tables' message if it comes
     }
   };
   ws.onclose = () => {

@@ -10,16 +10,43 @@
 //   <span data-colour="#2a6">             takes that colour as its background (a chip's colour:
 //                                         set here, as the policy allows no style attribute)
 
+// A form that is on its way is not sent again: a double click or a second Enter sends it once
+// (the server also answers a repeated form with the first answer, by its key). After a few
+// seconds it may go again, for a request that hangs. Only forms the browser itself sends (a
+// POST that no script took over) are held: htmx and fetch forms stop the default themselves.
+const SENT_MS = 4000;
+function justSent(form) {
+  return form && form.dataset.sentAt && Date.now() - Number(form.dataset.sentAt) < SENT_MS;
+}
+
 // Capture phase on window: the question comes before any other submit listener (htmx's too).
 // A submit button may carry its own question (a form with a harmless and a lasting button).
 window.addEventListener("submit", (e) => {
   const form = e.target.closest("form");
+  if (justSent(form)) {
+    e.preventDefault();
+    e.stopPropagation();
+    return;
+  }
   const question = (e.submitter && e.submitter.dataset.confirm) || (form && form.dataset.confirm);
   if (question && !window.confirm(question)) {
     e.preventDefault();
     e.stopPropagation();
   }
 }, true);
+// Bubble phase, after every other listener: only a submit nobody stopped is marked as sent.
+window.addEventListener("submit", (e) => {
+  const form = e.target;
+  if (e.defaultPrevented || !(form instanceof HTMLFormElement)) return;
+  // Read as attributes: a field named "method" or "target" hides the form's own properties.
+  const target = form.getAttribute("target");
+  if ((form.getAttribute("method") || "").toLowerCase() !== "post" || (target && target !== "_self")) return;
+  form.dataset.sentAt = String(Date.now());
+});
+// Back to a page kept by the browser: its forms may be sent again at once.
+window.addEventListener("pageshow", (e) => {
+  if (e.persisted) document.querySelectorAll("form[data-sent-at]").forEach((f) => delete f.dataset.sentAt);
+});
 
 document.addEventListener("click", (e) => {
   if (e.target.closest("[data-print]")) window.print();

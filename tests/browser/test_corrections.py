@@ -64,8 +64,15 @@ def test_a_double_click_on_register_registers_once(live_server, page, floor_user
     page.keyboard.type("Paul Hartmann")
     key = page.get_attribute("#register-form input[name=reg_key]", "value")
     token = page.get_attribute("#register-form input[name=csrfmiddlewaretoken]", "value")
+    # Each submit that goes out is counted where the next page can read it.
+    page.evaluate(
+        """() => window.addEventListener("submit", (e) => {
+          if (!e.defaultPrevented) sessionStorage.sent = Number(sessionStorage.sent || 0) + 1;
+        })"""
+    )
     page.dblclick("#register-button")
     page.wait_for_selector(".last-entry")
+    assert page.evaluate("sessionStorage.sent") == "1", "the browser sent the form once"
     # The same form sent once more (a retry after a timeout) finds the same entry.
     url = f"{live_server.url}/console/t/{t.pk}/desk/"
     again = page.request.post(

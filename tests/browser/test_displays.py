@@ -503,7 +503,11 @@ def test_the_lobby_says_the_big_blind_ante_and_the_date_in_its_language(
     page = new_page(SIZES["1920x1080"], locale=locale)
     page.context.add_cookies([{"name": "floor_display", "value": token, "url": asgi_server}])
     at = datetime.datetime(2026, 11, 25, 18, 30, tzinfo=datetime.UTC)
-    with mock.patch("displays.views.timezone.now", return_value=at):
+    # Only the view's own name for the time module is replaced: patching
+    # django.utils.timezone.now itself would also move the server's clock for the page's time
+    # sync while the page loads, and the lobby would then think the clock has not started.
+    with mock.patch("displays.views.timezone") as tz:
+        tz.now.return_value = at
         page.goto(f"{asgi_server}/display/view/0/")
     blinds = page.locator("[data-f=blinds]")
     page.wait_for_function(

@@ -132,7 +132,12 @@ def test_until_level_2_takes_late_entries_in_the_break_after_it(started, actor):
 
 
 def _local_time(instant):
-    return date_format(timezone.localtime(instant), "H:i")
+    """The hour as the pages write it: with the date when it falls on another day than today
+    (a night tournament's late registration closes after midnight)."""
+    local = timezone.localtime(instant)
+    if local.date() != timezone.localtime().date():
+        return date_format(local, "SHORT_DATETIME_FORMAT")
+    return date_format(local, "H:i")
 
 
 def test_settings_and_overview_say_when_late_registration_closes(client, director, make_tournament):

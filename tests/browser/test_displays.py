@@ -504,8 +504,8 @@ def test_the_lobby_says_the_big_blind_ante_and_the_date_in_its_language(
     page.context.add_cookies([{"name": "floor_display", "value": token, "url": asgi_server}])
     at = datetime.datetime(2026, 11, 25, 18, 30, tzinfo=datetime.UTC)
     # Only the view's own name for the time module is replaced: patching
-    # django.utils.timezone.now itself would also move the server's clock for the page's time
-    # sync while the page loads, and the lobby would then think the clock has not started.
+    # django.utils.timezone.now itself would also date the clock snapshot the page fetches while
+    # it loads three days back, and the lobby would then think the clock has not started.
     with mock.patch("displays.views.timezone") as tz:
         tz.now.return_value = at
         page.goto(f"{asgi_server}/display/view/0/")

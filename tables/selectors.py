@@ -5,6 +5,7 @@ Nothing here writes; the services in `tables/services/` lock and write."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.db import connection
@@ -256,6 +257,56 @@ def table_loader(
 def table_counts(tournament: Tournament) -> dict[int, int]:
     """Head count of every open table (for pages that show the whole room)."""
     return dict(tournament.tables.filter(is_open=True).values_list("number", "players"))
+
+
+@dataclass(frozen=True)
+class Room:
+    """The room's figures from the kept counts, in one read of one snapshot: open tables, the
+    players seated at them, the smallest and largest head count and the lowest and highest
+    open table number, and the players still in who have no seat."""
+
+    open_tables: int
+    seated: int
+    fewest: int
+    most: int
+    lowest: int | None
+    highest: int | None
+    unseated: int
+
+    @property
+    def spread(self) -> int:
+        return self.most - self.fewest
+
+
+def room_totals(tournament: Tournament) -> Room:
+    """`Room` of `tournament`: one aggregate over its tables' head counts and its players-left
+    count (both kept by the database, tournament/counters.py), so a page showing the room's
+    figures beside a few tables does not read every table (3,334 at 30,000 entries) nor count
+    the entries without a seat (an anti-join over the field: 20 ms there)."""
+    tables = connection.ops.quote_name(Table._meta.db_table)
+    tournaments = connection.ops.quote_name(Tournament._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            # One statement, so the counts come from the same snapshot.
+            f"SELECT (SELECT players_left FROM {tournaments} WHERE id = %s), "  # noqa: S608
+            "COUNT(*) FILTER (WHERE is_open), "
+            "COALESCE(SUM(players) FILTER (WHERE is_open), 0), "
+            "COALESCE(MIN(players) FILTER (WHERE is_open), 0), "
+            "COALESCE(MAX(players) FILTER (WHERE is_open), 0), "
+            "MIN(number) FILTER (WHERE is_open), MAX(number) FILTER (WHERE is_open), "
+            f"COALESCE(SUM(players), 0) FROM {tables} WHERE tournament_id = %s",
+            [tournament.pk, tournament.pk],
+        )
+        left, count, seated, fewest, most, lowest, highest, anywhere = cursor.fetchone()
+    return Room(
+        open_tables=count,
+        seated=seated,
+        fewest=fewest,
+        most=most,
+        lowest=lowest,
+        highest=highest,
+        unseated=max(0, (left or 0) - anywhere),
+    )
 
 
 def break_suggestion(tournament: Tournament) -> int | None:

@@ -18,9 +18,10 @@ from django.views.decorators.http import require_POST
 
 from tables import services as svc
 from tables.dealer_view import dealer_context, dealer_seats, seat_marks, tablet_table
-from tables.domain.seating import suggest_break
+from tables.domain.seating import break_due
 from tables.domain.shotclock import cards_left
 from tables.models import ReportKind, SeatAssignment, ShotClock, Table, TableReport
+from tables.selectors import room_totals
 from tournament.desk_views import finish_message
 from tournament.errors import FloorError
 from tournament.events import Actor
@@ -77,24 +78,24 @@ def _chart(tournament: Tournament, only: set[int] | None = None) -> dict[str, An
         )
     if tournament.shot_clock:
         _chart_shot_clocks(tournament, cards)
-    room = (
-        {c["table"].number: c["count"] for c in cards}
-        if only is None
-        else svc.table_counts(tournament)
-    )
-    counts = list(room.values())
-    suggestion = suggest_break(room, tournament.seats_per_table, order=tournament.break_order)
-    left = sum(counts)
+    room = room_totals(tournament)
     return {
         "cards": cards,
-        "open_tables": len(room),
+        "open_tables": room.open_tables,
         "partial": only is not None,
         "plan": plan,
         "together": _numbers_of_pairs(tournament, plan.together if plan else ()),
-        "players_seated": left,
-        "suggest_break": suggestion,
-        "final_ready": bool(cards) and len(cards) > 1 and left <= tournament.final_table_size,
-        "unseated": tournament.entries.filter(status=EntryStatus.ACTIVE, seat__isnull=True).count(),
+        "players_seated": room.seated,
+        "suggest_break": break_due(
+            players=room.seated,
+            tables=room.open_tables,
+            lowest=room.lowest or 0,
+            highest=room.highest or 0,
+            seats_per_table=tournament.seats_per_table,
+            order=tournament.break_order,
+        ),
+        "final_ready": room.open_tables > 1 and room.seated <= tournament.final_table_size,
+        "unseated": room.unseated,
         # A reported bust whose player is out already (busted at the desk, say) is moot.
         "reports": _reports_by_hand(
             TableReport.objects.filter(table__tournament=tournament, resolved_at__isnull=True)
@@ -109,7 +110,7 @@ def _chart(tournament: Tournament, only: set[int] | None = None) -> dict[str, An
         )
         .order_by("-id")
         .first(),
-        "spread": (max(counts) - min(counts)) if counts else 0,
+        "spread": room.spread,
     }
 
 

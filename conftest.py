@@ -161,4 +161,7 @@ def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
         out.append((group, decoded["event"], decoded["data"]))
 
     monkeypatch.setattr(realtime, "_send", record)
+    # As if every table had its tablet and every player their phone open: the payloads a
+    # screen would get are built (tournament/realtime.py `listened`).
+    monkeypatch.setattr(realtime, "listened", lambda group: True)
     return out

@@ -1,10 +1,11 @@
 """What the tables' screens are sent when seats, a button or a hand change.
 
 A dealer tablet gets its whole table, rendered (the same fragment its page shows), once per
-language; it swaps it in and asks for nothing. The console gets the numbers of the changed
-tables and fetches only those. Both are built when the transaction commits, from what is
-committed (tournament/realtime.py send_on_commit); the messages are declared in
-tournament/catalogue.py.
+language; it swaps it in and asks for nothing. A table is rendered only while a tablet listens
+to it (tournament/realtime.py `listened`); a tablet that connects later loads its table then.
+The console gets the numbers of the changed tables and fetches only those. Both are built when
+the transaction commits, from what is committed (tournament/realtime.py send_on_commit); the
+messages are declared in tournament/catalogue.py.
 """
 
 from __future__ import annotations
@@ -18,8 +19,14 @@ from django.utils import translation
 
 from tables.dealer_view import dealer_context, tournament_clock
 from tables.models import Table
+from tournament import realtime
 from tournament.catalogue import TableView
-from tournament.realtime import broadcast_on_commit, console_group, send_on_commit, table_group
+from tournament.realtime import (
+    broadcast_on_commit,
+    console_group,
+    send_on_commit,
+    table_group,
+)
 
 
 def table_view(table: Table, clock: tuple[list[Any], Any] | None = None) -> TableView:
@@ -36,7 +43,7 @@ def table_view(table: Table, clock: tuple[list[Any], Any] | None = None) -> Tabl
 
 def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool = True) -> None:
     """Send the changed tables' views to their tablets and their numbers to the console, when
-        the transaction commits. Closed tables get no view (their tablets were told to close); the
+    the transaction commits. Closed tables get no view (their tablets were told to close); the
     console is given their numbers too, and drops them."""
     ids = sorted(set(table_ids))
     if not ids:
@@ -48,19 +55,25 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
         if not tables:
             rows = Table.objects.filter(pk__in=ids).select_related("tournament")
             tables.update({t.pk: t for t in rows})
-            tournament = next((t.tournament for t in tables.values()), None)
-            if tournament is not None:
-                # One copy of the tournament for every table, so its structure is read once.
-                for t in tables.values():
-                    t.tournament = tournament
-                clock.append(tournament_clock(tournament))
+            # One copy of the tournament for every table, so its structure is read once.
+            first = next(iter(tables.values()), None)
+            for t in tables.values():
+                t.tournament = first.tournament if first else t.tournament
+
+    def load_clock() -> None:
+        """Only a rendered table shows the clock: the console's numbers do without it."""
+        if not clock and tables:
+            clock.append(tournament_clock(next(iter(tables.values())).tournament))
 
     def view_of(table_id: int) -> Any:
         def build() -> dict[str, Any] | None:
+            if not realtime.listened(table_group(table_id)):
+                return None  # no tablet at this table now; one that connects loads the table
             load()
             table = tables.get(table_id)
             if table is None or not table.is_open:
                 return None
+            load_clock()
             return dict(table_view(table, clock[0] if clock else None))
 
         return build

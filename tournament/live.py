@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 
+from tournament import realtime
 from tournament.catalogue import Board, LevelRow, SeatView
 from tournament.domain.levels import row_labels
 from tournament.models import Entry, Event, Level, Tournament
@@ -157,6 +158,8 @@ def notify_seats(entry_ids: Iterable[int], name: str = "seat") -> None:
 
     def builder(entry_id: int) -> Callable[[], dict[str, Any] | None]:
         def build() -> dict[str, Any] | None:
+            if not realtime.listened(entry_group(entry_id)):
+                return None  # no phone open on this seat; one that connects asks for it
             load()  # once for all of them
             return {"seat": views[entry_id]} if entry_id in views else None
 

@@ -16,7 +16,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -125,6 +125,61 @@ def _flush(timeout: float = 5.0) -> bool:
     """Wait until the outbox is empty (at exit, and in tests); False on timeout."""
     with _idle:
         return _idle.wait_for(lambda: _pending == 0, timeout)
+
+
+# --- Who listens ---------------------------------------------------------------------------
+#
+# A payload built for a group nobody is subscribed to is thrown away by the channel layer. The
+# costly ones (a table rendered in both languages for its tablet: 15-60 ms) are built only when
+# a screen listens; a screen that subscribes later loads the current state when it connects
+# (static/tables/dealer.js, static/floor/seat.js), so it misses nothing.
+
+_numsub: Any = None
+_numsub_pid = 0
+
+
+def _layer_config() -> dict[str, Any]:
+    layers = cast(dict[str, dict[str, Any]], settings.CHANNEL_LAYERS)
+    return dict(layers["default"].get("CONFIG") or {})
+
+
+def _redis_numsub(channel: str) -> int:
+    """PUBLISH's audience of `channel`: the server connections subscribed to it (one per ASGI
+    process with a screen in the group)."""
+    global _numsub, _numsub_pid
+    if _numsub is None or _numsub_pid != os.getpid():
+        import redis
+
+        _numsub = redis.Redis.from_url(
+            _layer_config()["hosts"][0], socket_timeout=0.5, socket_connect_timeout=0.5
+        )
+        _numsub_pid = os.getpid()
+    return int(_numsub.pubsub_numsub(channel)[0][1])
+
+
+def group_channel(group: str) -> str:
+    """The Redis channel the pub/sub channel layer (channels_redis.pubsub) publishes a group's
+    messages on (its `_get_group_channel_name`; clocks/tests/test_redis_layer.py keeps the two
+    the same)."""
+    return f"{_layer_config().get('prefix', 'asgi')}__group__{group}"
+
+
+def listened(group: str) -> bool:
+    """Whether a screen is subscribed to `group` now. True when it cannot tell (another layer,
+    Redis not answering): then the message is built and sent as always."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    if type(layer).__module__ == "channels_redis.pubsub":
+        try:
+            return _redis_numsub(group_channel(group)) > 0
+        except Exception:  # a slow or absent Redis: build as if someone listened
+            log.warning("cannot tell who listens to %s", group, exc_info=True)
+            return True
+    groups = getattr(layer, "groups", None)  # the in-memory layer: group -> {channel: expiry}
+    if isinstance(groups, dict):
+        return bool(groups.get(group))
+    return True
 
 
 def _send(group: str, message: dict[str, Any]) -> None:

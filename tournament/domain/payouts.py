@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import pairwise
 
 
@@ -49,7 +50,23 @@ def payout_table(
     rise from one place to the next. Places that would round to nothing are not paid. A pool
     that is no multiple of the unit (a staff fee withheld in percent leaves cents) pays the odd
     cents to 1st place too: every other prize stays a multiple of the unit.
+
+    The default schedule is kept for the last few fields asked: every bust's board and bubble
+    check ask it again with the same pool and field (4,500 places at 30,000 entries: 3 ms).
     """
+    if weights is None:
+        return _default_table(pool, entries, unit, places)
+    return _table(pool, entries, unit, places, weights)
+
+
+@lru_cache(maxsize=64)
+def _default_table(pool: int, entries: int, unit: int, places: int | None) -> tuple[int, ...]:
+    return _table(pool, entries, unit, places, None)
+
+
+def _table(
+    pool: int, entries: int, unit: int, places: int | None, weights: Sequence[float] | None
+) -> tuple[int, ...]:
     if pool < 0 or entries < 0:
         raise PayoutError("pool and entries cannot be negative")
     if unit < 1:

@@ -293,7 +293,12 @@ def announce_logged(event: Event) -> None:
         speech_on_commit([tournament_id])
     elif action == "entry.bust":
         places = {b.get("place") for b in payload.get("busts", []) if b.get("place")}
-        if places and max(places) > 2:  # places 1 and 2 are never the bubble's
+        most = payload.get("paid_at_most")
+        # Places 1 and 2 are never the bubble's, nor a place more than three below the places
+        # paid at most (one more for a satellite's cash remainder): only a bust near the
+        # bubble reads the payouts.
+        far = isinstance(most, int) and places and min(places) > most + 3
+        if places and max(places) > 2 and not far:
             announce_on_commit(tournament_id, lambda: _bubble(tournament_id, places))
 
 

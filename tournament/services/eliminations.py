@@ -255,6 +255,9 @@ def entries_bust(
         payload={
             "sequence": sequence,
             "group": group_id,
+            # The places paid at most (a satellite's cash remainder pays one more): the bubble
+            # announcement is only worked out for a bust near it (clocks/announcements.py).
+            "paid_at_most": paid_places,
             "busts": [
                 {
                     "entry": e.pk,

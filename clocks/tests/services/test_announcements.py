@@ -127,6 +127,28 @@ def test_the_bubble_and_the_money_are_announced_once_each(
     assert kinds == [[], ["bubble"], ["in_the_money"]]
 
 
+def test_a_bust_far_above_the_bubble_does_not_read_the_payouts(
+    make_tournament, register, actor, sent, django_capture_on_commit_callbacks, monkeypatch
+):
+    """At 30,000 entries every bust asked the payout table whether it was the bubble; the bust
+    knows the places paid at most, so only a bust near them asks."""
+    from clocks import announcements
+
+    asked: list[int] = []
+    real = announcements._places_paid
+    monkeypatch.setattr(announcements, "_places_paid", lambda pk: asked.append(pk) or real(pk))
+    t = make_tournament(status="running", places_paid=2)
+    entries = [register(t) for _ in range(9)]
+    kinds = []
+    for victim in entries[:7]:  # places 9, 8, 7, 6 (far: more than 2 + 3), then 5, 4 (bubble), 3
+        sent.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            entries_bust(tournament=t, busts=[BustReport(entry=victim)], actor=actor)
+        kinds.append([m["kind"] for m in announced(sent, t)])
+    assert kinds == [[], [], [], [], [], ["bubble"], ["in_the_money"]]
+    assert len(asked) == 3  # places 5, 4 and 3 only
+
+
 def test_the_final_table_is_announced(
     make_tournament, register, actor, sent, django_capture_on_commit_callbacks
 ):

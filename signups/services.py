@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
-from django.db.models import Min
+from django.db.models import Count, Min, Q
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -79,6 +79,16 @@ def _state(sheet: SignUpSheet) -> tuple[int, list[int]]:
         .values_list("sequence", flat=True)
     )
     return held, waiting
+
+
+def _counts(sheet: SignUpSheet) -> tuple[int, int]:
+    """(places held, sign-ups waiting) in one indexed count: what a new sign-up needs, whatever
+    the length of the waiting list."""
+    found = sheet.signups.aggregate(
+        held=Count("pk", filter=Q(status__in=[SignUpStatus.CONFIRMED, SignUpStatus.CHECKED_IN])),
+        waiting=Count("pk", filter=Q(status=SignUpStatus.WAITING)),
+    )
+    return found["held"], found["waiting"]
 
 
 def _refuse_name(name: str) -> str:
@@ -181,7 +191,7 @@ def signup_create(
     ):
         raise FloorError(_("This person is signed up already."))
     _apply_deadline(sheet, tournament, actor)
-    held, waiting = _state(sheet)
+    held, waiting = _counts(sheet)
     status = admitted(held, places_of(sheet, tournament))
     sheet.sequence += 1
     sheet.save(update_fields=["sequence"])
@@ -215,8 +225,9 @@ def signup_create(
     if status is Status.CONFIRMED:
         held += 1
     else:
-        waiting.append(signup.sequence)
-    _tell(sheet, tournament, moved=[], state=(held, waiting))
+        waiting += 1
+    # A new sign-up joins the end of the list: nobody's position changes, the count does.
+    _tell(sheet, tournament, moved=[], counts=(held, waiting))
     return signup
 
 
@@ -351,22 +362,20 @@ def _tell(
     tournament: Tournament,
     *,
     moved: list[int],
-    state: tuple[int, list[int]] | None = None,
+    counts: tuple[int, int] | None = None,
 ) -> None:
-    """The sign-up pages are told the new state (numbers only, no names): who moved up, the
-    waiting order, and the places left (`state`: the caller's (held, waiting) if it knows
-    them, else read)."""
-    held, waiting = state if state is not None else _state(sheet)
-    broadcast_on_commit(
-        tournament_group(tournament.pk),
-        "signups",
-        {
-            "moved": moved,
-            "waiting": waiting,
-            "free": free_of(held, places_of(sheet, tournament)),
-            "open": sheet.is_open,
-        },
-    )
+    """The sign-up pages are told the new state (numbers only, no names): who moved up, how
+    many wait and the places left, and the waiting order unless `counts` (held, waiting) says
+    that only its end changed."""
+    data: dict[str, Any] = {"moved": moved}
+    if counts is not None:
+        held, data["waiting_count"] = counts
+    else:
+        held, waiting = _state(sheet)
+        data["waiting_count"], data["waiting"] = len(waiting), waiting
+    data["free"] = free_of(held, places_of(sheet, tournament))
+    data["open"] = sheet.is_open
+    broadcast_on_commit(tournament_group(tournament.pk), "signups", data)
 
 
 # --- The door -----------------------------------------------------------------------------------

@@ -106,13 +106,19 @@ class CountsPayload(TypedDict):
     counts: int
 
 
-class SignupsPayload(TypedDict):
+class _SignupsOrder(TypedDict, total=False):
+    waiting: list[int]
+
+
+class SignupsPayload(_SignupsOrder):
     """Sign-ups changed (signups/services.py): numbers only, no names. `moved` the arrival
-    numbers that just got a place, `waiting` the waiting list in order (a sign-up's page finds
-    its own position in it), `free` the places left, `open` whether sign-ups are open."""
+    numbers that just got a place, `waiting_count` how many wait, `waiting` the waiting list in
+    order when positions changed (a sign-up's page finds its own position in it; a new sign-up
+    only joins the end, so its message leaves the list out and every page keeps its position),
+    `free` the places left, `open` whether sign-ups are open."""
 
     moved: list[int]
-    waiting: list[int]
+    waiting_count: int
     free: int
     open: bool
 

@@ -69,6 +69,7 @@ def test_a_cancellation_moves_the_first_waiting_up_and_tells_them(night, sent):
     assert mail.outbox[0].subject.startswith("Du hast einen Platz")
     moved = [d for _g, name, d in sent if name == "signups" and d["moved"]]
     assert moved and moved[-1]["moved"] == [5] and moved[-1]["waiting"] == []
+    assert moved[-1]["waiting_count"] == 0
     with pytest.raises(FloorError, match="cancelled already"):
         su.signup_cancel(signup=SignUp.objects.get(display_name="BB"), actor=NOBODY)
 

@@ -1,13 +1,15 @@
 // A sign-up's private page follows the waiting list live. The tournament's socket (/ws/t/<id>/)
 // sends "signups" with numbers only (tournament/catalogue.py SignupsPayload): `moved` the arrival
-// numbers that just got a place, `waiting` the list in order. The page knows its own arrival
-// number and redraws from the message alone. Only after the socket was down (a phone asleep)
+// numbers that just got a place, `waiting_count` how many wait, and `waiting` the list in order
+// when positions changed (a new sign-up joins the end: its message has only the count). The page
+// knows its own arrival number and position and redraws from the message alone. Only after the socket was down (a phone asleep)
 // does it fetch itself once, for what it may have missed.
 const cfg = JSON.parse(document.getElementById("signup-config").textContent);
 const t = cfg.texts;
 const live = document.getElementById("signup-live");
 const conn = document.getElementById("signup-conn");
 let status = cfg.status;
+let position = cfg.position;
 
 function words(text) {
   const state = document.getElementById("signup-state");
@@ -28,9 +30,17 @@ function apply(data) {
     return;
   }
   if (status !== "waiting") return;
-  const index = (data.waiting || []).indexOf(cfg.sequence);
+  if (!Array.isArray(data.waiting)) {
+    // Only the end of the list changed: the same position, a new count.
+    if (position && typeof data.waiting_count === "number") {
+      words(t.waiting.replace("%(p)s", String(position)).replace("%(w)s", String(data.waiting_count)));
+    }
+    return;
+  }
+  const index = data.waiting.indexOf(cfg.sequence);
   if (index >= 0) {
-    words(t.waiting.replace("%(p)s", String(index + 1)).replace("%(w)s", String(data.waiting.length)));
+    position = index + 1;
+    words(t.waiting.replace("%(p)s", String(position)).replace("%(w)s", String(data.waiting.length)));
   } else {
     refresh(); // left the list some other way (the director): ask the page once
   }
@@ -48,6 +58,7 @@ async function refresh() {
   const here = document.getElementById("signup-state");
   if (next && here && next.outerHTML !== here.outerHTML) live.innerHTML = next.outerHTML;
   status = next ? next.dataset.status : status;
+  position = next && next.dataset.position ? Number(next.dataset.position) : position;
   if (status !== "confirmed" && status !== "waiting") document.getElementById("signup-cancel")?.remove();
 }
 

@@ -1,6 +1,7 @@
 """Sign-up by link on phones (docs/signups.md): four phones sign up for three places, the fourth
-waits first on the list with its status page open; when the second cancels from its own page,
-the fourth's page says "You have a place" live, without a reload. Then the director checks a
+waits first on the list with its status page open, and sees the list grow behind it when a
+fifth signs up; when the second cancels from its own page, the fourth's page says "You have a
+place" live, without a reload, and the fifth is first. Then the director checks a
 sign-up in at the door from a phone, and it becomes a paid entry."""
 
 from __future__ import annotations
@@ -73,6 +74,18 @@ def test_sign_up_wait_move_up_live_and_check_in(
         )
         fourth.evaluate("() => { window.floorStayedHere = true; }")
 
+        # A fifth joins the end of the list: the fourth keeps its place and sees the count from
+        # the message alone (no request for its page).
+        asked: list[str] = []
+        fourth.on("request", lambda r: asked.append(r.url) if r.url == status_url else None)
+        fifth = _phone(browser, "10.0.0.9")
+        phones.append(fifth)
+        _sign_up(fifth, asgi_server, t.pk, "Eva Fuchs")
+        assert fifth.inner_text("#signup-words") == "Waiting list: position 2 of 2"
+        fourth.wait_for_selector("#signup-words:has-text('position 1 of 2')")
+        assert asked == []
+        fifth.wait_for_selector("body[data-live='1']")
+
         second = phones[1]
         second.click("#signup-cancel summary")
         second.click("#signup-cancel-button")
@@ -83,6 +96,7 @@ def test_sign_up_wait_move_up_live_and_check_in(
         assert fourth.get_attribute("body", "data-moved-up") == "1"
         assert navigations == [] and fourth.url == status_url
         assert fourth.evaluate("() => window.floorStayedHere === true")
+        fifth.wait_for_selector("#signup-words:has-text('position 1 of 1')")
         screenshot(fourth, "signup-phone-moved-up")
         for sign_up in rows.values():
             sign_up.refresh_from_db()

@@ -11,7 +11,6 @@ from tournament.realtime import (
     console_group,
     dealer_group,
     table_group,
-    tournament_group,
     user_group,
 )
 
@@ -37,9 +36,13 @@ class DealerConsumer(TournamentConsumer):
         if not is_open:
             await self.close(code=CLOSE_TABLE_CLOSED)
             return
-        for group in (table_group(table_id), tournament_group(tournament_id), dealer_group(token)):
+        for group in (table_group(table_id), dealer_group(token)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
+        # The tournament's feed (boards, the clock) through the process's hub, as every screen
+        # (clocks/hub.py): on the tablet's own channel each board waited behind the tablet's
+        # socket, seconds late in a bust storm (bench/event_storm.py).
+        await self._join_tournament(tournament_id)
         await self.accept()
 
     async def floor_event(self, message: dict[str, Any]) -> None:
@@ -76,14 +79,10 @@ class ConsoleConsumer(TournamentConsumer):
         if not await _may_run_floor(user) or not await _tournament_exists(tournament_id):
             await self.close(code=4403)
             return
-        groups = (
-            console_group(tournament_id),
-            tournament_group(tournament_id),
-            user_group(user.pk),
-        )
-        for group in groups:
+        for group in (console_group(tournament_id), user_group(user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
+        await self._join_tournament(tournament_id)  # the tournament's feed, as the tablets
         await self.accept()
 
     async def floor_event(self, message: dict[str, Any]) -> None:

@@ -277,6 +277,17 @@ class Room:
     def spread(self) -> int:
         return self.most - self.fewest
 
+    def break_due(self, tournament: Tournament) -> int | None:
+        """The table to break now, if the players fit in one table fewer (tda-de 9)."""
+        return break_due(
+            players=self.seated,
+            tables=self.open_tables,
+            lowest=self.lowest or 0,
+            highest=self.highest or 0,
+            seats_per_table=tournament.seats_per_table,
+            order=tournament.break_order,
+        )
+
 
 def room_totals(tournament: Tournament) -> Room:
     """`Room` of `tournament`: one aggregate over its tables' head counts and its players-left

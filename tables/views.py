@@ -18,7 +18,6 @@ from django.views.decorators.http import require_POST
 
 from tables import services as svc
 from tables.dealer_view import dealer_context, dealer_seats, seat_marks, tablet_table
-from tables.domain.seating import break_due
 from tables.domain.shotclock import cards_left
 from tables.models import ReportKind, SeatAssignment, ShotClock, Table, TableReport
 from tables.selectors import room_totals
@@ -86,14 +85,7 @@ def _chart(tournament: Tournament, only: set[int] | None = None) -> dict[str, An
         "plan": plan,
         "together": _numbers_of_pairs(tournament, plan.together if plan else ()),
         "players_seated": room.seated,
-        "suggest_break": break_due(
-            players=room.seated,
-            tables=room.open_tables,
-            lowest=room.lowest or 0,
-            highest=room.highest or 0,
-            seats_per_table=tournament.seats_per_table,
-            order=tournament.break_order,
-        ),
+        "suggest_break": room.break_due(tournament),
         "final_ready": room.open_tables > 1 and room.seated <= tournament.final_table_size,
         "unseated": room.unseated,
         # A reported bust whose player is out already (busted at the desk, say) is moot.

@@ -8,7 +8,7 @@ from django.db.models import Count
 from django.urls import reverse
 
 from tables import services as svc
-from tables.domain.seating import break_due, suggest_break
+from tables.domain.seating import suggest_break
 from tables.models import SeatAssignment, Table
 from tables.selectors import room_totals
 from tournament.models import Entry, EntryStatus
@@ -46,14 +46,7 @@ def _kept(t):
         "seated": room.seated,
         "spread": room.spread,
         "unseated": room.unseated,
-        "break": break_due(
-            players=room.seated,
-            tables=room.open_tables,
-            lowest=room.lowest or 0,
-            highest=room.highest or 0,
-            seats_per_table=t.seats_per_table,
-            order=t.break_order,
-        ),
+        "break": room.break_due(t),
     }
 
 

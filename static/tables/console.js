@@ -62,10 +62,18 @@ function refresh(delay = 200) {
   }, 200);
 }
 
+let openedBefore = false;
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}${chart.dataset.ws}`);
-  ws.onopen = () => { retry = 500; clearInterval(window.__poll); };
+  ws.onopen = () => {
+    retry = 500;
+    clearInterval(window.__poll);
+    // Back after a drop (the server closes a socket that falls behind): what changed meanwhile
+    // came on no message, so the chart is fetched once.
+    if (openedBefore) { whole = true; refresh(); }
+    openedBefore = true;
+  };
   ws.onmessage = (m) => {
     let msg;
     try { msg = JSON.parse(m.data); } catch (e) { return; }

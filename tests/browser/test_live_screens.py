@@ -111,3 +111,44 @@ def test_the_console_fetches_only_the_changed_table(
     assert page.inner_text("#chart-head .stat .value") == "19"  # players seated, whole room
     screenshot(page, "live-console-after-bust")
     ctx.close()
+
+
+def test_a_console_back_after_a_drop_fetches_the_whole_chart(
+    asgi_server, browser, actor, floor_user, make_tournament, register
+):
+    """The server closes a console's socket that falls behind (clocks/hub.py); a bust while it
+    was away came on no message, so the console fetches the whole chart when it is back."""
+    import re
+
+    from tests.browser.conftest import login
+
+    t = make_tournament(status="running", late_registration_until_level=6)
+    entries = [register(t) for _ in range(20)]
+    seating.seats_draw(tournament=t, actor=actor)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        sockets.append(ws)
+        ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/console/"), route)
+    login(page, asgi_server, "flo", "pw-floor-123")
+    page.goto(f"{asgi_server}/console/t/{t.pk}/seating/")
+    page.wait_for_selector(".tables-grid")
+    page.wait_for_timeout(1000)  # the socket is open
+    assert len(sockets) == 1
+    row = SeatAssignment.objects.select_related("table").get(entry=entries[5])
+    before = page.inner_text(f"#table-{row.table.number} .count")
+    sockets[0].close()  # dropped; the page reconnects once Playwright runs its next step
+    entries_bust(tournament=t, busts=[BustReport(entry=entries[5])], actor=actor)
+    asked = _watch(page)
+    page.wait_for_function(
+        "([sel, old]) => document.querySelector(sel).textContent !== old",
+        arg=[f"#table-{row.table.number} .count", before],
+    )
+    assert len(sockets) == 2
+    assert any("tables=" not in url and "/seating/" in url for url in asked), asked
+    assert page.inner_text("#chart-head .stat .value") == "19"
+    ctx.close()

@@ -57,8 +57,9 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
             tables.update({t.pk: t for t in rows})
             # One copy of the tournament for every table, so its structure is read once.
             first = next(iter(tables.values()), None)
-            for t in tables.values():
-                t.tournament = first.tournament if first else t.tournament
+            if first is not None:
+                for t in tables.values():
+                    t.tournament = first.tournament
 
     def load_clock() -> None:
         """Only a rendered table shows the clock: the console's numbers do without it."""

@@ -159,8 +159,8 @@ def _redis_numsub(channel: str) -> int:
 
 def group_channel(group: str) -> str:
     """The Redis channel the pub/sub channel layer (channels_redis.pubsub) publishes a group's
-    messages on (its `_get_group_channel_name`; clocks/tests/test_redis_layer.py keeps the two
-    the same)."""
+    messages on (its `_get_group_channel_name`; tables/tests/test_listened.py keeps the two the
+    same)."""
     return f"{_layer_config().get('prefix', 'asgi')}__group__{group}"
 
 

@@ -2,8 +2,8 @@
 // sends "signups" with numbers only (tournament/catalogue.py SignupsPayload): `moved` the arrival
 // numbers that just got a place, `waiting_count` how many wait, and `waiting` the list in order
 // when positions changed (a new sign-up joins the end: its message has only the count). The page
-// knows its own arrival number and position and redraws from the message alone. Only after the socket was down (a phone asleep)
-// does it fetch itself once, for what it may have missed.
+// knows its own arrival number and position and redraws from the message alone. Only after the
+// socket was down (a phone asleep) does it fetch itself once, for what it may have missed.
 const cfg = JSON.parse(document.getElementById("signup-config").textContent);
 const t = cfg.texts;
 const live = document.getElementById("signup-live");

@@ -9,17 +9,20 @@ one hand (none of this timed). Then every flight is bagged table by table throug
 service: `bags_record` by a director (timed: bag_table_*), `bags_confirm` by a floor user. The
 stacks share the flight's chips in play at random, in multiples of the smallest chip (25) and to
 the exact chip, so nothing is flagged. Then the end-of-day report of the largest flight
-(`bagging_report`, median of 5), every day closed, the whole Day-2 draw (`day2_draw_run`, seeded:
-merge, entries, purchases, counts, seats) and the pure draw alone (`festivals.domain.day2`,
-median of 5 on the same survivors).
+(`bagging_report`, median of 5), every day closed (`bagging_close`, timed: it carries the
+flight's bags into the Day 2 as entries, carried chips and counts, merged by the event's policy),
+the whole Day-2 draw (`day2_draw_run`, seeded: reads the carried field, opens the tables, seats
+everyone with their stacks) and the pure draw alone (`festivals.domain.day2`, median of 5 on the
+same survivors).
 
 Checks: chips_conserved (the Day-2 counts, the survivors' bags and the Day 2's chips in play are
 the same sum); violations = seats held twice on the Day 2 + survivors without a count + what
-`draw_violations` finds in the seeded Day-2 seats.
+`draw_violations` finds in the seeded Day-2 seats + Day-2 players left without a seat.
 
 Prints one JSON line: flights, entries, day2_players, bag_table_p50_ms, bag_table_p99_ms,
-end_of_day_report_ms, day2_draw_ms, day2_draw_domain_ms, chips_conserved, violations, database.
-`--profile` prints the costliest statements of the bagging and of the draw to stderr.
+end_of_day_report_ms, day_close_max_ms (the slowest of the flights' day closes), day2_draw_ms,
+day2_draw_domain_ms, chips_conserved, violations, database. `--profile` prints the costliest
+statements of the bagging, the closes and the draw to stderr.
 """
 
 from __future__ import annotations
@@ -299,8 +302,22 @@ def main() -> None:
                 report = bagging_report(largest)
                 report_samples.append(time.perf_counter() - t0)
         assert report.complete and not report.findings, report.findings[:5]
-        for bagging in baggings:
-            fest.bagging_close(bagging=bagging, actor=actor)
+        # The floor closes the days and draws the Day 2 from a web process, as
+        # bench/seating.py times its draw: one that holds none of the setup's model instances
+        # and has frozen its settled heap out of full garbage collections
+        # (deploy/gunicorn.conf.py). Here a full collection walked the setup's 15,000 entries'
+        # worth of objects (a second of the draw at load 5).
+        del players, entries
+        gc.collect()
+        gc.freeze()
+        # Closing a flight's day carries its bags into the Day 2 (entries, carried chips,
+        # counts): timed, as the part of the merge that moved out of the draw.
+        close_samples: list[float] = []
+        with profile.measuring("bagging_close", len(baggings), args.profile):
+            for bagging in baggings:
+                t0 = time.perf_counter()
+                fest.bagging_close(bagging=bagging, actor=actor)
+                close_samples.append(time.perf_counter() - t0)
         analyze()
 
         # --- The Day-2 draw: the pure draw on the same survivors, then the whole service -----
@@ -317,13 +334,6 @@ def main() -> None:
             t0 = time.perf_counter()
             day2_draw(merged.advancing, tables=tables, seeded=True, rng=random.Random(i))
             domain_samples.append(time.perf_counter() - t0)
-        # The floor draws the Day 2 from a web process, as bench/seating.py times its draw: one
-        # that holds none of the setup's model instances and has frozen its settled heap out of
-        # full garbage collections (deploy/gunicorn.conf.py). Here a full collection in the draw
-        # walked the setup's 15,000 entries' worth of objects (a second of the draw at load 5).
-        del players, entries
-        gc.collect()
-        gc.freeze()
         with profile.measuring("day2_draw_run", 1, args.profile):
             t0 = time.perf_counter()
             drawn = fest.day2_draw_run(event=event, seeded=True, actor=actor)
@@ -349,7 +359,8 @@ def main() -> None:
     problems = draw_violations(placed, day2_survivors, tables=tables, seeded=True)
     if problems:
         print("\n".join(problems[:10]), file=sys.stderr)
-    violations = doubled + missing + uncounted + len(problems)
+    unseated = day2.players_left - len(seats)  # carried into the Day 2 but given no seat
+    violations = doubled + missing + uncounted + unseated + len(problems)
     print(
         f"setup {setup_s:.0f} s; {tables_bagged} tables bagged; "
         f"{drawn.players} players on {drawn.tables} Day-2 tables",
@@ -364,6 +375,7 @@ def main() -> None:
                 "bag_table_p50_ms": _ms(statistics.median(record_samples)),
                 "bag_table_p99_ms": _ms(percentile(record_samples, 99)),
                 "end_of_day_report_ms": _ms(statistics.median(report_samples)),
+                "day_close_max_ms": _ms(max(close_samples)),
                 "day2_draw_ms": _ms(draw_s),
                 "day2_draw_domain_ms": _ms(statistics.median(domain_samples)),
                 "chips_conserved": counted == flight_bags == in_play,
@@ -408,7 +420,7 @@ def _play_down(flight: Any, args: argparse.Namespace, rng: random.Random, actor:
 
 
 def _survivors(flights: list[Any], baggings: list[Any]) -> tuple[list[Any], int, int]:
-    """Every flight's survivors with their latest bag (as the draw service reads them), the sum
+    """Every flight's survivors with their latest bag (as closing a day reads them), the sum
     of their bags, and how many survivors have no bag."""
     from festivals.domain.day2 import Survivor
     from festivals.selectors import latest_bags

@@ -107,3 +107,35 @@ class Bagging(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} {self.day}"
+
+
+class Carried(models.Model):
+    """A closed flight's bag and what became of it in the Day 2: the Day-2 entry it was carried
+    into (its chips a carried purchase, its count a confirmed chip count), or forfeited (`entry`
+    empty: best stack forward kept a bigger bag of the same player).
+
+    Closing a flight's day carries its bags and reopening it takes them back out, so until the
+    draw the Day 2's entries are exactly the closed flights' advancing bags (festivals/services.py,
+    `_carry`); the Day-2 draw then only seats them."""
+
+    event = models.ForeignKey(FlightEvent, on_delete=models.CASCADE, related_name="carried")
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="carried")
+    # The survivor's entry in its flight, and the Day-2 entry its bag became.
+    bag_entry = models.OneToOneField(
+        "tournament.Entry", on_delete=models.CASCADE, related_name="carried_to"
+    )
+    entry = models.OneToOneField(
+        "tournament.Entry",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="carried_from",
+    )
+    chips = models.PositiveBigIntegerField()
+    bag = models.CharField(max_length=20)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.bag_entry_id} -> {self.entry_id}"

@@ -373,10 +373,18 @@ def event_standings(event: FlightEvent) -> list[Standing]:
             busts.append(FlightBust(key=e, flight=position, flight_place=place or 0))
             names[e] = (name, labels[position], 0)
     day2: list[tuple[int, int | None]] = []
+    seen: set[int] = set()
+    for e, player, place, status, name, prize in Entry.objects.filter(
+        tournament_id=event.day2_id
+    ).values_list("pk", "player_id", "place", "status", "player__display_name", "prize"):
+        if status in (EntryStatus.ACTIVE, EntryStatus.BUSTED):
+            seen.add(player)
+            day2.append((e, place if status == EntryStatus.BUSTED else None))
+            names[e] = (name, "2", prize)
     if event.drawn_at is None:
-        # Before the draw the players still in every flight (one row per person) are the field
-        # that reaches Day 2: they share the top places.
-        seen: set[int] = set()
+        # Before the draw the players still in a flight whose day is not closed (one row per
+        # person, none already carried into the Day 2 from a closed day) reach Day 2 as well:
+        # they all share the top places.
         for e, player, tid, name in Entry.objects.filter(
             tournament_id__in=list(flight_of), status=EntryStatus.ACTIVE
         ).values_list("pk", "player_id", "tournament_id", "player__display_name"):
@@ -384,12 +392,6 @@ def event_standings(event: FlightEvent) -> list[Standing]:
                 seen.add(player)
                 day2.append((e, None))
                 names[e] = (name, labels[flight_of[tid]], 0)
-    for e, place, status, name, prize in Entry.objects.filter(
-        tournament_id=event.day2_id
-    ).values_list("pk", "place", "status", "player__display_name", "prize"):
-        if status in (EntryStatus.ACTIVE, EntryStatus.BUSTED):
-            day2.append((e, place if status == EntryStatus.BUSTED else None))
-            names[e] = (name, "2", prize)
     places = event_places(day2, busts, survivors)
     playing = {key for key, place in day2 if place is None}
     return [_standing(p, names, p.key in playing) for p in places]

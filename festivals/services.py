@@ -22,7 +22,7 @@ from counts.models import ChipCount, CountSource
 from counts.services import counts_record
 from festivals.domain.bagging import bag_refusal, normalise_bag
 from festivals.domain.day2 import FestivalError, Survivor, day2_draw, merge_survivors
-from festivals.models import Advance, Bagging, Flight, FlightEvent
+from festivals.models import Advance, Bagging, Carried, Flight, FlightEvent
 from festivals.selectors import (
     bag_holders,
     bagging_report,
@@ -397,17 +397,20 @@ def bagging_close(*, bagging: Bagging, actor: Actor, despite_flags: bool = False
     bagging.survivors = sum(t.players for t in report.tables)
     bagging.chips = report.total
     bagging.save()
+    payload = {
+        "bagging": bagging.pk,
+        "day": bagging.day,
+        "survivors": bagging.survivors,
+        "chips": bagging.chips,
+        "flags": len(report.findings),
+    }
+    if tournament.pk != bagging.event.day2_id:
+        # The flight's bags go into the Day 2 now; the draw only seats them.
+        payload["carried"], payload["taken_back"] = _carry(
+            event=bagging.event, flight=tournament.flight, closed=bagging, actor=actor
+        )
     event_record(
-        tournament=tournament,
-        action="festival.bagging_close",
-        actor=actor,
-        payload={
-            "bagging": bagging.pk,
-            "day": bagging.day,
-            "survivors": bagging.survivors,
-            "chips": bagging.chips,
-            "flags": len(report.findings),
-        },
+        tournament=tournament, action="festival.bagging_close", actor=actor, payload=payload
     )
     if tournament.pk != bagging.event.day2_id:
         tournament_status_set(tournament=tournament, status=Status.FINISHED, actor=actor)
@@ -431,11 +434,14 @@ def bagging_reopen(*, bagging: Bagging, actor: Actor, reason: str) -> Bagging:
     bagging.closed_at = None
     bagging.closed_by = None
     bagging.save(update_fields=["closed_at", "closed_by"])
+    payload: dict[str, object] = {"bagging": bagging.pk, "day": bagging.day, "reason": reason[:200]}
+    if tournament.pk != bagging.event.day2_id:
+        # Its bags leave the Day 2 until the day closes again.
+        payload["carried"], payload["taken_back"] = _carry(
+            event=bagging.event, flight=tournament.flight, closed=None, actor=actor
+        )
     event_record(
-        tournament=tournament,
-        action="festival.bagging_reopen",
-        actor=actor,
-        payload={"bagging": bagging.pk, "day": bagging.day, "reason": reason[:200]},
+        tournament=tournament, action="festival.bagging_reopen", actor=actor, payload=payload
     )
     if tournament.status == Status.FINISHED:
         tournament_reopen(tournament=tournament, actor=actor, reason=reason)
@@ -465,111 +471,204 @@ def _refuse(exc: FestivalError) -> FloorError:
     return FloorError(_("The Day-2 draw is not possible: %(r)s") % {"r": exc}, code=exc.code)
 
 
+def _bags_of(flight: Flight, bagging: Bagging) -> list[Survivor]:
+    """The bags of a flight whose day closed: one per player still in, their latest bag."""
+    latest = latest_bags(bagging)
+    alive = Entry.objects.filter(tournament_id=flight.tournament_id, status=EntryStatus.ACTIVE)
+    survivors = []
+    for entry_id, player_id in alive.values_list("pk", "player_id"):
+        bag = latest[entry_id]  # closing the day refused a player without a bag
+        survivors.append(
+            Survivor(
+                player_id=player_id,
+                entry_id=entry_id,
+                flight=flight.position,
+                chips=bag.chips,
+                bag=bag.bag,
+            )
+        )
+    return survivors
+
+
+def _carry(
+    *, event: FlightEvent, flight: Flight, closed: Bagging | None, actor: Actor
+) -> tuple[int, int]:
+    """Bring the Day 2's entries in line with the closed flights' bags, when a flight's day
+    closes or is reopened: each advancing bag (merged by the event's policy,
+    festivals/domain/day2.py) is one Day-2 entry whose chips are the bag (a purchase of chips
+    without money, `PurchaseKind.CARRIED`) with a confirmed count and the bag number; a bag best
+    stack forward did not keep is recorded as forfeited. Bags that changed or left (a reopened
+    day, a bigger bag of the same player in a later flight) take their Day-2 entry with them.
+    `flight` is the flight whose day closed (`closed`, its bag and tag) or was reopened
+    (`closed` None); the other flights' bags are read from what was carried when their days
+    closed. Returns (bags carried now, bags taken back). The caller holds the flight's lock."""
+    lock_tournament(event.day2_id, key=True)
+    event = FlightEvent.objects.select_for_update().get(pk=event.pk)
+    if event.drawn_at is not None:
+        raise FloorError(_("The Day 2 has been drawn: the flights' bags stay as they are."))
+    flights = list(event.flights.order_by("position"))
+    others = Carried.objects.filter(event=event).exclude(flight=flight)
+    survivors = [
+        Survivor(player_id=p, entry_id=e, flight=f, chips=c, bag=b)
+        for e, p, f, c, b in others.values_list(
+            "bag_entry_id", "bag_entry__player_id", "flight__position", "chips", "bag"
+        )
+    ]
+    if closed is not None:
+        survivors += _bags_of(flight, closed)
+    try:
+        merged = merge_survivors(survivors, best_stack=event.advance == Advance.BEST)
+    except FestivalError as exc:
+        raise _refuse(exc) from exc
+    wanted = {s.entry_id: (s, True) for s in merged.advancing}
+    wanted |= {s.entry_id: (s, False) for s in merged.forfeited}
+    kept: set[int] = set()
+    stale: list[tuple[int, int | None]] = []
+    rows = Carried.objects.filter(event=event).values_list(
+        "bag_entry_id", "pk", "entry_id", "chips", "bag"
+    )
+    for bag_entry, pk, entry_id, had_chips, had_bag in rows:
+        want = wanted.get(bag_entry)
+        if want is not None and (want[0].chips, want[0].bag, want[1]) == (
+            had_chips,
+            had_bag,
+            entry_id is not None,
+        ):
+            kept.add(bag_entry)
+        else:
+            stale.append((pk, entry_id))
+    if stale:
+        Carried.objects.filter(pk__in=[pk for pk, _e in stale]).delete()
+        # Their purchases and counts go with them; nothing else refers to an entry not seated.
+        Entry.objects.filter(pk__in=[e for _pk, e in stale if e is not None]).delete()
+    flight_ids = {f.position: f.pk for f in flights}
+    advancing = [s for s in merged.advancing if s.entry_id not in kept]
+    forfeited = [s for s in merged.forfeited if s.entry_id not in kept]
+    if advancing:
+        start = Entry.objects.filter(tournament_id=event.day2_id).aggregate(n=Max("number"))
+        first = (start["n"] or 0) + 1
+        # Thousands of rows: column by column in one statement each (config/bulk.py).
+        entries = insert_columns(
+            Entry,
+            {
+                "player_id": [s.player_id for s in advancing],
+                "number": list(range(first, first + len(advancing))),
+                "public_token": [new_public_token() for _s in advancing],
+            },
+            constants={"tournament_id": event.day2_id, "status": EntryStatus.ACTIVE},
+        )
+        chips = [s.chips for s in advancing]
+        insert_columns(
+            Purchase,
+            {"entry_id": entries, "chips": chips},
+            constants={"kind": PurchaseKind.CARRIED, "price": 0, "fee": 0},
+        )
+        labels = {f.position: (_("Bag from Day %(f)s") % {"f": f.label})[:120] for f in flights}
+        now = timezone.now()
+        insert_columns(
+            ChipCount,
+            {
+                "entry_id": entries,
+                "count": chips,
+                "recorded_by_label": [labels[s.flight] for s in advancing],
+                "bag_number": [s.bag for s in advancing],
+            },
+            constants={
+                "tournament_id": event.day2_id,
+                "recorded_at": now,
+                "recorded_by_id": actor.user.pk if actor.user else None,
+                "verified_at": now,
+            },
+        )
+        insert_columns(
+            Carried,
+            {
+                "flight_id": [flight_ids[s.flight] for s in advancing],
+                "bag_entry_id": [s.entry_id for s in advancing],
+                "entry_id": entries,
+                "chips": chips,
+                "bag": [s.bag for s in advancing],
+            },
+            constants={"event_id": event.pk},
+        )
+    if forfeited:
+        insert_columns(
+            Carried,
+            {
+                "flight_id": [flight_ids[s.flight] for s in forfeited],
+                "bag_entry_id": [s.entry_id for s in forfeited],
+                "chips": [s.chips for s in forfeited],
+                "bag": [s.bag for s in forfeited],
+            },
+            constants={"event_id": event.pk, "entry_id": None},
+        )
+    return len(advancing) + len(forfeited), len(stale)
+
+
 @transaction.atomic
 def day2_draw_run(
     *, event: FlightEvent, seeded: bool, actor: Actor, rng: Random | None = None
 ) -> Drawn:
-    """Merge the closed flights' bags (best stack or all, by the event's policy) and seat them on
-    the Day 2, random or seeded (festivals/domain/day2.py): entries carry their bag as chips
-    (a purchase of chips without money), their count and bag number, and sit on their seats
-    with their stacks. Refused while a flight has no closed day, naming the flights."""
+    """Seat the Day 2, random or seeded (festivals/domain/day2.py), once every flight has closed
+    its day: its entries are there already, one per advancing bag, carried when each flight's
+    day closed (`_carry`); each sits down with its bag as the stack. Refused while a flight has
+    no closed day (naming the flights), or when a flight changed since its day closed."""
     day2 = lock_tournament(event.day2_id, key=True)
     event = FlightEvent.objects.select_for_update().get(pk=event.pk)
     if event.drawn_at is not None:
         raise FloorError(_("The Day 2 has been drawn already."))
-    if day2.entries.exists():
-        raise FloorError(_("The Day 2 has players already."))
     flights = list(event.flights.select_related("tournament").order_by("position"))
-    survivors: list[Survivor] = []
-    open_days = []
+    open_days: list[str] = []
+    changed: list[str] = []
     for flight in flights:
         bagging = last_bagging(flight.tournament)
         if bagging is None or bagging.closed_at is None:
             open_days.append(flight.label)
-            continue
-        latest = latest_bags(bagging)
-        alive = Entry.objects.filter(tournament=flight.tournament, status=EntryStatus.ACTIVE)
-        for entry_id, player_id in alive.values_list("pk", "player_id"):
-            bag = latest.get(entry_id)
-            if bag is None:  # closing refuses a missing bag; a bust after it is not possible
-                open_days.append(flight.label)
-                break
-            survivors.append(
-                Survivor(
-                    player_id=player_id,
-                    entry_id=entry_id,
-                    flight=flight.position,
-                    chips=bag.chips,
-                    bag=bag.bag,
-                )
-            )
+        elif flight.tournament.players_left != bagging.survivors:
+            changed.append(flight.label)  # a bust or a correction after the day closed
     if open_days:
         raise FloorError(
-            _("These flights have not closed their day yet: %(f)s.")
-            % {"f": ", ".join(sorted(set(open_days)))},
+            _("These flights have not closed their day yet: %(f)s.") % {"f": ", ".join(open_days)},
             code="open_days",
         )
-    try:
-        merged = merge_survivors(survivors, best_stack=event.advance == Advance.BEST)
-        needed = tables_needed(len(merged.advancing), day2.seats_per_table)
-        tables = [(n, day2.seats_per_table) for n in range(1, needed + 1)]
-        seats = day2_draw(
-            merged.advancing, tables=tables, seeded=seeded, rng=rng or secure_random()
+    if changed:
+        raise FloorError(
+            _(
+                "These flights changed after their day closed: %(f)s. Reopen their bag and tag "
+                "and close it again."
+            )
+            % {"f": ", ".join(changed)},
+            code="changed",
         )
+    if day2.entries.filter(carried_from__isnull=True).exists():
+        raise FloorError(_("The Day 2 has players of its own already."))
+    rows = Carried.objects.filter(event=event)
+    forfeited = list(rows.filter(entry__isnull=True).values_list("bag_entry_id", flat=True))
+    advancing = [
+        Survivor(player_id=p, entry_id=e, flight=f, chips=c, bag=b)
+        for e, p, f, c, b in rows.filter(entry__isnull=False).values_list(
+            "entry_id", "entry__player_id", "flight__position", "chips", "bag"
+        )
+    ]
+    try:
+        if not advancing:
+            raise FestivalError("no survivors", code="empty")
+        needed = tables_needed(len(advancing), day2.seats_per_table)
+        tables = [(n, day2.seats_per_table) for n in range(1, needed + 1)]
+        seats = day2_draw(advancing, tables=tables, seeded=seeded, rng=rng or secure_random())
     except FestivalError as exc:
         raise _refuse(exc) from exc
     if day2.status == Status.PLANNED:
         tournament_status_set(tournament=day2, status=Status.REGISTERING, actor=actor)
-    by_seat = sorted(
-        merged.advancing, key=lambda s: (seats[s.entry_id].table, seats[s.entry_id].seat)
-    )
-    # Thousands of rows: column by column in one statement each (config/bulk.py).
-    entries = insert_columns(
-        Entry,
-        {
-            "player_id": [s.player_id for s in by_seat],
-            "number": list(range(1, len(by_seat) + 1)),
-            "public_token": [new_public_token() for _s in by_seat],
-        },
-        constants={"tournament_id": day2.pk, "status": EntryStatus.ACTIVE},
-    )
-    chips = [s.chips for s in by_seat]
-    insert_columns(
-        Purchase,
-        {"entry_id": entries, "chips": chips},
-        constants={"kind": PurchaseKind.CARRIED, "price": 0, "fee": 0},
-    )
-    labels = {f.position: (_("Bag from Day %(f)s") % {"f": f.label})[:120] for f in flights}
-    now = timezone.now()
-    insert_columns(
-        ChipCount,
-        {
-            "entry_id": entries,
-            "count": chips,
-            "recorded_by_label": [labels[s.flight] for s in by_seat],
-            "table_number": [seats[s.entry_id].table for s in by_seat],
-            "seat": [seats[s.entry_id].seat for s in by_seat],
-            "bag_number": [s.bag for s in by_seat],
-        },
-        constants={
-            "tournament_id": day2.pk,
-            "recorded_at": now,
-            "recorded_by_id": actor.user.pk if actor.user else None,
-            "verified_at": now,
-        },
-    )
     seats_place(
         tournament=day2,
-        seats={
-            e: (seats[s.entry_id].table, seats[s.entry_id].seat)
-            for e, s in zip(entries, by_seat, strict=True)
-        },
-        stacks={e: s.chips for e, s in zip(entries, by_seat, strict=True)},
+        seats={s.entry_id: (seats[s.entry_id].table, seats[s.entry_id].seat) for s in advancing},
+        stacks={s.entry_id: s.chips for s in advancing},
         actor=actor,
         how="seeded" if seeded else "random",
     )
     registration_close(tournament=day2, actor=actor)
-    event.drawn_at = now
+    event.drawn_at = timezone.now()
     event.seeded = seeded
     event.save(update_fields=["drawn_at", "seeded"])
     event_record(
@@ -578,11 +677,9 @@ def day2_draw_run(
         actor=actor,
         payload={
             "seeded": seeded,
-            "players": len(entries),
+            "players": len(advancing),
             "tables": needed,
-            "forfeited": [s.entry_id for s in merged.forfeited],
+            "forfeited": sorted(forfeited),
         },
     )
-    return Drawn(
-        players=len(entries), tables=needed, forfeited=len(merged.forfeited), seeded=seeded
-    )
+    return Drawn(players=len(advancing), tables=needed, forfeited=len(forfeited), seeded=seeded)

@@ -11,8 +11,8 @@ import pytest
 from counts.models import ChipCount
 from festivals import services as fest
 from festivals.domain.day2 import Seat, Survivor, draw_violations
-from festivals.models import Advance, Bagging
-from festivals.selectors import bagging_report, event_standings, event_state
+from festivals.models import Advance, Bagging, Carried
+from festivals.selectors import bagging_report, event_standings, event_state, latest_bags
 from tables import services as seating
 from tables.models import SeatAssignment
 from tournament.errors import FloorError
@@ -21,6 +21,7 @@ from tournament.models import Entry, EntryStatus, Event, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import entry_register, player_create
+from tournament.services.tournaments import tournament_reopen
 
 pytestmark = pytest.mark.django_db
 
@@ -242,6 +243,107 @@ def test_best_stack_forward_keeps_the_biggest_bag(event, actor, second):
     assert drawn.forfeited == len(twice)
     day2 = Entry.objects.filter(tournament_id=event.day2_id)
     assert day2.count() == len(set(day2.values_list("player_id", flat=True)))
+
+
+def day2_field(event):
+    """The Day 2's entries before the draw: player id -> (chips carried, counted, bag number)."""
+    rows = Entry.objects.filter(tournament_id=event.day2_id)
+    return {
+        e.player_id: (
+            sum(p.chips for p in e.purchases.all()),
+            e.chip_counts.get().count,
+            e.chip_counts.get().bag_number,
+        )
+        for e in rows.prefetch_related("purchases")
+    }
+
+
+def test_closing_a_day_carries_its_bags_into_the_day2_and_reopening_takes_them_back(
+    event, actor, second
+):
+    a, b, _c = flights(event)
+    play(a, actor, people(8), busts=3)
+    play(b, actor, people(6, 100), busts=2)
+    bagging = bag_all(Tournament.objects.get(pk=a.pk), actor, second)
+    fest.bagging_close(bagging=bagging, actor=actor)
+    alive = {e.player_id: e for e in a.entries.filter(status=EntryStatus.ACTIVE)}
+    field = day2_field(event)
+    assert set(field) == set(alive)
+    bags = {r.entry_id: r for r in latest_bags(bagging).values()}
+    for player, entry in alive.items():
+        assert field[player] == (bags[entry.pk].chips,) * 2 + (bags[entry.pk].bag,)
+    day2 = Tournament.objects.get(pk=event.day2_id)
+    # Waiting for the draw: in the Day 2, bagged, not seated, no money paid.
+    assert day2.players_left == 5 and day2.status == Status.PLANNED
+    assert not SeatAssignment.objects.filter(entry__tournament=day2).exists()
+    assert tournament_numbers(day2).chips_in_play == sum(c for c, _n, _b in field.values())
+    closed = Event.objects.filter(action="festival.bagging_close", tournament=a).get()
+    assert (closed.payload["carried"], closed.payload["taken_back"]) == (5, 0)
+    # Reopened: its bags leave the Day 2; a bag corrected and the day closed again comes back
+    # with the new count.
+    fest.bagging_reopen(bagging=bagging, actor=actor, reason="bag 3 miscounted")
+    assert day2_field(event) == {}
+    entry = next(iter(alive.values()))
+    row = latest_bags(bagging)[entry.pk]
+    other = next(e for e in alive.values() if e.pk != entry.pk)
+    other_row = latest_bags(bagging)[other.pk]
+    table = entry.seat.table.number
+    moved = {entry.pk: (row.chips + 100, row.bag)}
+    if other.seat.table.number == table:
+        moved[other.pk] = (other_row.chips - 100, other_row.bag)
+    fest.bags_record(bagging=bagging, table_number=table, bags=moved, actor=actor)
+    fest.bags_confirm(bagging=bagging, table_number=table, entry_ids=None, actor=second)
+    fest.bagging_close(bagging=bagging, actor=actor, despite_flags=True)
+    field = day2_field(event)
+    assert len(field) == 5 and field[entry.player_id][0] == row.chips + 100
+    assert Tournament.objects.get(pk=event.day2_id).players_left == 5
+    assert Entry.objects.filter(tournament_id=event.day2_id).count() == 5
+
+
+def test_best_stack_forward_is_settled_as_each_day_closes(event, actor, second):
+    event.advance = Advance.BEST
+    event.save()
+    a, b, _c = flights(event)
+    gang = people(4)
+    play(a, actor, gang, busts=0)
+    fest.bagging_close(
+        bagging=bag_all(a, actor, second, chips=[1_000, 2_000, 3_000, 74_000]), actor=actor
+    )
+    Tournament.objects.filter(pk=b.pk).update(status=Status.REGISTERING)
+    # Two of them play 1B as well: one ends with more than in 1A, one with less.
+    play(b, actor, [gang[0], gang[1], *people(2, 50)], busts=0)
+    order = list(b.entries.order_by("number").values_list("player_id", flat=True))
+    chips = {gang[0].pk: 40_000, gang[1].pk: 500}
+    rest = [c for c in (19_500, 20_000)]
+    each = [chips[p] if p in chips else rest.pop() for p in order]
+    bagging_b = bag_all(Tournament.objects.get(pk=b.pk), actor, second, chips=each)
+    fest.bagging_close(bagging=bagging_b, actor=actor)
+    field = day2_field(event)
+    assert len(field) == 6  # four from 1A, two newcomers from 1B
+    assert field[gang[0].pk][0] == 40_000  # the bigger bag of 1B replaced 1A's
+    assert field[gang[1].pk][0] == 2_000  # 1A's bag stays the bigger
+    forfeited = Carried.objects.filter(event=event, entry__isnull=True)
+    assert {c.bag_entry.player_id for c in forfeited} == {gang[0].pk, gang[1].pk}
+    # 1B reopened: its bags leave, and 1A's bag of the player is the one carried again.
+    fest.bagging_reopen(bagging=bagging_b, actor=actor, reason="recount")
+    field = day2_field(event)
+    assert set(field) == {p.pk for p in gang} and field[gang[0].pk][0] == 1_000
+    assert not Carried.objects.filter(event=event, entry__isnull=True).exists()
+
+
+def test_the_draw_refuses_a_flight_changed_after_its_day_closed(event, actor, second):
+    a, b, c = flights(event)
+    for i, t in enumerate((a, b, c)):
+        play(t, actor, people(4, i * 10), busts=1)
+        fest.bagging_close(
+            bagging=bag_all(Tournament.objects.get(pk=t.pk), actor, second), actor=actor
+        )
+    a = tournament_reopen(tournament=Tournament.objects.get(pk=a.pk), actor=actor)
+    out = a.entries.filter(status=EntryStatus.ACTIVE).first()
+    entries_bust(tournament=a, busts=[BustReport(entry=out)], actor=actor)
+    with pytest.raises(FloorError, match="changed after their day closed: 1A"):
+        fest.day2_draw_run(event=event, seeded=True, actor=actor)
+    assert not SeatAssignment.objects.filter(entry__tournament_id=event.day2_id).exists()
 
 
 def test_day2_pays_the_places_of_the_whole_event(event, actor, second):

@@ -11,7 +11,7 @@ from django.urls import reverse
 from counts.models import ChipCount
 from festivals.models import Bagging, FlightEvent
 from tables import services as seating
-from tables.models import Table
+from tables.models import SeatAssignment, Table
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import tournament_numbers
 from tournament.services.registration import entry_register, player_create
@@ -141,7 +141,11 @@ def test_bag_and_tag_from_console_and_tablet_to_the_day2_draw(boss, floor, base,
         boss.post(reverse("bagging", args=[event.pk, bagging.pk]), {"action": "close"})
         assert Bagging.objects.get(pk=bagging.pk).closed_at is not None
     # Each player's latest bag is confirmed (a count entered again stays beside the first).
-    assert ChipCount.objects.exclude(bag_number="").filter(verified_at__isnull=False).count() == 14
+    bags = ChipCount.objects.exclude(bag_number="").filter(verified_at__isnull=False)
+    assert bags.exclude(tournament_id=event.day2_id).count() == 14
+    # Closing each day carried its bags into the Day 2 (unseated): the draw only seats them.
+    assert bags.filter(tournament_id=event.day2_id).count() == 14
+    assert not SeatAssignment.objects.filter(entry__tournament_id=event.day2_id).exists()
     # The draw needs the box ticked.
     boss.post(reverse("festival", args=[event.pk]), {"action": "draw", "how": "seeded"})
     assert FlightEvent.objects.get().drawn_at is None

@@ -16,7 +16,8 @@ websockets, each doing what its page does with each message:
   in the rendered table of a `table` message and close on a broken table (static/tables);
 - consoles (`/ws/console/<pk>/`, a floor session) gather the table numbers of `seating`
   messages for 200 ms as static/tables/console.js does (a `bust` alone for up to a second,
-  until its tables' message pulls the fetch in), then fetch `?tables=…` over HTTP.
+  until its tables' message pulls the fetch in), then fetch `?tables=…` over HTTP, one fetch
+  in flight at a time (what is named meanwhile goes in the next);
 
 This process busts players at the given rate through the service layer
 (tournament.services.eliminations.entries_bust), then applies the balancing plan and breaks
@@ -151,16 +152,43 @@ def clients_main(
         records[i].append((start, time.time(), tables, status))
 
     def console_handler(i: int) -> Any:
-        state: dict[str, Any] = {"wanted": set(), "whole": False, "timer": None}
+        state: dict[str, Any] = {
+            "wanted": set(),
+            "whole": False,
+            "timer": None,
+            "in_flight": False,
+            "again": False,
+        }
         loop = asyncio.get_running_loop()
+
+        def done(task: asyncio.Future[None]) -> None:
+            fetching.discard(task)
+            state["in_flight"] = False
+            if state["again"]:
+                state["again"] = False
+                schedule(GATHER_S)
 
         def fire() -> None:
             state["timer"] = None
             tables = None if state["whole"] else sorted(state["wanted"])
             state["wanted"], state["whole"] = set(), False
+            state["in_flight"] = True
             task = asyncio.ensure_future(console_fetch(i, tables))
             fetching.add(task)
-            task.add_done_callback(fetching.discard)
+            task.add_done_callback(done)
+
+        def schedule(delay: float) -> None:
+            # console.js: at most one fetch in flight; what is named meanwhile goes in the next.
+            if state["in_flight"]:
+                state["again"] = True
+                return
+            at = loop.time() + delay
+            timer = state["timer"]
+            if timer is not None:
+                if at >= timer.when():
+                    return
+                timer.cancel()
+            state["timer"] = loop.call_at(at, fire)
 
         def handle(raw: str, now: float) -> None:
             msg = _parse(raw)
@@ -172,14 +200,7 @@ def clients_main(
                 return
             # console.js: one fetch 200 ms after a burst's first message; a bust alone waits up
             # to a second for the message naming its tables, which pulls the fetch in.
-            delay = BUST_WAIT_S if event in ("bust", "bust_undo") else GATHER_S
-            at = loop.time() + delay
-            timer = state["timer"]
-            if timer is not None:
-                if at >= timer.when():
-                    return
-                timer.cancel()
-            state["timer"] = loop.call_at(at, fire)
+            schedule(BUST_WAIT_S if event in ("bust", "bust_undo") else GATHER_S)
 
         return handle
 

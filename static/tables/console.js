@@ -32,34 +32,46 @@ function swapIn(html) {
 
 let wantedNow = [];
 let due = 0; // when the pending fetch goes
+let inFlight = false; // a fetch is under way
+let again = false; // messages came during it: one more fetch follows
 // At most one fetch in flight, 200 ms after the first message of a burst: a steady stream of
-// messages (a busy room) still gets its changes shown, it only gathers them. A bust waits up
-// to a second: the message naming its tables comes on the console's own feed, which
-// may arrive later, and one fetch then brings both (the figures come with every fetch).
+// messages (a busy room) still gets its changes shown, it only gathers them, and a slow server
+// gets one fetch at a time from each console (what is named meanwhile goes in the next one).
+// A bust waits up to a second: the message naming its tables comes on the console's own feed,
+// which may arrive later, and one fetch then brings both (the figures come with every fetch).
 function refresh(delay = 200) {
+  if (inFlight) { again = true; return; }
   const at = Date.now() + delay;
   if (timer) {
     if (at >= due) return;
     clearTimeout(timer);
   }
   due = at;
-  timer = setTimeout(async () => {
-    timer = null;
-    if (busyTyping()) { setTimeout(refresh, 500); return; }
+  timer = setTimeout(fetchChart, delay);
+}
+
+async function fetchChart() {
+  timer = null;
+  if (busyTyping()) { setTimeout(refresh, 500); return; }
+  inFlight = true;
+  try {
     if (whole || !chart.querySelector(".tables-grid")) {
       whole = false; wanted = new Set();
-      if (window.htmx) window.htmx.ajax("GET", chart.dataset.url + location.search, { target: "#chart", swap: "innerHTML" });
+      if (window.htmx) await window.htmx.ajax("GET", chart.dataset.url + location.search, { target: "#chart", swap: "innerHTML" });
       return;
     }
     wantedNow = [...wanted];
     wanted = new Set();
     const params = new URLSearchParams(location.search);
     params.set("tables", wantedNow.join(","));
-    try {
-      const r = await fetch(`${chart.dataset.url}?${params}`, { headers: { "HX-Request": "true" }, cache: "no-store" });
-      if (r.ok) swapIn(await r.text());
-    } catch (e) { /* the next message or the poll brings it */ }
-  }, 200);
+    const r = await fetch(`${chart.dataset.url}?${params}`, { headers: { "HX-Request": "true" }, cache: "no-store" });
+    if (r.ok) swapIn(await r.text());
+  } catch (e) {
+    /* the next message or the poll brings it */
+  } finally {
+    inFlight = false;
+    if (again) { again = false; refresh(); }
+  }
 }
 
 let openedBefore = false;

@@ -1,0 +1,73 @@
+"""The seating console asks a slow server for one thing at a time: while its fetch of changed
+tables is under way, the tables named meanwhile wait and go in one fetch after it
+(static/tables/console.js). A bust alone waits up to a second for the tables' message."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from tables import services as seating
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _seating(tables: list[int]) -> str:
+    return json.dumps({"type": "event", "event": "seating", "data": {"tables": tables}})
+
+
+def test_a_console_keeps_one_fetch_in_flight_and_gathers_what_comes_meanwhile(
+    asgi_server, browser, actor, floor_user, make_tournament, register
+):
+    from tests.browser.conftest import login
+
+    t = make_tournament(status="running", late_registration_until_level=6)
+    for _ in range(20):
+        register(t)
+    seating.seats_draw(tournament=t, actor=actor)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    sockets: list[Any] = []
+
+    def socket(ws: Any) -> None:
+        sockets.append(ws)
+        ws.connect_to_server()
+
+    held: list[Any] = []  # fetches of changed tables, answered when the test says so
+    page.route_web_socket(re.compile(r"/ws/console/"), socket)
+    page.route(re.compile(r"/seating/\?.*tables="), lambda route: held.append(route))
+    login(page, asgi_server, "flo", "pw-floor-123")
+    page.goto(f"{asgi_server}/console/t/{t.pk}/seating/")
+    page.wait_for_selector(".tables-grid")
+    page.wait_for_timeout(800)  # the socket is open
+    assert len(sockets) == 1
+
+    def asked() -> list[str]:
+        return [re.search(r"tables=([\d%C,]*)", r.request.url).group(1) for r in held]
+
+    sockets[0].send(_seating([1]))
+    page.wait_for_timeout(500)
+    assert asked() == ["1"]  # gathered 200 ms, then fetched
+    # The server is slow: what changes meanwhile waits for that answer.
+    sockets[0].send(_seating([2]))
+    page.wait_for_timeout(300)
+    sockets[0].send(_seating([1, 2]))
+    page.wait_for_timeout(600)
+    assert asked() == ["1"]
+    held[0].continue_()
+    page.wait_for_timeout(600)
+    second = asked()[1:]
+    assert len(second) == 1 and sorted(second[0].replace("%2C", ",").split(",")) == ["1", "2"]
+    held[1].continue_()
+    page.wait_for_timeout(300)
+    # A bust alone waits up to a second for the message naming its tables.
+    sockets[0].send(json.dumps({"type": "event", "event": "bust", "data": {}}))
+    page.wait_for_timeout(500)
+    assert len(held) == 2
+    page.wait_for_timeout(900)
+    assert len(held) == 3
+    held[2].continue_()
+    ctx.close()

@@ -9,13 +9,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
+from tests import snapshot
 from tests.services import CHROMIUM, chromium_available, require
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+T = TypeVar("T")
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made by the test itself
 # are ordinary synchronous code.
@@ -74,6 +76,34 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def made_once(request: Any, django_db_blocker: Any) -> Iterator[Callable[[Callable[[], T]], T]]:
+    """`made_once(build)`, called from a fixture of a transactional test, gives what `build()`
+    gives, made by the first test of the module that asks: every later one gets the database as
+    `build()` left it back from a snapshot (tests/snapshot.py, PostgreSQL) instead of
+    making it again, and the flush after each test happens as before. What `build` returns is
+    shared by those tests: plain values (ids, tokens), not rows a test would change. Elsewhere
+    than on PostgreSQL every test makes its own."""
+    kept: dict[str, Any] = {}
+
+    def once(build: Callable[[], T]) -> T:
+        if not snapshot.supported():
+            return build()
+        if "made" not in kept:
+            made = build()
+            name = "snapshot_" + request.module.__name__.rsplit(".", 1)[-1]
+            kept["snapshot"] = snapshot.Snapshot.take(name)
+            kept["made"] = made
+        else:
+            kept["snapshot"].restore()
+        return kept["made"]  # type: ignore[no-any-return]
+
+    yield once
+    if "snapshot" in kept:
+        with django_db_blocker.unblock():
+            kept["snapshot"].drop()
 
 
 def login(page: Any, base_url: str, username: str, password: str) -> None:

@@ -224,8 +224,10 @@ PUBLIC: list[tuple[str, Callable[[Night], str]]] = [
 
 
 @pytest.fixture
-def night(transactional_db: Any) -> Night:
-    return _night()
+def night(transactional_db: Any, made_once: Any) -> Night:
+    """The demo night, made once per module (half a minute on two cores) and put back for every
+    later test from a snapshot (tests/browser/conftest.py `made_once`)."""
+    return made_once(_night)
 
 
 @pytest.fixture

@@ -47,8 +47,8 @@ MEASURE = """() => {
 
 
 @pytest.fixture
-def night(transactional_db: Any) -> Night:
-    return _night()
+def night(transactional_db: Any, made_once: Any) -> Night:
+    return made_once(_night)
 
 
 @pytest.fixture

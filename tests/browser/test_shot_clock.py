@@ -25,9 +25,10 @@ SHOTS = Path("/tmp/shots/shotclock")
 
 
 @pytest.fixture
-def night(transactional_db: Any) -> Any:
-    """The accessibility run's demo night (tests/browser/test_accessibility.py)."""
-    return _night()
+def night(transactional_db: Any, made_once: Any) -> Any:
+    """The accessibility run's demo night (tests/browser/test_accessibility.py), made once per
+    module (tests/browser/conftest.py `made_once`)."""
+    return made_once(_night)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ covers it against `tda-de` 34.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pokerkit import Automation, NoLimitTexasHoldem
@@ -39,6 +40,7 @@ AUTOMATIONS = (
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=3000,
     deadline=None,

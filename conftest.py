@@ -22,20 +22,6 @@ def pytest_report_header(config: Any) -> str:
     return f"floor: database={engine} CI={CI}"
 
 
-def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
-    """The long files first: those with a test marked `browser` or `slow`, then the rest, each
-    group in the order it was collected. `floor.py test` hands whole files to the two workers
-    in this order (`--dist loadfile --no-loadscope-reorder`), so the files of a minute or more
-    start at once and the short ones fill in at the end, instead of a long file coming last
-    while the other worker has nothing left to do."""
-    long_files = {
-        item.nodeid.split("::", 1)[0]
-        for item in items
-        if item.get_closest_marker("browser") or item.get_closest_marker("slow")
-    }
-    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in long_files)
-
-
 @pytest.fixture(autouse=True)
 def _require_postgres_under_ci() -> None:
     # Under CI the suite runs on PostgreSQL, then once more on SQLite by request (SQLITE_PASS).

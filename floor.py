@@ -102,9 +102,8 @@ def test(argv: list[str]) -> None:
     )
     print("== pytest", flush=True)
     # Two workers (the machines Floor is tested on have two cores), a test file to a worker:
-    # the browser tests wait on Chromium and the servers much of the time. The files go out in
-    # the order conftest.py sorts them (the long ones first), not by their number of tests.
-    workers = [] if "-n" in argv else ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder"]
+    # the browser tests wait on Chromium and the servers much of the time.
+    workers = [] if "-n" in argv else ["-n", "2", "--dist", "loadfile"]
     sh(str(PY), "-m", "pytest", *workers, *argv)
     if _tests_ran_on_postgres():
         # The embedded default (SQLite, in-memory layer) is what a newcomer starts: every

@@ -29,7 +29,7 @@ from tables import services as seating
 from tables.models import Table
 from tournament.models import Event, Status, Tournament
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = int(os.environ.get("FLOOR_FUZZ_EXAMPLES", "5"))  # per route, after the sweep

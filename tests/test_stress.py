@@ -29,7 +29,6 @@ def _postgres() -> bool:
 
 
 @pytest.mark.postgres
-@pytest.mark.slow
 def test_parallel_floor_clients_keep_every_invariant():
     if not _postgres():
         if CI:

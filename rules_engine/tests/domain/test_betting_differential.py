@@ -19,7 +19,6 @@ covers it against `tda-de` 34.
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pokerkit import Automation, NoLimitTexasHoldem
@@ -40,7 +39,6 @@ AUTOMATIONS = (
 )
 
 
-@pytest.mark.slow
 @settings(
     max_examples=3000,
     deadline=None,

@@ -50,7 +50,6 @@ def finished_event(make_tournament, register, actor, n):
 
 
 @pytest.mark.postgres  # 500 busts are slow on SQLite; the PostgreSQL pass runs it
-@pytest.mark.slow
 @pytest.mark.skipif(
     connection.vendor != "postgresql", reason="500 busts are slow on SQLite; CI runs PostgreSQL"
 )

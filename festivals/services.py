@@ -507,12 +507,16 @@ def _carry(
     if event.drawn_at is not None:
         raise FloorError(_("The Day 2 has been drawn: the flights' bags stay as they are."))
     flights = list(event.flights.order_by("position"))
-    others = Carried.objects.filter(event=event).exclude(flight=flight)
-    survivors = [
-        Survivor(player_id=p, entry_id=e, flight=f, chips=c, bag=b)
-        for e, p, f, c, b in others.values_list(
-            "bag_entry_id", "bag_entry__player_id", "flight__position", "chips", "bag"
+    rows = list(
+        Carried.objects.filter(event=event).values_list(
+            "bag_entry_id", "pk", "entry_id", "chips", "bag", "bag_entry__player_id", "flight_id"
         )
+    )
+    position = {f.pk: f.position for f in flights}
+    survivors = [
+        Survivor(player_id=p, entry_id=e, flight=position[f], chips=c, bag=b)
+        for e, _pk, _entry, c, b, p, f in rows
+        if f != flight.pk
     ]
     if closed is not None:
         survivors += _bags_of(flight, closed)
@@ -524,10 +528,7 @@ def _carry(
     wanted |= {s.entry_id: (s, False) for s in merged.forfeited}
     kept: set[int] = set()
     stale: list[tuple[int, int | None]] = []
-    rows = Carried.objects.filter(event=event).values_list(
-        "bag_entry_id", "pk", "entry_id", "chips", "bag"
-    )
-    for bag_entry, pk, entry_id, had_chips, had_bag in rows:
+    for bag_entry, pk, entry_id, had_chips, had_bag, _player, _flight in rows:
         want = wanted.get(bag_entry)
         if want is not None and (want[0].chips, want[0].bag, want[1]) == (
             had_chips,

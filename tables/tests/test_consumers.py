@@ -14,6 +14,7 @@ from tables.models import Table
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 ORIGIN = [(b"origin", b"http://testserver")]
+WAIT = 10  # seconds; generous, since the suite runs these beside busy workers
 
 
 @pytest.fixture
@@ -31,10 +32,10 @@ async def test_dealer_socket_gets_table_events_and_is_closed_on_revocation(table
     assert connected
     seats = await sync_to_async(lambda: sorted(table.assignments.values_list("seat", flat=True)))()
     await sync_to_async(svc.button_set)(table=table, seat=seats[0], actor=actor)
-    message = await ws.receive_json_from(timeout=3)
+    message = await ws.receive_json_from(timeout=WAIT)
     assert message["event"] == "table"
     await sync_to_async(svc.dealer_token_renew)(table=table, actor=actor)
-    output = await ws.receive_output(timeout=3)
+    output = await ws.receive_output(timeout=WAIT)
     assert output["type"] == "websocket.close" and output.get("code") == 4403
 
 
@@ -94,7 +95,7 @@ async def test_disabled_account_loses_its_open_console_socket(table, floor_user)
         floor_user.save()
 
     await sync_to_async(disable)()
-    output = await ws.receive_output(timeout=3)
+    output = await ws.receive_output(timeout=WAIT)
     assert output["type"] == "websocket.close" and output.get("code") == 4403
 
 
@@ -105,7 +106,7 @@ async def test_account_without_its_role_loses_its_open_console_socket(table, flo
     connected, _ = await ws.connect()
     assert connected
     await sync_to_async(floor_user.groups.clear)()
-    output = await ws.receive_output(timeout=3)
+    output = await ws.receive_output(timeout=WAIT)
     assert output["type"] == "websocket.close" and output.get("code") == 4403
 
 
@@ -132,7 +133,7 @@ async def _dealer_socket(table):
 async def _close_code(ws):
     """The close code the socket ends with (events sent before the close are skipped)."""
     while True:
-        output = await ws.receive_output(timeout=3)
+        output = await ws.receive_output(timeout=WAIT)
         if output["type"] == "websocket.close":
             return output.get("code")
 
@@ -145,7 +146,7 @@ async def test_broken_table_closes_its_dealer_socket_and_refuses_new_ones(two_ta
     assert await _close_code(broken) == 4410
     # Another table's tablet stays connected.
     await staying.send_json_to({"type": "ping", "t0": 1})
-    while (output := await staying.receive_output(timeout=3))["type"] == "websocket.send":
+    while (output := await staying.receive_output(timeout=WAIT))["type"] == "websocket.send":
         if '"pong"' in output["text"]:
             break
     assert output["type"] == "websocket.send"
@@ -168,7 +169,7 @@ async def test_final_table_draw_closes_the_other_tables_dealer_sockets(two_table
     final, other = await _dealer_socket(tables[1]), await _dealer_socket(tables[2])
     await sync_to_async(svc.final_table_draw)(tournament=t, actor=actor, table_number=1)
     assert await _close_code(other) == 4410
-    message = await final.receive_json_from(timeout=3)
+    message = await final.receive_json_from(timeout=WAIT)
     assert message["type"] == "event"  # the final table is told of its players, not closed
     await final.disconnect()
 

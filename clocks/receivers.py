@@ -33,6 +33,16 @@ QUIET_ACTIONS = frozenset(
         "table.time_call",
         "table.time_call_cancel",
         "table.token_renew",
+        # Sign-ups before the night: no clock screen shows them (a check-in's entry is logged
+        # as a registration, which is not quiet). A sign-up is written in one statement
+        # (signups/services.py), no model's save runs for it: this keeps the two paths alike.
+        "signup.sheet",
+        "signup.create",
+        "signup.cancel",
+        "signup.move",
+        "signup.move_up",
+        "signup.person",
+        "signup.deadline",
     }
 )
 

@@ -35,6 +35,15 @@ class SignUpSheet(models.Model):
     deadline_applied_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The last arrival number given (under the sheet's row lock).
     sequence = models.PositiveIntegerField(default=0, editable=False)
+    # Places held (confirmed or checked in) and sign-ups waiting, kept on the row that is locked
+    # anyway: a new sign-up reads and counts them in the statement that takes its number, so the
+    # count costs the same on a sheet of 30,000 as of 30. Every other change of a status counts
+    # them again from the sign-ups under the same lock (signups/services.py `_tell`).
+    held = models.PositiveIntegerField(default=0, editable=False)
+    waiting = models.PositiveIntegerField(default=0, editable=False)
+    # Whether the last arrival got a place: the statement that takes a number sets it from the
+    # counts before its change and reads it back (RETURNING shows only the row after it).
+    last_placed = models.BooleanField(default=False, editable=False)
 
     class Meta:
         verbose_name = _("sign-up sheet")

@@ -82,3 +82,38 @@ def test_k_places_k_confirmed_the_rest_waiting_in_arrival_order(make_tournament,
     final = {r.sequence: r.status for r in SignUp.objects.filter(sheet__tournament=t)}
     assert sorted(s for s, st in final.items() if st == "confirmed") == list(range(15, 25))
     assert sum(1 for st in final.values() if st == "no_show") == PLACES
+
+
+def test_sign_ups_cancellations_and_staff_at_once_keep_the_counts_and_the_order(
+    make_tournament, actor
+):
+    """Phones (one statement each), staff sign-ups (under the lock) and cancellations all at
+    once: never more places held than offered, no free place while someone waits, the kept
+    counts equal to the rows, the waiting list in arrival order."""
+    t = make_tournament(status="registering")
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=PLACES, reserved=0, check_in_deadline=None
+    )
+    phone = Actor.system("phone")
+    first = [
+        su.signup_create(tournament=t, display_name=f"Early {i}", actor=phone) for i in range(8)
+    ]
+
+    def work(i):
+        if i < 6:
+            su.signup_cancel(signup=first[i], actor=phone)
+        elif i < 12:
+            su.signup_create(tournament=t, display_name=f"Staff {i}", actor=actor, by_staff=True)
+        else:
+            su.signup_create(tournament=t, display_name=f"Phone {i}", actor=phone, nonce=f"m{i}")
+
+    _all_at_once(work, 40)
+    rows = list(SignUp.objects.filter(sheet__tournament=t).order_by("sequence"))
+    assert [r.sequence for r in rows] == list(range(1, len(rows) + 1)) and len(rows) == 42
+    held = [r for r in rows if r.status == SignUpStatus.CONFIRMED]
+    waiting = [r.sequence for r in rows if r.status == SignUpStatus.WAITING]
+    assert len(held) == PLACES  # 42 - 6 cancelled = 36 for 10 places
+    assert len(waiting) == 26 and waiting == sorted(waiting)
+    assert max(r.sequence for r in held) < min(waiting)  # the places went first come first
+    sheet = SignUpSheet.objects.get(tournament=t)
+    assert (sheet.held, sheet.waiting, sheet.sequence) == (PLACES, 26, 42)

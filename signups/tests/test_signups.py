@@ -8,10 +8,11 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.db import transaction
 from django.utils import timezone
 
 from signups import services as su
-from signups.models import SignUp, SignUpStatus
+from signups.models import SignUp, SignUpSheet, SignUpStatus
 from tournament.errors import FloorError, NotFound
 from tournament.events import Actor
 from tournament.models import EntryStatus, Event, Player
@@ -196,3 +197,96 @@ def test_cancel_erases_contact_when_asked(night):
     su.signup_cancel(signup=s, actor=NOBODY, erase_contact=True)
     s.refresh_from_db()
     assert (s.email, s.phone, s.status) == ("", "", SignUpStatus.CANCELLED)
+
+
+def counted(t):
+    """The sheet's kept counts and the counts of its rows."""
+    sheet = SignUpSheet.objects.get(tournament=t)
+    rows = [s for _n, s in statuses(t)]
+    held = sum(1 for s in rows if s in ("confirmed", "checked_in"))
+    return (sheet.held, sheet.waiting), (held, rows.count("waiting"))
+
+
+def test_the_sheets_counts_follow_every_change(night, actor):
+    for n in ["AA", "BB", "CC", "DD", "EE", "FF", "GG"]:
+        sign(night, n)
+    kept, rows = counted(night)
+    assert kept == rows == (4, 3)
+    su.signup_cancel(signup=SignUp.objects.get(display_name="BB"), actor=NOBODY)
+    su.signup_cancel(signup=SignUp.objects.get(display_name="GG"), actor=NOBODY)
+    su.signup_check_in(signup=SignUp.objects.get(display_name="AA"), actor=actor)
+    su.signup_to_top(signup=SignUp.objects.get(display_name="FF"), actor=actor)
+    sign(night, "HH", by_staff=True)
+    kept, rows = counted(night)
+    assert kept == rows == (4, 2)
+    su.sheet_update(
+        tournament=night, actor=actor, is_open=True, places=6, reserved=0, check_in_deadline=None
+    )
+    kept, rows = counted(night)
+    assert kept == rows == (6, 0)
+
+
+def test_a_deadline_that_passed_is_applied_before_the_next_sign_up(night, actor):
+    for n in ["AA", "BB", "CC", "DD", "EE"]:
+        sign(night, n)
+    su.signup_check_in(signup=SignUp.objects.get(display_name="AA"), actor=actor)
+    SignUpSheet.objects.filter(tournament=night).update(
+        check_in_deadline=timezone.now() - timedelta(seconds=1)
+    )
+    sign(night, "FF")  # BB, CC, DD miss the deadline: EE and FF take two of their places
+    assert statuses(night) == [
+        ("AA", "checked_in"),
+        ("BB", "no_show"),
+        ("CC", "no_show"),
+        ("DD", "no_show"),
+        ("EE", "confirmed"),
+        ("FF", "confirmed"),
+    ]
+    assert counted(night)[0] == (3, 0)
+
+
+@pytest.mark.postgres
+def test_the_one_statement_and_the_locked_sign_up_agree(make_tournament, actor, settings):
+    """On PostgreSQL a player's sign-up is one statement; the locked one (staff, SQLite) must
+    write the same rows: the sign-up, the sheet's counts and the event."""
+    if not settings.TEST_ON_POSTGRES:
+        pytest.skip("the one statement is PostgreSQL's")
+    made = []
+    for locked in (False, True):
+        t = make_tournament(status="registering", capacity=2)
+        su.sheet_update(
+            tournament=t, actor=actor, is_open=True, places=None, reserved=1, check_in_deadline=None
+        )
+        phone = Actor(user=None, label="", source="10.1.2.3")
+        for k, name in enumerate(["Anna", "Bert", "Cleo"]):
+            kw = dict(email="a@example.org", consent=True) if k == 0 else {}
+            if locked:
+                with transaction.atomic():
+                    su._signup_locked(
+                        t, name, phone, kw.get("email", ""), "", f"n{k}", None, False, "de"
+                    )
+            else:
+                su.signup_create(
+                    tournament=t, display_name=name, actor=phone, nonce=f"n{k}", language="de", **kw
+                )
+        again = su.signup_create(tournament=t, display_name="Anna", actor=phone, nonce="n0")
+        assert again.display_name == "Anna" and again.sequence == 1  # the nonce's sign-up
+        rows = [
+            (s.sequence, s.display_name, s.status, s.email, s.consent_at is not None, s.language)
+            for s in SignUp.objects.filter(sheet__tournament=t).order_by("sequence")
+        ]
+        sheet = SignUpSheet.objects.get(tournament=t)
+        events = [
+            (e.action, e.source, {k: v for k, v in e.payload.items() if k != "signup"})
+            for e in Event.objects.filter(tournament=t, action="signup.create").order_by("id")
+        ]
+        made.append((rows, (sheet.sequence, sheet.held, sheet.waiting, sheet.last_placed), events))
+    assert made[0] == made[1]
+    rows, counts, events = made[0]
+    assert [r[2] for r in rows] == ["confirmed", "waiting", "waiting"]  # capacity 2, 1 held back
+    assert counts == (3, 1, 2, False)
+    assert events[0] == (
+        "signup.create",
+        "10.1.2.3",
+        {"sequence": 1, "name": "Anna", "status": "confirmed", "by_staff": False},
+    )

@@ -12,6 +12,7 @@ import contextlib
 import contextvars
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -145,6 +146,29 @@ def sheet_update(
 # --- Signing up and cancelling ------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Form:
+    """A sign-up's fields, checked and trimmed."""
+
+    name: str
+    email: str
+    phone: str
+    nonce: str
+    language: str
+
+
+def _checked(
+    display_name: str, email: str, phone: str, consent: bool, nonce: str, language: str
+) -> _Form:
+    name = _refuse_name(display_name)
+    email, phone = email.strip()[:254], phone.strip()[:40]
+    if (email or phone) and not consent:
+        raise FloorError(_("Tick the consent line to leave an e-mail or a phone number."))
+    if email and ("@" not in email or " " in email):
+        raise FloorError(_("Enter a valid e-mail address."))
+    return _Form(name, email, phone, nonce.strip()[:40], language[:10])
+
+
 def signup_create(
     *,
     tournament: Tournament,
@@ -160,40 +184,42 @@ def signup_create(
 ) -> SignUp:
     """A sign-up: a place while places are free, else the waiting list. A nonce sent before
     returns the sign-up it made. Contact data needs the consent line ticked."""
-    name = _refuse_name(display_name)
-    email, phone = email.strip()[:254], phone.strip()[:40]
-    if (email or phone) and not consent:
-        raise FloorError(_("Tick the consent line to leave an e-mail or a phone number."))
-    if email and ("@" not in email or " " in email):
-        raise FloorError(_("Enter a valid e-mail address."))
-    nonce = nonce.strip()[:40]
-    language = language[:10]
-    if player is None and not by_staff and connection.vendor == "postgresql":
-        signup = _signup_in_one_statement(tournament, name, actor, email, phone, nonce, language)
+    form = _checked(display_name, email, phone, consent, nonce, language)
+    if player is None and not by_staff:
+        signup = _signup_in_one_statement(tournament.pk, form, actor)
         if signup is not None:
             return signup
     with transaction.atomic():
-        return _signup_locked(
-            tournament, name, actor, email, phone, nonce, player, by_staff, language
-        )
+        return _signup_locked(tournament, form, actor, player, by_staff)
+
+
+def signup_by_phone(
+    *,
+    tournament_id: int,
+    display_name: str,
+    actor: Actor,
+    email: str = "",
+    phone: str = "",
+    consent: bool = False,
+    nonce: str = "",
+    language: str = "",
+) -> SignUp | None:
+    """A player's sign-up in the common case, before anything else is read: the sheet open, no
+    check-in deadline to apply, PostgreSQL. None otherwise (also for a tournament that does not
+    exist): then `signup_create`, with the tournament read, serves it or says why not. Bad input
+    is refused as by `signup_create`."""
+    form = _checked(display_name, email, phone, consent, nonce, language)
+    return _signup_in_one_statement(tournament_id, form, actor)
 
 
 def _signup_locked(
-    tournament: Tournament,
-    name: str,
-    actor: Actor,
-    email: str,
-    phone: str,
-    nonce: str,
-    player: Player | None,
-    by_staff: bool,
-    language: str,
+    tournament: Tournament, form: _Form, actor: Actor, player: Player | None, by_staff: bool
 ) -> SignUp:
     """A sign-up under the sheet's row lock, in the caller's transaction: every case (a staff
     sign-up on a closed sheet, a person signed up already, a deadline to apply first) and SQLite."""
     sheet = _locked(tournament)
-    if nonce:
-        again = sheet.signups.filter(nonce=nonce).first()
+    if form.nonce:
+        again = sheet.signups.filter(nonce=form.nonce).first()
         if again is not None:
             return again
     if not sheet.is_open and not by_staff:
@@ -219,15 +245,15 @@ def _signup_locked(
     signup = SignUp.objects.create(
         sheet=sheet,
         sequence=sheet.sequence,
-        display_name=name,
-        email=email,
-        phone=phone,
-        consent_at=timezone.now() if (email or phone) else None,
+        display_name=form.name,
+        email=form.email,
+        phone=form.phone,
+        consent_at=timezone.now() if (form.email or form.phone) else None,
         status=status.value,
-        nonce=nonce,
+        nonce=form.nonce,
         player=player,
         by_staff=by_staff,
-        language=language,
+        language=form.language,
     )
     event_record(
         tournament=tournament,
@@ -236,7 +262,7 @@ def _signup_locked(
         payload={
             "signup": signup.pk,
             "sequence": signup.sequence,
-            "name": name,
+            "name": form.name,
             "status": status.value,
             "by_staff": by_staff,
         },
@@ -301,27 +327,23 @@ def _one_statement_sql() -> str:
     )
 
 
-def _signup_in_one_statement(
-    tournament: Tournament,
-    name: str,
-    actor: Actor,
-    email: str,
-    phone: str,
-    nonce: str,
-    language: str,
-) -> SignUp | None:
+def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> SignUp | None:
     """The common sign-up (a player on an open sheet, no deadline to apply) in one statement;
-    None when the sheet is not in that state: the caller then signs up under the lock, which
-    applies the deadline or says why not. A nonce sent before returns the sign-up it made."""
+    None when the sheet is not in that state, or not on PostgreSQL: the caller then signs up under
+    the lock, which applies the deadline or says why not. A nonce sent before returns the sign-up
+    it made."""
+    if connection.vendor != "postgresql":
+        return None
     check_action("signup.create")
+    email, phone, nonce = form.email, form.phone, form.nonce
     token, consent_at = new_token(), timezone.now() if (email or phone) else None
     params: dict[str, Any] = {
-        "tournament": tournament.pk,
-        "name": name,
+        "tournament": tournament_id,
+        "name": form.name,
         "email": email,
         "phone": phone,
         "consent_at": consent_at,
-        "language": language,
+        "language": form.language,
         "confirmed": SignUpStatus.CONFIRMED.value,
         "waiting": SignUpStatus.WAITING.value,
         "token": token,
@@ -338,7 +360,7 @@ def _signup_in_one_statement(
             cursor.execute(_one_statement_sql(), params)
             row = cursor.fetchone()
     except IntegrityError:
-        again = SignUp.objects.filter(sheet__tournament=tournament, nonce=nonce).first()
+        again = SignUp.objects.filter(sheet__tournament_id=tournament_id, nonce=nonce).first()
         if nonce and again is not None:
             return again
         raise
@@ -349,11 +371,11 @@ def _signup_in_one_statement(
         pk=pk,
         sheet_id=sheet_id,
         sequence=sequence,
-        display_name=name,
+        display_name=form.name,
         email=email,
         phone=phone,
         consent_at=consent_at,
-        language=language,
+        language=form.language,
         status=status,
         token=token,
         nonce=nonce,
@@ -361,7 +383,7 @@ def _signup_in_one_statement(
     )
     signup._state.adding, signup._state.db = False, connection.alias
     broadcast_on_commit(
-        tournament_group(tournament.pk),
+        tournament_group(tournament_id),
         "signups",
         {"moved": [], "waiting_count": waiting, "free": free_of(held, places), "open": True},
     )

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -68,11 +68,11 @@ def _returning_player(token: str) -> Player | None:
 @never_cache
 def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
     posted = request.method == "POST"
-    # A sign-up needs the tournament's number and capacity; the page shown on a refusal reads
-    # the rest when it needs it. (The full row with its structure and chip set cost a third of
-    # a sign-up's time in the burst of bench/signup.py.)
-    tournament = _posted_to(pk) if posted else get_tournament(pk)
+    # A sign-up is tried before the tournament is read (one statement, signups/services.py);
+    # the tournament is read when the page is shown or the sign-up needs the full path.
+    tournament: Tournament | None = None
     if not posted:  # a sign-up applies a deadline that has passed itself, under the sheet's lock
+        tournament = get_tournament(pk)
         su.deadline_check(tournament)
     token = ((request.POST if posted else request.GET).get("from") or "")[:40]
     returning = _returning_player(token)
@@ -95,22 +95,25 @@ def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
             error, status = _("Check the form: %(e)s") % {"e": _first_error(form)}, 400
         else:
             data = form.cleaned_data
+            fields = {
+                "display_name": data["display_name"],
+                "actor": Actor.from_request(request),
+                "email": data["email"],
+                "phone": data["phone"],
+                "consent": data["consent"],
+                "nonce": _link_token(request.POST.get("nonce") or ""),
+                "language": get_language() or "",
+            }
             try:
-                signup = su.signup_create(
-                    tournament=tournament,
-                    display_name=data["display_name"],
-                    actor=Actor.from_request(request),
-                    email=data["email"],
-                    phone=data["phone"],
-                    consent=data["consent"],
-                    nonce=_link_token(request.POST.get("nonce") or ""),
-                    player=returning,
-                    language=get_language() or "",
-                )
+                signup = None if returning else su.signup_by_phone(tournament_id=pk, **fields)
+                if signup is None:
+                    tournament = get_tournament(pk)
+                    signup = su.signup_create(tournament=tournament, player=returning, **fields)
             except FloorError as exc:
                 error, status = str(exc), exc.status_code
             else:
                 return redirect("signup-status", signup.token)
+    tournament = tournament or get_tournament(pk)
     numbers = sheet_numbers(tournament)
     return render(
         request,
@@ -128,13 +131,6 @@ def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
         },
         status=status,
     )
-
-
-def _posted_to(pk: int) -> Tournament:
-    tournament = Tournament.objects.only("pk", "capacity").filter(pk=pk).first()
-    if tournament is None:
-        raise Http404(_("No such tournament."))
-    return tournament
 
 
 def _first_error(form: Any) -> str:

@@ -261,10 +261,9 @@ def test_the_one_statement_and_the_locked_sign_up_agree(make_tournament, actor, 
         for k, name in enumerate(["Anna", "Bert", "Cleo"]):
             kw = dict(email="a@example.org", consent=True) if k == 0 else {}
             if locked:
+                form = su._checked(name, kw.get("email", ""), "", bool(kw), f"n{k}", "de")
                 with transaction.atomic():
-                    su._signup_locked(
-                        t, name, phone, kw.get("email", ""), "", f"n{k}", None, False, "de"
-                    )
+                    su._signup_locked(t, form, phone, None, False)
             else:
                 su.signup_create(
                     tournament=t, display_name=name, actor=phone, nonce=f"n{k}", language="de", **kw

@@ -133,6 +133,11 @@ def test_a_my_seat_link_links_the_person(client, night, make_tournament, actor):
     assert "Welcome back" not in page
 
 
+def test_a_sign_up_for_a_tournament_that_does_not_exist_is_a_404(client, night):
+    response = client.post(reverse("signup", args=[night.pk + 1000]), {"display_name": "Anna"})
+    assert response.status_code == 404 and not SignUp.objects.exists()
+
+
 def test_an_unknown_link_is_a_clear_404(client, db):
     response = client.get(reverse("signup-status", args=["not-a-token"]))
     assert response.status_code == 404 and "No such sign-up" in response.content.decode()

@@ -237,3 +237,21 @@ def test_an_alternate_who_takes_a_freed_place_gets_one_seat_message(
         entry_void(entry=entries[0], actor=actor)
     (seat,) = _of(sent, realtime.entry_group(waiting.pk), "seat")
     assert seat["seat"]["table"] is not None
+
+
+def _signups(group: str, **data: Any) -> tuple[str, dict[str, Any]]:
+    return group, {"event": "signups", "data": {"moved": [], "waiting_count": 1, **data}}
+
+
+def test_a_burst_of_sign_ups_sends_the_last_counts_and_every_move():
+    batch = [
+        _signups("t.1", free=3),  # stale: t.1's counts come again later
+        _signups("t.2", free=9),  # the last of t.2
+        ("t.1", {"event": "clock", "data": {}}),
+        _signups("t.1", free=2, moved=[7]),  # a move-up is never dropped
+        _signups("t.1", free=2, waiting=[8, 9]),  # nor the waiting order
+        None,
+        _signups("t.1", free=1),  # the last counts of t.1
+    ]
+    assert realtime.superseded(batch) == {0}
+    assert realtime.superseded(batch[:2]) == set()

@@ -34,7 +34,9 @@ Then the sheet is read back from the database and checked:
 Prints one JSON line: signups, confirmed, waiting, over_capacity, lost, order_violations (and
 order_checks, each check's count), errors, error_statuses, signup_p50_ms, signup_p99_ms,
 signup_max_ms, baseline_p50_ms, baseline_p99_ms, ratio_p99, burst_seconds, signups_per_second,
-server_cpu_ms_per_signup. `--profile N` then times N sign-ups through the service in this process
+server_cpu_ms_per_signup; with `--in-process N` also in_process_signup_cpu_ms,
+in_process_trivial_cpu_ms and in_process_ratio (N of each through Django's test client in this
+process, after the burst). `--profile N` then times N sign-ups through the service in this process
 on the full sheet (no contention), and N more under the profiler: their costliest statements and
 functions go to stderr.
 """
@@ -352,6 +354,42 @@ def _profile(tournament: int, n: int) -> None:
     pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(25)
 
 
+def _in_process(tournament: int, n: int) -> dict[str, float]:
+    """CPU ms of a posted sign-up and of the trivial view through Django's whole middleware in
+    this process (Django's test client, a new address and nonce each, on the full sheet), and
+    their ratio: what the web process spends, without the proxy, the server or the network."""
+    from django.test import Client
+
+    client = Client()
+
+    def post(k: int) -> None:
+        answer = client.post(
+            f"/t/{tournament}/signup/",
+            {"display_name": f"In process {k}", "nonce": uuid.uuid4().hex, "website": ""},
+            REMOTE_ADDR=f"10.88.{k // 250}.{k % 250 + 1}",
+        )
+        assert answer.status_code == 302, answer.status_code
+
+    def trivial(k: int) -> None:
+        assert client.get("/api/time", REMOTE_ADDR="10.89.0.1").status_code == 200
+
+    def cpu_ms(work: Any, first: int) -> float:
+        started = time.process_time()
+        for k in range(first, first + n):
+            work(k)
+        return (time.process_time() - started) * 1000 / n
+
+    for k in range(20):  # warm: the first requests import and compile
+        post(100_000 + k)
+        trivial(k)
+    signup, bare = cpu_ms(post, 0), cpu_ms(trivial, 0)
+    return {
+        "in_process_signup_cpu_ms": round(signup, 2),
+        "in_process_trivial_cpu_ms": round(bare, 2),
+        "in_process_ratio": round(signup / bare, 2),
+    }
+
+
 # --- main ----------------------------------------------------------------------------------
 
 
@@ -366,6 +404,13 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
     parser.add_argument("--no-proxy", action="store_true", help="no Caddy in front")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="N sign-ups profiled")
+    parser.add_argument(
+        "--in-process",
+        type=int,
+        default=0,
+        metavar="N",
+        help="after the burst: N sign-ups and N trivial requests through Django's test client",
+    )
     args = parser.parse_args()
     shares = _shares(args.signups, args.clients)
     if max(shares) > SIGNUPS_PER_ADDRESS:
@@ -450,6 +495,8 @@ def main() -> None:
         # The servers' (and the proxy's) CPU over the page loads, the baseline and the burst.
         "server_cpu_ms_per_signup": round(cpu * 1000 / max(1, len(sent)), 2),
     }
+    if args.in_process:
+        result.update(_in_process(tournament, args.in_process))
     print(json.dumps(result))
     if args.profile:
         _profile(tournament, args.profile)

@@ -21,7 +21,7 @@ from tournament.models import Entry, EntryStatus, Event, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import entry_register, player_create
-from tournament.services.tournaments import tournament_reopen
+from tournament.services.tournaments import tournament_reopen, tournament_status_set
 
 pytestmark = pytest.mark.django_db
 
@@ -298,6 +298,15 @@ def test_closing_a_day_carries_its_bags_into_the_day2_and_reopening_takes_them_b
     assert len(field) == 5 and field[entry.player_id][0] == row.chips + 100
     assert Tournament.objects.get(pk=event.day2_id).players_left == 5
     assert Entry.objects.filter(tournament_id=event.day2_id).count() == 5
+    # The carried field is seated by the event's draw only: the console's draw refuses it, even
+    # with the Day 2's registration open.
+    day2 = Tournament.objects.get(pk=event.day2_id)
+    tournament_status_set(tournament=day2, status=Status.REGISTERING, actor=actor)
+    for redraw in (False, True):
+        with pytest.raises(FloorError) as refused:
+            seating.seats_draw(tournament=day2, actor=actor, redraw=redraw)
+        assert refused.value.code == "pooled"
+    assert not SeatAssignment.objects.filter(entry__tournament=day2).exists()
 
 
 def test_best_stack_forward_is_settled_as_each_day_closes(event, actor, second):

@@ -63,6 +63,13 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
     players needing an accessible seat get one (tda-de 8); keep-apart pairs are split
     (bdpv seating rule 4). A redraw replaces the whole draw. Returns the number seated."""
     tournament = lock_tournament(tournament.pk)
+    if tournament.pooled:
+        # A Day 2: its players are the flights' bags, seated by the event's Day-2 draw (random
+        # or seeded by stack, festivals/services.py), not by lot here.
+        raise FloorError(
+            _("A Day 2 is seated by its event's Day-2 draw, from the flights' bags."),
+            code="pooled",
+        )
     if tournament.status not in SEATED_STATUSES:
         raise FloorError(_("Seats are drawn once registration is open."))
     has_seats = SeatAssignment.objects.filter(table__tournament=tournament).exists()

@@ -18,6 +18,14 @@ from tournament.status_signals import entry_registering
 
 @receiver(entry_registering, dispatch_uid="festivals.flight_policy")
 def flight_policy(*, tournament: Any, player: Any, **_kw: Any) -> None:
+    if tournament.pooled:
+        # A Day 2's entries are the bags its flights' closed days carried in (services._carry);
+        # a player registered here would have no bag, and the Day-2 draw would refuse the field.
+        raise FloorError(
+            _("A Day 2's players come from its flights' bags: register %(p)s in a flight.")
+            % {"p": player.display_name},
+            code="day2_entry",
+        )
     flight = Flight.objects.filter(tournament_id=tournament.pk).select_related("event").first()
     if flight is None:
         return

@@ -307,6 +307,12 @@ def test_closing_a_day_carries_its_bags_into_the_day2_and_reopening_takes_them_b
             seating.seats_draw(tournament=day2, actor=actor, redraw=redraw)
         assert refused.value.code == "pooled"
     assert not SeatAssignment.objects.filter(entry__tournament=day2).exists()
+    # Nor does anybody register into the Day 2: its players are the bags.
+    newcomer = player_create(name="Late Comer", display_name="Late C.", actor=actor)
+    with pytest.raises(FloorError) as refused:
+        entry_register(tournament=day2, player=newcomer, actor=actor)
+    assert refused.value.code == "day2_entry"
+    assert Entry.objects.filter(tournament_id=event.day2_id).count() == 5
 
 
 def test_best_stack_forward_is_settled_as_each_day_closes(event, actor, second):

@@ -170,3 +170,18 @@ def test_the_tablet_without_bag_and_tag_says_so(boss, base, actor):
     table = Table.objects.filter(tournament=t).first()
     response = Client().get(reverse("dealer-bags", args=[table.dealer_token]))
     assert response.status_code == 404 and "No bag and tag" in response.content.decode()
+
+
+def test_a_day2_desk_and_seating_offer_no_registration_and_no_draw_of_their_own(boss, base):
+    event = make_event(boss, base)
+    desk = boss.get(reverse("desk", args=[event.day2_id])).content.decode()
+    assert 'id="register-form"' not in desk and "No registration in a Day 2." in desk
+    seating_page = boss.get(reverse("seating", args=[event.day2_id])).content.decode()
+    assert 'id="draw-seats"' not in seating_page
+    assert 'id="day2-drawn-by-event"' in seating_page
+    # A tournament not open yet says so, instead of "Registration is open".
+    Tournament.objects.filter(pk=base.pk).update(status=Status.PLANNED)
+    assert (
+        "Registration is not open yet."
+        in boss.get(reverse("desk", args=[base.pk])).content.decode()
+    )

@@ -1,4 +1,5 @@
 // Registration desk: "/" jumps to the search, "n" to a new player; a tapped match fills the form.
+// (A Day 2's desk has no form: its players come from the flights' bags.)
 const name = document.getElementById("id_name");
 const existing = document.getElementById("existing-player");
 
@@ -8,7 +9,7 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   if (e.key === "/") { e.preventDefault(); document.getElementById("q").focus(); }
-  if (e.key === "n") { e.preventDefault(); name.focus(); }
+  if (e.key === "n" && name) { e.preventDefault(); name.focus(); }
 });
 document.addEventListener("click", (e) => {
   const b = e.target.closest("[data-player]");
@@ -21,7 +22,7 @@ document.addEventListener("click", (e) => {
   reentry(b.dataset.reentry === "1");
   name.focus();
 });
-name.addEventListener("input", () => { existing.value = ""; reentry(false); });
+if (name) name.addEventListener("input", () => { existing.value = ""; reentry(false); });
 
 // A player who was out of this tournament enters again: the button says so.
 const label = document.querySelector("#register-button .register-label");
@@ -32,4 +33,4 @@ function reentry(on) {
 }
 
 // After each registration the cursor is back in the name field.
-if (document.querySelector(".last-entry") && !document.getElementById("name-warning")) name.focus();
+if (name && document.querySelector(".last-entry") && !document.getElementById("name-warning")) name.focus();

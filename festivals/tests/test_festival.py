@@ -20,7 +20,7 @@ from tournament.events import Actor
 from tournament.models import Entry, EntryStatus, Event, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import entry_register, entry_unregister, player_create
 from tournament.services.tournaments import tournament_reopen, tournament_status_set
 
 pytestmark = pytest.mark.django_db
@@ -312,7 +312,12 @@ def test_closing_a_day_carries_its_bags_into_the_day2_and_reopening_takes_them_b
     with pytest.raises(FloorError) as refused:
         entry_register(tournament=day2, player=newcomer, actor=actor)
     assert refused.value.code == "day2_entry"
-    assert Entry.objects.filter(tournament_id=event.day2_id).count() == 5
+    # Nor is a carried entry refunded: it is a bag, not a buy-in (its flight's day reopens).
+    carried = Entry.objects.filter(tournament_id=event.day2_id).first()
+    with pytest.raises(FloorError) as refused:
+        entry_unregister(entry=carried, actor=actor)
+    assert refused.value.code == "day2_entry"
+    assert Entry.objects.filter(tournament_id=event.day2_id, status=EntryStatus.ACTIVE).count() == 5
 
 
 def test_best_stack_forward_is_settled_as_each_day_closes(event, actor, second):

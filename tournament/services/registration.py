@@ -398,6 +398,15 @@ def entry_unregister(*, entry: Entry, actor: Actor) -> Entry:
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if tournament.status not in (Status.PLANNED, Status.REGISTERING):
         raise FloorError(_("Entries can only be refunded before the tournament starts."))
+    if tournament.pooled:
+        # A Day 2's entry is a bag its flight's closed day carried in (festivals/): nothing was
+        # paid for it here, and the Day-2 draw would still seat it.
+        raise FloorError(
+            _(
+                "A Day 2's entry is a bag from its flight: reopen that flight's bag and tag instead."
+            ),
+            code="day2_entry",
+        )
     if entry.status not in (EntryStatus.ACTIVE, EntryStatus.ALTERNATE):
         raise FloorError(_("This entry is not registered."))
     refund = 0

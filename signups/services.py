@@ -158,7 +158,13 @@ class _Form:
 
 
 def _checked(
-    display_name: str, email: str, phone: str, consent: bool, nonce: str, language: str
+    *,
+    display_name: str,
+    email: str = "",
+    phone: str = "",
+    consent: bool = False,
+    nonce: str = "",
+    language: str = "",
 ) -> _Form:
     name = _refuse_name(display_name)
     email, phone = email.strip()[:254], phone.strip()[:40]
@@ -184,7 +190,14 @@ def signup_create(
 ) -> SignUp:
     """A sign-up: a place while places are free, else the waiting list. A nonce sent before
     returns the sign-up it made. Contact data needs the consent line ticked."""
-    form = _checked(display_name, email, phone, consent, nonce, language)
+    form = _checked(
+        display_name=display_name,
+        email=email,
+        phone=phone,
+        consent=consent,
+        nonce=nonce,
+        language=language,
+    )
     if player is None and not by_staff:
         signup = _signup_in_one_statement(tournament.pk, form, actor)
         if signup is not None:
@@ -193,22 +206,12 @@ def signup_create(
         return _signup_locked(tournament, form, actor, player, by_staff)
 
 
-def signup_by_phone(
-    *,
-    tournament_id: int,
-    display_name: str,
-    actor: Actor,
-    email: str = "",
-    phone: str = "",
-    consent: bool = False,
-    nonce: str = "",
-    language: str = "",
-) -> SignUp | None:
+def signup_by_phone(*, tournament_id: int, actor: Actor, **fields: Any) -> SignUp | None:
     """A player's sign-up in the common case, before anything else is read: the sheet open, no
     check-in deadline to apply, PostgreSQL. None otherwise (also for a tournament that does not
-    exist): then `signup_create`, with the tournament read, serves it or says why not. Bad input
-    is refused as by `signup_create`."""
-    form = _checked(display_name, email, phone, consent, nonce, language)
+    exist): then `signup_create`, with the tournament read, serves it or says why not. `fields`
+    are `signup_create`'s (display_name, email, phone, consent, nonce, language), refused alike."""
+    form = _checked(**fields)
     return _signup_in_one_statement(tournament_id, form, actor)
 
 

@@ -261,7 +261,7 @@ def test_the_one_statement_and_the_locked_sign_up_agree(make_tournament, actor, 
         for k, name in enumerate(["Anna", "Bert", "Cleo"]):
             kw = dict(email="a@example.org", consent=True) if k == 0 else {}
             if locked:
-                form = su._checked(name, kw.get("email", ""), "", bool(kw), f"n{k}", "de")
+                form = su._checked(display_name=name, nonce=f"n{k}", language="de", **kw)
                 with transaction.atomic():
                     su._signup_locked(t, form, phone, None, False)
             else:

@@ -107,7 +107,9 @@ def tournament_overview(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     numbers = tournament_numbers(tournament)
     payouts = payout_amounts(tournament, numbers)
-    next_statuses = status_actions(tournament.status)
+    # A Day 2 before its draw waits for the event's Day-2 draw, which opens and seats it.
+    waits_for_draw = tournament.pooled and tournament.status == Status.PLANNED
+    next_statuses = [] if waits_for_draw else status_actions(tournament.status)
     recent = tournament.events.select_related("actor").order_by("-id")[:12]
     return render(
         request,
@@ -118,6 +120,7 @@ def tournament_overview(request: HttpRequest, pk: int) -> HttpResponse:
             numbers=numbers,
             payouts=payouts[:10],
             next_statuses=next_statuses,
+            waits_for_draw=waits_for_draw,
             recent=recent,
         ),
     )

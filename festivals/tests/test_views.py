@@ -174,6 +174,8 @@ def test_the_tablet_without_bag_and_tag_says_so(boss, base, actor):
 
 def test_a_day2_desk_and_seating_offer_no_registration_and_no_draw_of_their_own(boss, base):
     event = make_event(boss, base)
+    overview = boss.get(reverse("tournament-overview", args=[event.day2_id])).content.decode()
+    assert 'id="waits-for-draw"' in overview and 'name="status"' not in overview
     desk = boss.get(reverse("desk", args=[event.day2_id])).content.decode()
     assert 'id="register-form"' not in desk and "No registration in a Day 2." in desk
     seating_page = boss.get(reverse("seating", args=[event.day2_id])).content.decode()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -187,9 +188,11 @@ def signup_create(
     player: Player | None = None,
     by_staff: bool = False,
     language: str = "",
+    one_statement: bool = True,
 ) -> SignUp:
     """A sign-up: a place while places are free, else the waiting list. A nonce sent before
-    returns the sign-up it made. Contact data needs the consent line ticked."""
+    returns the sign-up it made. Contact data needs the consent line ticked. `one_statement`
+    False: the caller tried `signup_by_phone` already, it goes straight to the locked path."""
     form = _checked(
         display_name=display_name,
         email=email,
@@ -198,7 +201,7 @@ def signup_create(
         nonce=nonce,
         language=language,
     )
-    if player is None and not by_staff:
+    if one_statement and player is None and not by_staff:
         signup = _signup_in_one_statement(tournament.pk, form, actor)
         if signup is not None:
             return signup
@@ -316,6 +319,7 @@ FROM made, taken
 """
 
 
+@functools.cache
 def _one_statement_sql() -> str:
     tournament_table = Tournament._meta.db_table
     places = (  # places_of in SQL; the names are the models' tables, the values parameters

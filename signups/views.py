@@ -108,7 +108,9 @@ def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
                 signup = None if returning else su.signup_by_phone(tournament_id=pk, **fields)
                 if signup is None:
                     tournament = get_tournament(pk)
-                    signup = su.signup_create(tournament=tournament, player=returning, **fields)
+                    signup = su.signup_create(
+                        tournament=tournament, player=returning, one_statement=False, **fields
+                    )
             except FloorError as exc:
                 error, status = str(exc), exc.status_code
             else:

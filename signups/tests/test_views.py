@@ -4,6 +4,8 @@ console's list (settings, check-in, the director's actions), with the guards of 
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from signups import services as su
@@ -115,8 +117,12 @@ def test_closed_sheets_say_so(client, night, actor):
     )
     page = client.get(reverse("signup", args=[night.pk])).content.decode()
     assert "Sign-ups are closed" in page and 'id="signup-form"' not in page
-    response = post_signup(client, night, "Anna")
+    with CaptureQueriesContext(connection) as queries:
+        response = post_signup(client, night, "Anna")
     assert response.status_code == 400 and not SignUp.objects.exists()
+    # The one statement (PostgreSQL) found the sheet closed once; the locked path said why.
+    tries = [q for q in queries.captured_queries if "WITH taken AS" in q["sql"]]
+    assert len(tries) == (1 if connection.vendor == "postgresql" else 0)
 
 
 def test_a_my_seat_link_links_the_person(client, night, make_tournament, actor):

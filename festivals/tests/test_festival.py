@@ -19,6 +19,7 @@ from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.models import Entry, EntryStatus, Event, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
+from tournament.services import corrections
 from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import entry_register, entry_unregister, player_create
 from tournament.services.tournaments import tournament_reopen, tournament_status_set
@@ -317,7 +318,20 @@ def test_closing_a_day_carries_its_bags_into_the_day2_and_reopening_takes_them_b
     with pytest.raises(FloorError) as refused:
         entry_unregister(entry=carried, actor=actor)
     assert refused.value.code == "day2_entry"
+    # Nor voided, given to another person or its money moved: that is done in its flight.
+    other = Entry.objects.filter(tournament_id=event.day2_id).exclude(pk=carried.pk).first()
+    for correct in (
+        lambda: corrections.entry_void(entry=carried, actor=actor),
+        lambda: corrections.entry_change_player(entry=carried, actor=actor, name="Someone Else"),
+        lambda: corrections.purchase_move(
+            purchase=carried.purchases.first(), to_number=other.number, actor=actor
+        ),
+    ):
+        with pytest.raises(FloorError) as refused:
+            correct()
+        assert refused.value.code == "day2_entry"
     assert Entry.objects.filter(tournament_id=event.day2_id, status=EntryStatus.ACTIVE).count() == 5
+    assert Entry.objects.get(pk=carried.pk).player_id == carried.player_id
 
 
 def test_best_stack_forward_is_settled_as_each_day_closes(event, actor, second):

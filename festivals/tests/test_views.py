@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from counts.models import ChipCount
-from festivals.models import Bagging, FlightEvent
+from festivals.models import Bagging, Carried, FlightEvent
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tournament.models import EntryStatus, Status, Tournament
@@ -162,6 +162,21 @@ def test_bag_and_tag_from_console_and_tablet_to_the_day2_draw(boss, floor, base,
     assert "Day 2" in places
     counts = Client().get(reverse("counts-public", args=[day2.pk]))
     assert counts.status_code == 200
+    # A carried entry's correction page fixes a name only and points to the bag's flight entry;
+    # a posted person change is refused and changes nothing.
+    carried = Carried.objects.select_related("entry", "bag_entry").first()
+    url = reverse("entry-correct", args=[day2.pk, carried.entry_id])
+    page = boss.get(url).content.decode()
+    assert 'id="correct-name"' in page and 'id="correct-carried"' in page
+    assert 'id="correct-person"' not in page and 'id="correct-void"' not in page
+    flight_url = reverse(
+        "entry-correct", args=[carried.bag_entry.tournament_id, carried.bag_entry_id]
+    )
+    assert flight_url in page
+    refused = boss.post(url, {"action": "person", "name": "Someone Else"}).content.decode()
+    assert "a bag carried from a flight" in refused
+    carried.entry.refresh_from_db()
+    assert carried.entry.player_id == carried.bag_entry.player_id
 
 
 def test_the_tablet_without_bag_and_tag_says_so(boss, base, actor):

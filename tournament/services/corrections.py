@@ -123,6 +123,20 @@ def _payout_correction(
 # --- Void a registration ----------------------------------------------------------------
 
 
+def _not_carried(tournament: Tournament) -> None:
+    """A Day 2's entries are the bags its flights' closed days carried in (festivals): their
+    registration, person and money are corrected in the flight, whose reopened day carries the
+    bag again. Only the spelling of a name is fixed here (it is the person's, everywhere)."""
+    if tournament.pooled:
+        raise FloorError(
+            _(
+                "This entry is a bag carried from a flight: correct its registration, person "
+                "or money in that flight."
+            ),
+            code="day2_entry",
+        )
+
+
 @transaction.atomic
 def entry_void(
     *,
@@ -135,6 +149,7 @@ def entry_void(
     booked on that entry instead. Only a registration still in play or waiting can be voided:
     a bust is undone first. Returns the correction event."""
     tournament = lock_tournament(entry.tournament_id, key=True)
+    _not_carried(tournament)
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if tournament.status == Status.FINISHED:
         raise FloorError(
@@ -345,6 +360,7 @@ def entry_change_player(
     """Another person takes the entry: an existing player, or a new one (`name`). The entry
     keeps its number, seat, chips and money."""
     tournament = lock_tournament(entry.tournament_id, key=True)
+    _not_carried(tournament)
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if entry.status == EntryStatus.UNREGISTERED:
         raise FloorError(_("#%(n)s is not registered.") % {"n": entry.number})
@@ -488,6 +504,7 @@ def purchase_move(*, purchase: Purchase, to_number: int | None, actor: Actor) ->
     """A buy-in, re-entry, rebuy or add-on booked on the wrong entry moves to the right one.
     The prize pool, chips and counts stay as they are."""
     tournament = lock_tournament(purchase.entry.tournament_id, key=True)
+    _not_carried(tournament)
     purchase = Purchase.objects.select_for_update().select_related("entry").get(pk=purchase.pk)
     if purchase.refunded:
         raise FloorError(_("This purchase has been refunded."))

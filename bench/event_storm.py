@@ -61,6 +61,7 @@ DATABASE_URL = "postgres://postgres@127.0.0.1:5432/floor_bench_storm"
 NAME = re.compile(r'data-name="(P\d{6})"')  # a seated player on the tablet's fragment
 GATHER_S = 0.2  # static/tables/console.js: from a burst's first message, gathered this long
 BUST_WAIT_S = 1.0  # ... from a bust without its tables' message yet
+SPACING_S = 0.5  # ... and at least this long after the last fetch started
 SETTLE_S = 5.0  # what arrives later than this after the last bust counts as lost
 BASELINE_SENDS = 40
 
@@ -158,6 +159,7 @@ def clients_main(
             "timer": None,
             "in_flight": False,
             "again": False,
+            "started": -SPACING_S,
         }
         loop = asyncio.get_running_loop()
 
@@ -173,16 +175,18 @@ def clients_main(
             tables = None if state["whole"] else sorted(state["wanted"])
             state["wanted"], state["whole"] = set(), False
             state["in_flight"] = True
+            state["started"] = loop.time()
             task = asyncio.ensure_future(console_fetch(i, tables))
             fetching.add(task)
             task.add_done_callback(done)
 
         def schedule(delay: float) -> None:
-            # console.js: at most one fetch in flight; what is named meanwhile goes in the next.
+            # console.js: at most one fetch in flight; what is named meanwhile goes in the next;
+            # a fetch starts at least SPACING_S after the one before.
             if state["in_flight"]:
                 state["again"] = True
                 return
-            at = loop.time() + delay
+            at = max(loop.time() + delay, state["started"] + SPACING_S)
             timer = state["timer"]
             if timer is not None:
                 if at >= timer.when():
@@ -554,16 +558,24 @@ def tenths(values: list[float]) -> list[list[float]]:
 
 
 def board_p99(
-    specs: list[Spec], boards: dict[int, list[Any]], changes: list[Change]
+    specs: list[Spec],
+    boards: dict[int, list[Any]],
+    changes: list[Change],
+    records: dict[int, list[Any]],
 ) -> dict[str, float]:
     """p99 of bust commit → the board reaching phones and tablets (not counted in `update_*`:
-    those screens do not show it), by kind of client."""
+    those screens do not show it), by kind of client. A phone gets the board only once its
+    player is out (clocks/consumers.py SeatConsumer): counted from the first bust after that."""
     late: dict[str, list[float]] = defaultdict(list)
     for i, recs in boards.items():
         versions = [v for _, v in recs]
+        since = 0.0
+        if specs[i].kind == "phone":
+            out = [r[0] for r in records.get(i, ()) if r[1] == "busted"]
+            since = out[0] if out else float("inf")
         for change in changes:
             k = bisect.bisect_left(versions, change.version)
-            if change.kind == "bust" and k < len(recs):
+            if change.kind == "bust" and change.at >= since and k < len(recs):
                 late[specs[i].kind].append((recs[k][0] - change.at) * 1000)
     return {k: round(_stack.percentile(v, 99), 1) for k, v in sorted(late.items())}
 
@@ -793,7 +805,7 @@ def main() -> None:
                     1 for at, code in closes.values() if at < end + SETTLE_S and code != 4410
                 ),
                 **figures,
-                "board_p99_ms_by_client": board_p99(specs, boards, changes),
+                "board_p99_ms_by_client": board_p99(specs, boards, changes, records),
                 "http_per_bust": round(calls / max(busts, 1), 2),
                 "drain_s": round(drained, 1),
                 "server_cpu_ms_per_bust": round(sum(cpu.values()) * 1000 / max(busts, 1), 1),

@@ -15,6 +15,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from clocks import feedwatch
 from clocks.hub import hub_join, hub_leave
+from tournament.catalogue import BOARD_OR_CLOCK
+from tournament.models import EntryStatus
 from tournament.realtime import entry_group, tournament_group
 
 MAX_MESSAGE_BYTES = 1024
@@ -124,10 +126,21 @@ def _tournament_exists(pk: int) -> bool:
 
 
 class SeatConsumer(TournamentConsumer):
-    """A player's own feed: their seat, moves and bust, plus the tournament's clock.
+    """A player's own feed: their seat, moves and bust, and what the my-seat page takes from
+    the tournament's feed.
 
     Opened with the entry's unguessable token; an unknown or revoked token is refused.
+
+    The my-seat page (static/floor/seat.js) shows no clock and no figures: from the tournament's
+    feed it takes a draw (it then asks for its seat) and, once the player is out, the board (a
+    late entry moves the place down). While the player is in, the board and clock messages are
+    left out: at ten busts a second that is ten messages a second to every phone in the room
+    that nobody reads (bench/event_storm.py, docs/benchmarks.md). The consumer knows whether the
+    player is out from the entry's row when the socket opens (read after it joined the entry's
+    group, so a bust in between comes as a message too) and from the player's own messages.
     """
+
+    out = False
 
     async def connect(self) -> None:
         self.groups_joined = []
@@ -139,8 +152,27 @@ class SeatConsumer(TournamentConsumer):
         group = entry_group(entry_id)
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined.append(group)
+        self.out = await _entry_out(entry_id)
         await self._join_tournament(tournament_id)
         await self.accept()
+
+    def wants(self, message: dict[str, Any]) -> bool:
+        return self.out or message.get("event") not in BOARD_OR_CLOCK
+
+    async def floor_event(self, message: dict[str, Any]) -> None:
+        # The player's own seat view (a bust, its undo, a move) says whether they are out.
+        data = message.get("data")
+        seat = data.get("seat") if isinstance(data, dict) else None
+        if isinstance(seat, dict) and "status" in seat:
+            self.out = seat["status"] == EntryStatus.BUSTED
+        await super().floor_event(message)
+
+
+@database_sync_to_async
+def _entry_out(entry_id: int) -> bool:
+    from tournament.models import Entry
+
+    return Entry.objects.filter(pk=entry_id, status=EntryStatus.BUSTED).exists()
 
 
 @database_sync_to_async

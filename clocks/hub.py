@@ -10,11 +10,14 @@ Delivery is concurrent: the listener never waits for a socket. Each screen has a
 (at most `QUEUE_SIZE` undelivered messages) and a sender task of its own that writes them to the
 socket one after another, so a slow phone or a dead connection delays nobody but itself:
 
-- a screen receives the group's messages in the order they were sent. Only clock messages may
-  be left out: a clock message is the clock's whole state, so a newer one replaces an older one
-  that is still waiting (the older is dropped, the newer keeps its own place at the end). Every
-  other message (level announcements, the floor's numbers) is delivered, in order, or the
-  screen is closed;
+- a screen receives the group's messages in the order they were sent. Only messages that carry
+  whole state may be left out (`LATEST_WINS` in tournament/catalogue.py: the clock, and the
+  board with a bust, registrations, payouts, a deal, the settings): a newer one replaces an
+  older one of the same name that is still waiting (the older is dropped, the newer keeps its
+  own place at the end; of two boards the one with the higher version is kept, as a screen
+  would keep it). A screen that falls behind in a storm of busts thus gets the latest board
+  instead of every one, and catches up instead of being closed. Every other message (level
+  announcements, the structure, a draw) is delivered, in order, or the screen is closed;
 - a screen whose outbox overflows, or whose socket takes longer than `SEND_TIMEOUT` to take one
   message (checked by the hub's watchdog every `SEND_TIMEOUT / 4`, at most every second), is too
   slow: it is closed with `CLOSE_TOO_SLOW`. The page reconnects, fetches one snapshot and goes
@@ -33,7 +36,10 @@ import contextlib
 import json
 import logging
 from collections import deque
+from collections.abc import Callable
 from typing import Any, Protocol
+
+from tournament.catalogue import LATEST_WINS
 
 logger = logging.getLogger(__name__)
 
@@ -44,10 +50,13 @@ SEND_TIMEOUT = 5.0  # seconds one message may take to be written to a socket
 CLOSE_TIMEOUT = 30.0
 CLOSE_TOO_SLOW = 4408  # the page reconnects and fetches a snapshot, like after any close
 CLOSE_FAILED = 1011
-REPLACEABLE = frozenset({"clock"})  # events whose newer message replaces an undelivered older
+REPLACEABLE = LATEST_WINS  # events whose newer message replaces an undelivered older
 
 
 class Screen(Protocol):
+    """A socket the hub delivers to. It may also have `wants(message) -> bool`: the hub then
+    leaves out the messages it does not want (the my-seat page, clocks/consumers.py)."""
+
     async def deliver(self, message: dict[str, Any], text: str) -> None: ...
 
     async def hang_up(self, code: int) -> None: ...
@@ -65,15 +74,18 @@ class _Outbox:
         self.close_code: int | None = None
         self.writing_since: float | None = None  # loop time a write began, while it is under way
         self.interrupted = False  # the write under way was cancelled by `drop`
+        self.wants: Callable[[dict[str, Any]], bool] | None = getattr(screen, "wants", None)
         self.task = asyncio.ensure_future(self.run())
 
     def put(self, message: dict[str, Any], text: str) -> None:
-        if not self.open:
+        if not self.open or (self.wants is not None and not self.wants(message)):
             return
         event = message.get("event")
         if event in REPLACEABLE:
             for queued in self.pending:
                 if queued[0].get("event") == event:  # at most one is waiting
+                    if _version(queued[0]) > _version(message):
+                        return  # the waiting one is newer: a board from another process, late
                     self.pending.remove(queued)
                     break
         if len(self.pending) >= QUEUE_SIZE:
@@ -129,6 +141,14 @@ class _Outbox:
             self.writing_since = None
         if failure is not None:
             self.drop(failure)
+
+
+def _version(message: dict[str, Any]) -> int:
+    """The board's version in a message (0: none, as for the clock)."""
+    data = message.get("data")
+    board = data.get("board") if isinstance(data, dict) else None
+    version = board.get("version") if isinstance(board, dict) else None
+    return version if isinstance(version, int) else 0
 
 
 class _Hub:

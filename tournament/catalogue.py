@@ -255,24 +255,67 @@ class DisplayAssignment(TypedDict):
 
 @dataclass(frozen=True)
 class Message:
+    """`latest_wins`: the payload is whole state (the clock, the board), so a newer message of
+    the same name makes one still waiting for a slow socket unneeded: the process's listener
+    (clocks/hub.py) sends the newer instead of both. The screens take only the board from such a
+    message (static/clocks/bigscreen.js, lobby.js, static/floor/seat.js); the console fetches
+    its figures once for any number of busts (static/tables/console.js)."""
+
     audience: Audience
     name: str
     payload: type
     meaning: str
+    latest_wins: bool = False
 
 
 _MESSAGES = (
     # The tournament's audience.
-    Message(Audience.TOURNAMENT, "clock", ClockPayload, "a clock command: start, pause, adjust"),
+    Message(
+        Audience.TOURNAMENT,
+        "clock",
+        ClockPayload,
+        "a clock command: start, pause, adjust",
+        latest_wins=True,
+    ),
     Message(Audience.TOURNAMENT, "level", ClockPayload, "a level or break began (the ticker)"),
-    Message(Audience.TOURNAMENT, "bust", BustPayload, "players are out; their places"),
-    Message(Audience.TOURNAMENT, "bust_undo", BoardChanged, "the last bust was taken back"),
-    Message(Audience.TOURNAMENT, "entries", BoardChanged, "registrations, refunds, corrections"),
-    Message(Audience.TOURNAMENT, "payouts", BoardChanged, "the payout table changed"),
-    Message(Audience.TOURNAMENT, "deal", BoardChanged, "a deal was recorded"),
+    Message(
+        Audience.TOURNAMENT,
+        "bust",
+        BustPayload,
+        "players are out; their places",
+        latest_wins=True,
+    ),
+    Message(
+        Audience.TOURNAMENT,
+        "bust_undo",
+        BoardChanged,
+        "the last bust was taken back",
+        latest_wins=True,
+    ),
+    Message(
+        Audience.TOURNAMENT,
+        "entries",
+        BoardChanged,
+        "registrations, refunds, corrections",
+        latest_wins=True,
+    ),
+    Message(
+        Audience.TOURNAMENT,
+        "payouts",
+        BoardChanged,
+        "the payout table changed",
+        latest_wins=True,
+    ),
+    Message(Audience.TOURNAMENT, "deal", BoardChanged, "a deal was recorded", latest_wins=True),
     Message(Audience.TOURNAMENT, "status", StatusPayload, "the tournament's status changed"),
     Message(Audience.TOURNAMENT, "structure", StructurePayload, "the blind structure changed"),
-    Message(Audience.TOURNAMENT, "tournament", BoardChanged, "the settings changed"),
+    Message(
+        Audience.TOURNAMENT,
+        "tournament",
+        BoardChanged,
+        "the settings changed",
+        latest_wins=True,
+    ),
     Message(Audience.TOURNAMENT, "seating", SeatingPayload, "seats were drawn"),
     Message(Audience.TOURNAMENT, "h4h", HandForHandPayload, "hand-for-hand on, off, next"),
     Message(Audience.TOURNAMENT, "announce", AnnouncePayload, "a spoken announcement"),
@@ -303,6 +346,16 @@ _MESSAGES = (
 )
 
 MESSAGES: dict[tuple[Audience, str], Message] = {(m.audience, m.name): m for m in _MESSAGES}
+LATEST_WINS = frozenset(
+    m.name for m in _MESSAGES if m.audience is Audience.TOURNAMENT and m.latest_wins
+)
+# The tournament's messages that carry the board or the clock state.
+BOARD_OR_CLOCK = frozenset(
+    m.name
+    for m in _MESSAGES
+    if m.audience is Audience.TOURNAMENT
+    and (m.payload is ClockPayload or "board" in getattr(m.payload, "__required_keys__", ()))
+)
 
 
 class UndeclaredEvent(ValueError):

@@ -98,3 +98,53 @@ async def test_a_screen_the_hub_drops_is_closed_so_the_page_reconnects(tournamen
     await closed[0].disconnect()
     await other.disconnect()
     assert not [g for (_loop, g) in hub._hubs if g == group]
+
+
+async def test_a_players_phone_gets_the_board_only_once_the_player_is_out(make_tournament):
+    from asgiref.sync import sync_to_async
+
+    from tournament.events import Actor
+    from tournament.models import Entry, EntryStatus
+    from tournament.realtime import entry_group
+    from tournament.services.registration import entry_register, player_create
+
+    @sync_to_async
+    def an_entry() -> Entry:
+        t = make_tournament(status="registering")
+        actor = Actor.system("test")
+        player = player_create(name="Anna Berg", actor=actor)
+        return entry_register(tournament=t, player=player, actor=actor)
+
+    entry = await an_entry()
+    ws, connected = await connect(f"/ws/s/{entry.public_token}/")
+    assert connected
+    layer, group = get_channel_layer(), tournament_group(entry.tournament_id)
+
+    async def send(event: str, data: dict, to: str = group) -> None:
+        await layer.group_send(to, {"type": "floor.event", "event": event, "data": data})
+
+    # In play: the page reads neither board nor clock, so neither is sent; a draw is.
+    await send("bust", {"board": {"version": 5}, "busted": []})
+    await send("clock", {"running": True})
+    await send("seating", {"draw": True})
+    assert (await ws.receive_json_from(timeout=2))["event"] == "seating"
+    # Out (the player's own message says so): the board comes, a late entry moves the place.
+    seat = {"status": EntryStatus.BUSTED.value, "place": 9, "rank": 1}
+    await send("bust", {"seat": seat}, to=entry_group(entry.pk))
+    assert (await ws.receive_json_from(timeout=2))["data"] == {"seat": seat}
+    await send("entries", {"board": {"version": 6}})
+    assert (await ws.receive_json_from(timeout=2))["event"] == "entries"
+    # The bust undone: in play again.
+    await send("seat", {"seat": {"status": "active"}}, to=entry_group(entry.pk))
+    assert (await ws.receive_json_from(timeout=2))["event"] == "seat"
+    await send("entries", {"board": {"version": 7}})
+    await send("seating", {"draw": True})
+    assert (await ws.receive_json_from(timeout=2))["event"] == "seating"
+    await ws.disconnect()
+    # A phone opened after the bust gets the board from the start.
+    await sync_to_async(Entry.objects.filter(pk=entry.pk).update)(status=EntryStatus.BUSTED)
+    ws, connected = await connect(f"/ws/s/{entry.public_token}/")
+    assert connected
+    await send("entries", {"board": {"version": 8}})
+    assert (await ws.receive_json_from(timeout=2))["event"] == "entries"
+    await ws.disconnect()

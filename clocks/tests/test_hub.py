@@ -37,9 +37,12 @@ class FakeLayer:
     async def receive(self, channel: str) -> dict[str, Any]:
         return await self.inbox.get()
 
-    def push(self, event: str, n: int) -> None:
+    def push(self, event: str, n: int, version: int | None = None) -> None:
+        data: dict[str, Any] = {"n": n}
+        if version is not None:
+            data["board"] = {"version": version}
         self.inbox.put_nowait(
-            {"type": "floor.event", "event": event, "data": {"n": n}, "text": f"{event} {n}"}
+            {"type": "floor.event", "event": event, "data": data, "text": f"{event} {n}"}
         )
 
 
@@ -107,14 +110,14 @@ async def test_a_screen_whose_queue_overflows_is_closed_and_removed(layer, monke
     stuck.gate = asyncio.Event()  # never opens: the socket takes nothing
     await hub.hub_join(layer, GROUP, stuck)
     await hub.hub_join(layer, GROUP, fast)
-    for n in range(7):  # one being written, four waiting, the sixth overflows
-        layer.push("entries", n)
+    for n in range(7):  # one being written, four waiting, the sixth overflows (none replaces)
+        layer.push("announce", n)
     await settle(lambda: stuck.closed)
     assert stuck.closed == [hub.CLOSE_TOO_SLOW]  # at once, not after the send timeout
     assert stuck not in the_hub().members
     await settle(lambda: stuck not in the_hub().outboxes)  # its task ends after the close
     await settle(lambda: len(fast.texts) == 7)
-    layer.push("entries", 7)
+    layer.push("announce", 7)
     await settle(lambda: len(fast.texts) == 8)
     assert stuck.texts == []
     assert len(other_tasks()) == 3  # the listener, its watchdog, the fast screen's sender
@@ -180,6 +183,34 @@ async def test_a_newer_clock_state_replaces_an_undelivered_older_one(layer):
     # In order; only the clock states overtaken by a newer one are left out.
     assert screen.texts == ["clock 0", "level 2", "entries 4", "clock 5"]
     await hub.hub_leave(GROUP, screen)
+
+
+async def test_a_newer_board_replaces_an_undelivered_older_one_of_the_same_kind(layer):
+    screen = FakeScreen()
+    screen.gate = asyncio.Event()
+    await hub.hub_join(layer, GROUP, screen)
+    layer.push("bust", 0, version=10)  # being written while the rest arrives
+    await settle(lambda: the_hub().members[screen].writing_since is not None)
+    layer.push("bust", 1, version=11)
+    layer.push("entries", 2, version=12)
+    layer.push("announce", 3)
+    layer.push("bust", 4, version=14)
+    layer.push("bust", 5, version=13)  # from another process, late: the waiting one is newer
+    layer.push("entries", 6, version=15)
+    await settle(lambda: layer.inbox.empty())
+    await asyncio.sleep(0.01)
+    screen.gate.set()
+    await settle(lambda: len(screen.texts) == 4)
+    await asyncio.sleep(0.05)
+    # The announcement in its place; of each kind of board only the newest waiting one.
+    assert screen.texts == ["bust 0", "announce 3", "bust 4", "entries 6"]
+    await hub.hub_leave(GROUP, screen)
+
+
+async def test_only_whole_state_replaces():
+    assert {"clock", "bust", "entries"} <= hub.REPLACEABLE
+    # A level change (its sound), a draw, an announcement, the structure: each is delivered.
+    assert not {"level", "seating", "announce", "structure", "h4h", "speech"} & hub.REPLACEABLE
 
 
 async def test_the_last_screen_leaving_ends_every_task(layer):

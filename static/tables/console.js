@@ -39,21 +39,27 @@ let again = false; // messages came during it: one more fetch follows
 // gets one fetch at a time from each console (what is named meanwhile goes in the next one).
 // A bust waits up to a second: the message naming its tables comes on the console's own feed,
 // which may arrive later, and one fetch then brings both (the figures come with every fetch).
+// And a fetch starts at least half a second after the one before: in a storm of busts (ten a
+// second at a festival) four consoles fetch at most eight times a second between them, not once
+// for every message (bench/event_storm.py, docs/benchmarks.md); a quiet room is not delayed.
+const SPACING_MS = 500;
+let lastStart = 0;
 function refresh(delay = 200) {
   if (inFlight) { again = true; return; }
-  const at = Date.now() + delay;
+  const at = Math.max(Date.now() + delay, lastStart + SPACING_MS);
   if (timer) {
     if (at >= due) return;
     clearTimeout(timer);
   }
   due = at;
-  timer = setTimeout(fetchChart, delay);
+  timer = setTimeout(fetchChart, at - Date.now());
 }
 
 async function fetchChart() {
   timer = null;
   if (busyTyping()) { setTimeout(refresh, 500); return; }
   inFlight = true;
+  lastStart = Date.now();
   try {
     if (whole || !chart.querySelector(".tables-grid")) {
       whole = false; wanted = new Set();

@@ -1,11 +1,14 @@
 """The seating console asks a slow server for one thing at a time: while its fetch of changed
 tables is under way, the tables named meanwhile wait and go in one fetch after it
-(static/tables/console.js). A bust alone waits up to a second for the tables' message."""
+(static/tables/console.js). A bust alone waits up to a second for the tables' message. In a
+steady stream of messages a fetch starts at least half a second after the one before."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+import time
 from typing import Any
 
 import pytest
@@ -37,8 +40,18 @@ def test_a_console_keeps_one_fetch_in_flight_and_gathers_what_comes_meanwhile(
         ws.connect_to_server()
 
     held: list[Any] = []  # fetches of changed tables, answered when the test says so
+    started: list[float] = []
+    answer_at_once = [False]
+
+    def fetched(route: Any) -> None:
+        started.append(time.monotonic())
+        if answer_at_once[0]:
+            route.continue_()
+        else:
+            held.append(route)
+
     page.route_web_socket(re.compile(r"/ws/console/"), socket)
-    page.route(re.compile(r"/seating/\?.*tables="), lambda route: held.append(route))
+    page.route(re.compile(r"/seating/\?.*tables="), fetched)
     login(page, asgi_server, "flo", "pw-floor-123")
     page.goto(f"{asgi_server}/console/t/{t.pk}/seating/")
     page.wait_for_selector(".tables-grid")
@@ -69,5 +82,16 @@ def test_a_console_keeps_one_fetch_in_flight_and_gathers_what_comes_meanwhile(
     assert len(held) == 2
     page.wait_for_timeout(900)
     assert len(held) == 3
+    answer_at_once[0] = True
     held[2].continue_()
+    page.wait_for_timeout(600)
+    # A storm: a message every 100 ms for two seconds, each fetch answered at once.
+    before = len(started)
+    for n in range(20):
+        sockets[0].send(_seating([1 + n % 2]))
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(700)
+    storm = started[before:]
+    assert 3 <= len(storm) <= 6, storm  # not one every 200 ms
+    assert all(b - a >= 0.4 for a, b in itertools.pairwise(storm)), storm
     ctx.close()

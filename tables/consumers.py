@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 from clocks.consumers import TournamentConsumer, _tournament_exists
 from tournament.realtime import (
@@ -36,7 +38,10 @@ class DealerConsumer(TournamentConsumer):
         if not is_open:
             await self.close(code=CLOSE_TABLE_CLOSED)
             return
-        for group in (table_group(table_id), dealer_group(token)):
+        # The table's view comes rendered in the page's language (`?lang=`, static/tables/
+        # dealer.js): a table is rendered only in the languages its tablets use.
+        language = _language(self.scope.get("query_string", b""))
+        for group in (table_group(table_id), table_group(table_id, language), dealer_group(token)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
         # The tournament's feed (boards, the clock) through the process's hub, as every screen
@@ -54,6 +59,13 @@ class DealerConsumer(TournamentConsumer):
             await self.close(code=CLOSE_TABLE_CLOSED)
             return
         await super().floor_event(message)
+
+
+def _language(query: bytes) -> str:
+    """The `lang` the page asks for, if the product speaks it; else the default language."""
+    asked = parse_qs(query.decode("latin-1")).get("lang", [""])[0]
+    codes = [code for code, _name in settings.LANGUAGES]
+    return asked if asked in codes else settings.LANGUAGE_CODE.split("-")[0]
 
 
 @database_sync_to_async

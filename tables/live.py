@@ -1,8 +1,9 @@
 """What the tables' screens are sent when seats, a button or a hand change.
 
-A dealer tablet gets its whole table, rendered (the same fragment its page shows), once per
-language; it swaps it in and asks for nothing. A table is rendered only while a tablet listens
-to it (tournament/realtime.py `listened`); a tablet that connects later loads its table then.
+A dealer tablet gets its whole table, rendered (the same fragment its page shows) in its page's
+language; it swaps it in and asks for nothing. A table is rendered only in the languages of the
+tablets listening to it now (tournament/realtime.py `listened`, one group per table and
+language); a tablet that connects later loads its table then.
 The console gets the numbers of the changed tables and fetches only those. Both are built when
 the transaction commits, from what is committed (tournament/realtime.py send_on_commit); the
 messages are declared in tournament/catalogue.py.
@@ -29,13 +30,21 @@ from tournament.realtime import (
 )
 
 
-def table_view(table: Table, clock: tuple[list[Any], Any] | None = None) -> TableView:
-    """The tablet's fragment of `table` in every language the product speaks. Forms carry no
-    CSRF token here (the page's token rides on every htmx request, tables/dealer.html).
-    `clock`: the tournament's levels and clock state, read once for several tables."""
+def table_view(
+    table: Table,
+    clock: tuple[list[Any], Any] | None = None,
+    languages: Iterable[str] | None = None,
+    context: dict[str, Any] | None = None,
+) -> TableView:
+    """The tablet's fragment of `table` in `languages` (default: every language the product
+    speaks). Forms carry no CSRF token here (the page's token rides on every htmx request,
+    tables/dealer.html). `clock`: the tournament's levels and clock state, read once for several
+    tables; `context`: the table's `dealer_context`, read once for several languages."""
     html: dict[str, str] = {}
-    context = dealer_context(table, clock)
-    for code, _name in settings.LANGUAGES:
+    if context is None:
+        context = dealer_context(table, clock)
+    codes = [code for code, _name in settings.LANGUAGES] if languages is None else languages
+    for code in codes:
         with translation.override(code):
             html[code] = render_to_string("tables/_dealer.html", context)
     return {"table": table.number, "html": html, "hand_level": table.hand_level}
@@ -66,21 +75,26 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
         if not clock and tables:
             clock.append(tournament_clock(next(iter(tables.values())).tournament))
 
-    def view_of(table_id: int) -> Any:
+    contexts: dict[int, dict[str, Any]] = {}  # a table's dealer context, for every language
+
+    def view_of(table_id: int, language: str) -> Any:
         def build() -> dict[str, Any] | None:
-            if not realtime.listened(table_group(table_id)):
-                return None  # no tablet at this table now; one that connects loads the table
+            if not realtime.listened(table_group(table_id, language)):
+                return None  # no tablet in this language now; one that connects loads the table
             load()
             table = tables.get(table_id)
             if table is None or not table.is_open:
                 return None
-            load_clock()
-            return dict(table_view(table, clock[0] if clock else None))
+            if table_id not in contexts:
+                load_clock()
+                contexts[table_id] = dealer_context(table, clock[0] if clock else None)
+            return dict(table_view(table, languages=[language], context=contexts[table_id]))
 
         return build
 
     for table_id in ids:
-        send_on_commit(table_group(table_id), "table", view_of(table_id))
+        for language, _name in settings.LANGUAGES:
+            send_on_commit(table_group(table_id, language), "table", view_of(table_id, language))
     if console:
 
         def numbers() -> dict[str, Any]:

@@ -177,7 +177,9 @@ class ClockPayload(TypedDict):
 
 
 class TableView(TypedDict):
-    """A dealer tablet's whole table, rendered once per language (tables/live.py)."""
+    """A dealer tablet's whole table, rendered in the language of the tablets it goes to
+    (`html`: language -> fragment; one message per language a tablet of the table uses,
+    tables/live.py)."""
 
     table: int
     html: dict[str, str]

@@ -34,8 +34,10 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
-def table_group(table_id: int) -> str:
-    return f"table.{table_id}"
+def table_group(table_id: int, language: str | None = None) -> str:
+    """A table's tablets; with `language`, those showing the table in that language (its rendered
+    view goes only there, so a room of German tablets costs one rendering per change)."""
+    return f"table.{table_id}" if language is None else f"table.{table_id}.{language}"
 
 
 def entry_group(entry_id: int) -> str:

@@ -92,7 +92,7 @@ function drawH4h(data) {
 }
 
 const feed = new Feed({
-  wsUrl: root.dataset.ws,
+  wsUrl: `${root.dataset.ws}?lang=${lang}`, // the table comes rendered in this language
   snapshotUrl: root.dataset.clock,
   clock,
   onSnapshot: (s) => { snapshot = s; },

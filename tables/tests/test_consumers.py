@@ -33,10 +33,29 @@ async def test_dealer_socket_gets_table_events_and_is_closed_on_revocation(table
     seats = await sync_to_async(lambda: sorted(table.assignments.values_list("seat", flat=True)))()
     await sync_to_async(svc.button_set)(table=table, seat=seats[0], actor=actor)
     message = await ws.receive_json_from(timeout=WAIT)
-    assert message["event"] == "table"
+    # No `?lang=`: the default language's rendering.
+    assert message["event"] == "table" and set(message["data"]["html"]) == {"en"}
     await sync_to_async(svc.dealer_token_renew)(table=table, actor=actor)
     output = await ws.receive_output(timeout=WAIT)
     assert output["type"] == "websocket.close" and output.get("code") == 4403
+
+
+async def test_a_tablet_gets_its_table_in_its_pages_language(table, actor):
+    german = WebsocketCommunicator(
+        application, f"/ws/d/{table.dealer_token}/?lang=de", headers=ORIGIN
+    )
+    odd = WebsocketCommunicator(application, f"/ws/d/{table.dealer_token}/?lang=xx", headers=ORIGIN)
+    assert (await german.connect())[0] and (await odd.connect())[0]
+    seats = await sync_to_async(lambda: sorted(table.assignments.values_list("seat", flat=True)))()
+    await sync_to_async(svc.button_set)(table=table, seat=seats[0], actor=actor)
+    de = await german.receive_json_from(timeout=WAIT)
+    assert de["event"] == "table" and list(de["data"]["html"]) == ["de"]
+    assert "Hand fertig" in de["data"]["html"]["de"]
+    other = await odd.receive_json_from(timeout=WAIT)  # a language not spoken: the default
+    assert list(other["data"]["html"]) == ["en"]
+    assert await german.receive_nothing(timeout=0.3)  # one rendering, not one per language
+    await german.disconnect()
+    await odd.disconnect()
 
 
 async def test_dealer_socket_refuses_unknown_token_and_wrong_origin(table):

@@ -44,11 +44,15 @@ def built(monkeypatch):
 @pytest.mark.asyncio
 async def test_only_the_table_with_a_tablet_is_rendered(tables, actor, built):
     watched, unwatched = tables[0], tables[1]
-    ws = WebsocketCommunicator(application, f"/ws/d/{watched.dealer_token}/", headers=ORIGIN)
+    ws = WebsocketCommunicator(
+        application, f"/ws/d/{watched.dealer_token}/?lang=de", headers=ORIGIN
+    )
     connected, _ = await ws.connect()
     assert connected
-    assert await sync_to_async(listened)(table_group(watched.pk))
-    assert not await sync_to_async(listened)(table_group(unwatched.pk))
+    # The page's language: the table is rendered in German only.
+    assert await sync_to_async(listened)(table_group(watched.pk, "de"))
+    assert not await sync_to_async(listened)(table_group(watched.pk, "en"))
+    assert not await sync_to_async(listened)(table_group(unwatched.pk, "de"))
 
     for table in (watched, unwatched):
         seats = await sync_to_async(
@@ -56,9 +60,9 @@ async def test_only_the_table_with_a_tablet_is_rendered(tables, actor, built):
         )()
         await sync_to_async(svc.button_set)(table=table, seat=seats[0], actor=actor)
     tables_sent = [g for g, event in built if event == "table"]
-    assert tables_sent == [table_group(watched.pk)]
+    assert tables_sent == [table_group(watched.pk, "de")]
     await ws.disconnect()
-    assert not await sync_to_async(listened)(table_group(watched.pk))
+    assert not await sync_to_async(listened)(table_group(watched.pk, "de"))
 
 
 @pytest.mark.django_db

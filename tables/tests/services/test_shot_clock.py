@@ -148,7 +148,7 @@ def test_cards_that_come_back_only_at_the_final_table_refuse_a_new_day(table, ac
 def test_the_tablet_and_the_chart_are_told(table, actor, sent, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         svc.shot_clock_start(table=table)
-    views = [d for g, e, d in sent if g == realtime.table_group(table.pk) and e == "table"]
+    views = [d for g, e, d in sent if g == realtime.table_group(table.pk, "de") and e == "table"]
     assert views and 'id="shotclock"' in views[-1]["html"]["de"]
     (clock,) = [
         d

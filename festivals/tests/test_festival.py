@@ -14,7 +14,8 @@ from festivals.domain.day2 import Seat, Survivor, draw_violations
 from festivals.models import Advance, Bagging, Carried
 from festivals.selectors import bagging_report, event_standings, event_state, latest_bags
 from tables import services as seating
-from tables.models import SeatAssignment
+from tables.models import SeatAssignment, Table
+from tournament import counters
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.models import Entry, EntryStatus, Event, Status, Tournament
@@ -199,6 +200,14 @@ def test_the_day2_draw_waits_for_every_flight_then_carries_the_bags(event, actor
     assert (drawn.players, drawn.tables) == (18, 3)
     day2 = Tournament.objects.get(pk=event.day2_id)
     assert day2.players_left == 18 and day2.entries_counted == 18
+    # The tables opened with their head counts: every kept counter agrees with a recount.
+    report = counters.check(day2.pk)
+    assert report.ok and report.counters > 0, report.differences
+    assert sorted(Table.objects.filter(tournament=day2).values_list("players", flat=True)) == [
+        6,
+        6,
+        6,
+    ]
     numbers = tournament_numbers(day2)
     assert numbers.entries == 42 and numbers.chips_in_play == sum(
         tournament_numbers(t).chips_in_play for t in (a, b, c)

@@ -101,9 +101,14 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
         raise FloorError(_("Nobody is registered yet."))
     needed = tables_needed(len(entries), tournament.seats_per_table)
     have = tournament.tables.count()
-    while have < needed:
+    while have < needed:  # opened without reading them back: they are read as rows below
         have += len(
-            tables_create(tournament=tournament, count=min(1000, needed - have), actor=actor)
+            _open_tables(
+                tournament,
+                min(1000, needed - have),
+                seats=tournament.seats_per_table,
+                actor=actor,
+            )
         )
     # Plain rows, not model instances (3,334 tables at 30,000 entries); the accessible seats
     # only when someone needs one.

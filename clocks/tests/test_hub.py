@@ -164,47 +164,46 @@ async def test_a_send_that_hangs_past_the_timeout_closes_that_screen(layer, monk
     assert not other_tasks()
 
 
-async def test_a_newer_clock_state_replaces_an_undelivered_older_one(layer):
+async def delivered_after_a_busy_write(
+    layer: FakeLayer, first: tuple[Any, ...], rest: list[tuple[Any, ...]], count: int
+) -> list[str]:
+    """Push `first` to a screen whose socket holds on to it, then `rest` while it waits; open
+    the socket and return the `count` texts the screen got, in order."""
     screen = FakeScreen()
     screen.gate = asyncio.Event()
     await hub.hub_join(layer, GROUP, screen)
-    layer.push("clock", 0)  # being written while the rest arrives
+    layer.push(*first)
     await settle(lambda: the_hub().members[screen].writing_since is not None)
-    layer.push("clock", 1)
-    layer.push("level", 2)
-    layer.push("clock", 3)
-    layer.push("entries", 4)
-    layer.push("clock", 5)
+    for message in rest:
+        layer.push(*message)
     await settle(lambda: layer.inbox.empty())
     await asyncio.sleep(0.01)
     screen.gate.set()
-    await settle(lambda: len(screen.texts) == 4)
+    await settle(lambda: len(screen.texts) == count)
     await asyncio.sleep(0.05)
-    # In order; only the clock states overtaken by a newer one are left out.
-    assert screen.texts == ["clock 0", "level 2", "entries 4", "clock 5"]
     await hub.hub_leave(GROUP, screen)
+    return screen.texts
+
+
+async def test_a_newer_clock_state_replaces_an_undelivered_older_one(layer):
+    rest = [("clock", 1), ("level", 2), ("clock", 3), ("entries", 4), ("clock", 5)]
+    texts = await delivered_after_a_busy_write(layer, ("clock", 0), rest, 4)
+    # In order; only the clock states overtaken by a newer one are left out.
+    assert texts == ["clock 0", "level 2", "entries 4", "clock 5"]
 
 
 async def test_a_newer_board_replaces_an_undelivered_older_one_of_the_same_kind(layer):
-    screen = FakeScreen()
-    screen.gate = asyncio.Event()
-    await hub.hub_join(layer, GROUP, screen)
-    layer.push("bust", 0, version=10)  # being written while the rest arrives
-    await settle(lambda: the_hub().members[screen].writing_since is not None)
-    layer.push("bust", 1, version=11)
-    layer.push("entries", 2, version=12)
-    layer.push("announce", 3)
-    layer.push("bust", 4, version=14)
-    layer.push("bust", 5, version=13)  # from another process, late: the waiting one is newer
-    layer.push("entries", 6, version=15)
-    await settle(lambda: layer.inbox.empty())
-    await asyncio.sleep(0.01)
-    screen.gate.set()
-    await settle(lambda: len(screen.texts) == 4)
-    await asyncio.sleep(0.05)
+    rest = [
+        ("bust", 1, 11),
+        ("entries", 2, 12),
+        ("announce", 3),
+        ("bust", 4, 14),
+        ("bust", 5, 13),  # from another process, late: the waiting one is newer
+        ("entries", 6, 15),
+    ]
+    texts = await delivered_after_a_busy_write(layer, ("bust", 0, 10), rest, 4)
     # The announcement in its place; of each kind of board only the newest waiting one.
-    assert screen.texts == ["bust 0", "announce 3", "bust 4", "entries 6"]
-    await hub.hub_leave(GROUP, screen)
+    assert texts == ["bust 0", "announce 3", "bust 4", "entries 6"]
 
 
 async def test_only_whole_state_replaces():

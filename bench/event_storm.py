@@ -477,6 +477,23 @@ def storm(t: Any, victims: list[int], rate: float, names: dict[int, str]) -> lis
     return changes
 
 
+# When each table view left the floor's process, by group (for `tablet_floor_p99_ms`).
+PUBLISHED: dict[str, list[float]] = defaultdict(list)
+
+
+def tablet_floor_p99(specs: list[Spec], changes: list[Change], groups: dict[int, str]) -> float:
+    """p99 of a change's commit → its tablets' table view published to Redis by the floor's
+    process (built and sent): the floor's share of the tablets' latency."""
+    late: list[float] = []
+    for change in changes:
+        for number in set(change.absent) | set(change.present):
+            sent = PUBLISHED.get(groups.get(number, ""), [])
+            k = bisect.bisect_left(sent, change.at)
+            if number in groups and k < len(sent):
+                late.append((sent[k] - change.at) * 1000)
+    return round(_stack.percentile(late, 99), 1)
+
+
 def watch_outbox() -> list[float]:
     """Time each live message of this process from the moment it is queued on commit
     (tournament/realtime.py `_send`) until the channel layer has published it: the share of a
@@ -498,6 +515,8 @@ def watch_outbox() -> list[float]:
         await group_send(group, message)
         if (at := queued.pop(id(message), None)) is not None:
             waited.append((time.time() - at) * 1000)
+        if message.get("event") == "table":
+            PUBLISHED[group].append(time.time())
 
     realtime._send = timed_send  # type: ignore[assignment]
     layer.group_send = timed_group_send  # type: ignore[method-assign]
@@ -594,6 +613,7 @@ def evaluate(
     per_change: list[float] = []
     by_kind: dict[str, list[float]] = defaultdict(list)
     samples: dict[str, list[float]] = defaultdict(list)
+    tablets_by: dict[str, list[float]] = defaultdict(list)  # a broken table's, the others'
     lost: Counter[str] = Counter()
     incomplete = 0
     for change in changes:
@@ -610,6 +630,9 @@ def evaluate(
                 complete = False
                 continue
             samples[specs[i].kind].append((at - change.at) * 1000)
+            if specs[i].kind == "tablet":
+                state = "closed" if specs[i].key in change.closed else "seats"
+                tablets_by[state].append((at - change.at) * 1000)
             worst = max(worst, at - change.at)
         if not complete:
             incomplete += 1  # never shown everywhere: counted in `lost`, not in the latencies
@@ -645,6 +668,8 @@ def evaluate(
         "lost_by_client": dict(sorted(lost.items())),
         "changes_incomplete": incomplete,
         "p99_ms_by_client": {k: round(pct(v, 99), 1) for k, v in sorted(samples.items())},
+        # Tablets of broken tables (closed, 4410) apart from those whose seats changed.
+        "tablet_p99_ms_by_change": {k: round(pct(v, 99), 1) for k, v in sorted(tablets_by.items())},
         "applied_by_client": {k: len(v) for k, v in sorted(samples.items())},
     }
 
@@ -764,6 +789,16 @@ def main() -> None:
     stack = _stack.FullStack(
         _stack.stack_env(db_url, REDIS_URL), web=1, ws=2, proxy=not args.no_proxy
     ).start()
+    from tables.models import Table
+    from tournament.realtime import table_group
+
+    numbers = {s.key for s in specs if s.kind == "tablet"}
+    table_groups = {
+        n: table_group(pk, "en")  # the bench's tablets ask for no language: the default
+        for n, pk in Table.objects.filter(tournament_id=t.pk, number__in=numbers).values_list(
+            "number", "pk"
+        )
+    }
 
     def work() -> tuple[Any, ...]:
         load = os.getloadavg()[0]
@@ -787,6 +822,7 @@ def main() -> None:
     records[phone] = [r for r in records.get(phone, []) if r[1] != "baseline"]
     base = [(arrived[k] - at) * 1000 for k, at in enumerate(sent) if k in arrived]
     figures = evaluate(specs, records, closes, changes, end)
+    figures["tablet_floor_p99_ms"] = tablet_floor_p99(specs, changes, table_groups)
     busts = sum(1 for c in changes if c.kind == "bust")
     base_p99 = _stack.percentile(base, 99)
     print(

@@ -7,6 +7,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.utils.translation import get_supported_language_variant
 
 from clocks.consumers import TournamentConsumer, _tournament_exists
 from tournament.realtime import (
@@ -64,8 +65,10 @@ class DealerConsumer(TournamentConsumer):
 def _language(query: bytes) -> str:
     """The `lang` the page asks for, if the product speaks it; else the default language."""
     asked = parse_qs(query.decode("latin-1")).get("lang", [""])[0]
-    codes = [code for code, _name in settings.LANGUAGES]
-    return asked if asked in codes else settings.LANGUAGE_CODE.split("-")[0]
+    try:
+        return get_supported_language_variant(asked)
+    except LookupError:
+        return get_supported_language_variant(settings.LANGUAGE_CODE)
 
 
 @database_sync_to_async

@@ -111,10 +111,11 @@ def main() -> None:
                 assert state.level_ends_at is not None
                 end_ms = state.level_ends_at.timestamp() * 1000
                 for page in pages:
+                    # The value the screen draws its digits from, derived now (the page
+                    # writes the digits when a shown second turns, not on every frame).
                     got = page.evaluate(
-                        "() => { const e = document.getElementById('bs-time');"
-                        " return [Number(e.dataset.remainingMs), Number(e.dataset.localAt),"
-                        " Number(e.dataset.levelIndex)]; }"
+                        "() => { const p = window.floorClock.project();"
+                        " return [p.remainingMs, Date.now(), p.index]; }"
                     )
                     remaining, at, index = got
                     if index == state.level_index:

@@ -1,4 +1,4 @@
-import { Feed, ServerClock, Sounds, applyBoard, formatChips, formatMoney, formatTime, keepAwake, project } from "./clock.js";
+import { Feed, ServerClock, Sounds, applyBoard, everySecond, formatChips, formatMoney, formatTime, keepAwake, project, setText as write } from "./clock.js";
 import { Speaker } from "./speech.js";
 
 const root = document.getElementById("bigscreen");
@@ -123,6 +123,13 @@ function drawNumbers() {
   $("bs-payouts").innerHTML = rows || `<tr><td colspan="2">–</td></tr>`;
 }
 
+// Drawn when a shown second may turn (clock.js everySecond), and written only where a shown
+// value changed.
+const setText = (id, text) => write($(id), text);
+function setData(node, key, value) {
+  if (node.dataset[key] !== value) node.dataset[key] = value;
+}
+
 function frame() {
   const now = clock.now();
   const p = project(payload, snapshot.levels, now);
@@ -130,42 +137,41 @@ function frame() {
   const lv = snapshot.levels[index];
   const next = snapshot.levels[index + 1];
   document.body.classList.toggle("on-break", !!(lv && lv.is_break));
-  $("bs-level").textContent = !p.started ? t.notStarted : lv.is_break ? t.breakWord : `${t.level} ${levelNumber(index)}`;
+  setText("bs-level", !p.started ? t.notStarted : lv.is_break ? t.breakWord : `${t.level} ${levelNumber(index)}`);
   const timeEl = $("bs-time");
-  timeEl.textContent = formatTime(p.remainingMs);
+  setText("bs-time", formatTime(p.remainingMs));
   timeEl.classList.toggle("long", timeEl.textContent.length > 5);
-  timeEl.dataset.remainingMs = String(Math.round(p.remainingMs));
-  timeEl.dataset.levelIndex = String(index);
-  timeEl.dataset.localAt = String(Date.now());
+  setData(timeEl, "levelIndex", String(index));
   if (lastIndex !== null && index !== lastIndex) timeEl.dataset.switchedAt = String(Date.now());
   timeEl.classList.toggle("paused", p.started && !p.running);
   timeEl.classList.toggle("warn", p.running && p.remainingMs <= 60000);
-  $("bs-paused").textContent = payload && payload.stopped ? t.ended : p.started && !p.running ? t.paused : "";
+  setText("bs-paused", payload && payload.stopped ? t.ended : p.started && !p.running ? t.paused : "");
   show("bs-blinds", lv && !lv.is_break ? levelLine(lv) : "");
-  $("bs-ante").textContent = anteLine(lv);
-  $("bs-next").textContent = next ? `${t.next}: ${next.is_break ? `${t.breakWord} ${next.minutes} ${t.min}` : `${levelLine(next)}${anteLine(next) ? " · " + anteLine(next) : ""}`}` : t.lastLevel;
+  setText("bs-ante", anteLine(lv));
+  setText("bs-next", next ? `${t.next}: ${next.is_break ? `${t.breakWord} ${next.minutes} ${t.min}` : `${levelLine(next)}${anteLine(next) ? " · " + anteLine(next) : ""}`}` : t.lastLevel);
   const toBreak = secondsToBreak(p, index);
   show("bs-break", toBreak != null && !(lv && lv.is_break) && !payload.stopped ? formatTime(toBreak) : "–");
   const colorUp = lv && lv.is_break && lv.color_up && lv.color_up.length ? `${t.colorUp}: ${lv.color_up.map((c) => formatChips(c)).join(", ")}` : "";
-  $("bs-colorup").textContent = colorUp;
+  setText("bs-colorup", colorUp);
   if (speaker) speaker.watch(snapshot.levels, { index, remainingMs: p.remainingMs, running: p.running && !(payload && payload.stopped) });
   else if (lastIndex !== null && index !== lastIndex && p.running) sounds.play(lv.is_break ? "break" : "level");
   if (p.running && p.remainingMs <= 60000 && p.remainingMs > 59000 && warnedFor !== index) { warnedFor = index; sounds.play("minute"); }
   lastIndex = index;
-  requestAnimationFrame(frame);
+  return [p.running && !(payload && payload.stopped) ? p.remainingMs : null];
 }
 
+let redraw = () => {};
 const feed = new Feed({
   wsUrl: cfg.wsUrl,
   snapshotUrl: cfg.snapshotUrl,
   clock,
-  onSnapshot: (s) => { snapshot = s; payload = s.clock; drawNumbers(); },
+  onSnapshot: (s) => { snapshot = s; payload = s.clock; drawNumbers(); redraw(); },
   onEvent: (kind, data) => {
-    if (kind === "clock" || kind === "level") { payload = data; return; }
+    if (kind === "clock" || kind === "level") { payload = data; redraw(); return; }
     if (kind === "announce") { if (speaker) speaker.fromFloor(data); return; }
     if (kind === "speech") { if (speaker) speaker.update(data); return; }
     let changed = false;
-    if (data.levels) { snapshot.levels = data.levels; changed = true; }
+    if (data.levels) { snapshot.levels = data.levels; changed = true; redraw(); }
     if (data.board) changed = applyBoard(snapshot, data.board) || changed;
     if (changed) drawNumbers();
   },
@@ -184,5 +190,5 @@ drawNumbers();
 clock.syncHttp(6);
 feed.start();
 keepAwake();
-requestAnimationFrame(frame);
+redraw = everySecond(frame);
 window.floorClock = { clock, speaker, project: () => project(payload, snapshot.levels, clock.now()) };

@@ -35,6 +35,37 @@ export class ServerClock {
   }
 }
 
+// A screen's countdowns are drawn when a shown second may turn, not on every animation frame: a
+// page that rewrites its digits sixty times a second repaints sixty times a second (half a core
+// of a big screen's PC, a dealer tablet's battery) for a figure that changes once a second.
+// `draw()` draws and returns the milliseconds left on each running countdown it shows; the next
+// draw comes just after the soonest of them turns a whole second, and never more than 250 ms
+// later (a pause, a message, a new sync with the server's time); `null` stops the drawing (the
+// page is reloading). Returns a function that draws at once (call it when a message changes
+// what is shown).
+const MAX_WAIT_MS = 250;
+export function everySecond(draw) {
+  let timer = 0;
+  const run = () => {
+    clearTimeout(timer);
+    const running = draw();
+    if (running === null) return;
+    let wait = MAX_WAIT_MS;
+    for (const left of running) {
+      if (left != null && left > 0) wait = Math.min(wait, (left % 1000) + 2);
+    }
+    timer = setTimeout(run, wait);
+  };
+  run();
+  return run;
+}
+
+// Writes `text` into `node` only when it differs: the same text written again still costs a
+// layout and a paint.
+export function setText(node, text) {
+  if (node && node.textContent !== text) node.textContent = text;
+}
+
 // Project the clock forward from the last known payload using the structure.
 export function project(payload, levels, serverNow) {
   if (!payload || !payload.started || !payload.level) {

@@ -1,6 +1,6 @@
 // The phone start page: the clock counts down from the server's level end (clocks/clock.js);
 // a clock button posts in the background and the page is drawn again with the new state.
-import { Feed, ServerClock, formatTime, project } from "../clocks/clock.js";
+import { Feed, ServerClock, everySecond, formatTime, project, setText } from "../clocks/clock.js";
 
 const cfg = JSON.parse(document.getElementById("bigscreen-config").textContent);
 const t = cfg.texts;
@@ -13,25 +13,27 @@ let payload = snapshot.clock;
 const shownIndex = payload && payload.level ? payload.level.index : 0;
 const shownRunning = !!(payload && payload.running);
 
+let redraw = () => {};
+// Drawn when the shown second may turn (clocks/clock.js everySecond).
 function frame() {
   const p = project(payload, snapshot.levels, clock.now());
-  timeEl.textContent = payload && payload.stopped ? "--:--" : formatTime(p.remainingMs);
+  setText(timeEl, payload && payload.stopped ? "--:--" : formatTime(p.remainingMs));
   timeEl.classList.toggle("paused", p.started && !p.running);
   timeEl.classList.toggle("warn", p.running && p.remainingMs <= 60000);
   // A new level or a pause from another screen: the controls and "Due now" change with it.
   if (p.index !== shownIndex || (payload && !!payload.running !== shownRunning)) {
     location.reload();
-    return;
+    return null;
   }
-  requestAnimationFrame(frame);
+  return [p.running ? p.remainingMs : null];
 }
 
 new Feed({
   wsUrl: cfg.wsUrl,
   snapshotUrl: cfg.snapshotUrl,
   clock,
-  onSnapshot: (s) => { snapshot = s; payload = s.clock; },
-  onEvent: (kind, data) => { if (kind === "clock" || kind === "level") payload = data; },
+  onSnapshot: (s) => { snapshot = s; payload = s.clock; redraw(); },
+  onEvent: (kind, data) => { if (kind === "clock" || kind === "level") { payload = data; redraw(); } },
   onStatus: (s) => { statusEl.textContent = s === "live" ? t.live : t.offline; statusEl.classList.toggle("offline", s !== "live"); },
 }).start();
 clock.syncHttp(6);
@@ -48,4 +50,4 @@ for (const form of box.querySelectorAll("form")) {
   });
 }
 
-requestAnimationFrame(frame);
+redraw = everySecond(frame);

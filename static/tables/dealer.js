@@ -3,7 +3,7 @@
 // tournament's messages. The tablet fetches its table only on (re)connect and after a draw.
 // The level clock and the time call are drawn from the server clock (offset estimated
 // NTP-style), so every tablet shows the same second.
-import { Feed, ServerClock, formatChips, formatTime, keepAwake, project, soonSpread, Sounds } from "../clocks/clock.js";
+import { Feed, ServerClock, everySecond, formatChips, formatTime, keepAwake, project, setText, soonSpread, Sounds } from "../clocks/clock.js";
 
 const root = document.getElementById("dealer");
 const texts = JSON.parse(document.getElementById("dealer-texts").textContent);
@@ -12,6 +12,7 @@ const clock = new ServerClock("/api/time");
 const sounds = new Sounds();
 let snapshot = null;
 let lastCountdownBeep = null;
+let redraw = () => {}; // draws the countdowns at once (set below)
 
 // A refresh never pulls the table from under the dealer's finger: while a sheet (seat, who
 // shows first) is open it waits until the sheet closes.
@@ -44,6 +45,7 @@ function applyTable(view) {
     form.prepend(input);
   }
   if (window.htmx) window.htmx.process(root);
+  redraw();
 }
 
 const fill = (template, values) => Object.entries(values).reduce((s, [k, v]) => s.split(`%(${k})s`).join(v), template);
@@ -95,11 +97,12 @@ const feed = new Feed({
   wsUrl: `${root.dataset.ws}?lang=${lang}`, // the table comes rendered in this language
   snapshotUrl: root.dataset.clock,
   clock,
-  onSnapshot: (s) => { snapshot = s; },
+  onSnapshot: (s) => { snapshot = s; redraw(); },
   onEvent: (event, data) => {
     if (event === "clock" || event === "level") {
       if (snapshot) snapshot.clock = data;
       if (event === "level") drawLevel(data);
+      redraw();
     } else if (event === "table" && data.html) applyTable(data);
     else if (event === "h4h") drawH4h(data);
     else if (event === "structure" && snapshot && data.levels) {
@@ -144,28 +147,32 @@ feed.connect = () => {
 feed.start();
 keepAwake();
 
+// Drawn when a shown second may turn (clocks/clock.js everySecond); returns the milliseconds
+// left on the running countdowns: the level, the time call, the shot clock.
 function tick() {
   const now = clock.now();
+  const running = [];
   const el = document.getElementById("d-time");
   if (el && snapshot && snapshot.clock) {
     const p = project(snapshot.clock, snapshot.levels || [], now);
-    el.textContent = p.started ? formatTime(p.remainingMs) : "--:--";
+    setText(el, p.started ? formatTime(p.remainingMs) : "--:--");
     el.classList.toggle("paused", p.started && !p.running);
+    if (p.running) running.push(p.remainingMs);
   }
   const tc = document.getElementById("timecall");
   if (tc) {
     const ends = Number(tc.dataset.ends);
     const countdown = Number(tc.dataset.countdown) * 1000;
     const left = ends - now;
-    const out = document.getElementById("tc-time");
-    out.textContent = Math.max(0, Math.ceil(left / 1000));
+    setText(document.getElementById("tc-time"), String(Math.max(0, Math.ceil(left / 1000))));
     const inCountdown = left <= countdown;
     tc.classList.toggle("countdown", inCountdown && left > 0);
     tc.classList.toggle("over", left <= 0);
     if (inCountdown && left > 0 && lastCountdownBeep !== ends) { lastCountdownBeep = ends; sounds.play("minute"); }
+    running.push(left, left - countdown);
   }
-  drawShotClock(now);
-  requestAnimationFrame(tick);
+  running.push(drawShotClock(now));
+  return running;
 }
 
 // The shot clock counts down from the server's end instant (a reload shows the same second);
@@ -174,12 +181,12 @@ function tick() {
 const SC_TEXT = { running: "scRunning", warning: "scWarning", time_up: "scTimeUp" };
 function drawShotClock(now) {
   const sc = document.getElementById("shotclock");
-  if (!sc || !sc.dataset.ends) return;
+  if (!sc || !sc.dataset.ends) return null;
   const left = Math.max(0, Number(sc.dataset.ends) - now);
   const time = document.getElementById("sc-time");
-  if (time && time.firstChild) time.firstChild.textContent = String(Math.ceil(left / 1000));
+  if (time && time.firstChild) setText(time.firstChild, String(Math.ceil(left / 1000)));
   const phase = left <= 0 ? "time_up" : left <= Number(sc.dataset.warn) * 1000 ? "warning" : "running";
-  if (sc.dataset.phase === phase) return;
+  if (sc.dataset.phase === phase) return left;
   const before = sc.dataset.phase;
   sc.dataset.phase = phase;
   sc.classList.remove("phase-idle", "phase-running", "phase-warning", "phase-time_up");
@@ -189,8 +196,10 @@ function drawShotClock(now) {
   if (phase === "time_up") for (const b of sc.querySelectorAll("button.bank")) b.disabled = true;
   // A tone when the warning begins and when the time is up, not when a page opens mid-way.
   if (before && before !== "idle" && phase !== "running") sounds.play("minute");
+  return left;
 }
-requestAnimationFrame(tick);
+redraw = everySecond(tick);
+document.body.addEventListener("htmx:afterSettle", () => redraw()); // a time call started, a table reloaded
 
 // Tap a seat: the sheet to report a bust or call the clock on that player. A button with
 // `data-sheet` opens the sheet it names ("who shows first?").

@@ -22,6 +22,35 @@ def pytest_report_header(config: Any) -> str:
     return f"floor: database={engine} CI={CI}"
 
 
+# The longest test files first (seconds each on PostgreSQL on a two-core machine, 2026-11-29):
+# pytest-xdist hands a worker a whole file at a time (`--dist loadfile`, started by floor.py
+# with `--no-loadscope-reorder`, which keeps this order), so a long file handed out last ran
+# alone at the end while the other worker waited. The rest keep their collection order.
+LONGEST_FIRST = (
+    "tests/browser/test_accessibility.py",  # 453
+    "tests/browser/test_displays.py",  # 388
+    "tests/browser/test_results_night.py",  # 214
+    "tests/browser/test_friday_night.py",  # 89
+    "tests/test_faults.py",  # 88
+    "tests/test_api_fuzz.py",  # 71
+    "tests/browser/test_endscreens.py",  # 63
+    "tests/browser/test_people.py",  # 63
+    "tests/test_results_property.py",  # 59
+    "tests/browser/test_chip_counts.py",  # 56
+    "tests/browser/test_shot_clock.py",  # 55
+    "tests/browser/test_league_screen.py",  # 53
+    "rules_engine/tests/domain/test_betting_differential.py",  # 51
+    "tests/browser/test_speech.py",  # 42
+    "tests/browser/test_dealer_counts.py",  # 36
+    "tests/browser/test_console_phone.py",  # 33
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
 @pytest.fixture(autouse=True)
 def _require_postgres_under_ci() -> None:
     # Under CI the suite runs on PostgreSQL, then once more on SQLite by request (SQLITE_PASS).

@@ -101,9 +101,10 @@ def test(argv: list[str]) -> None:
         env={"DJANGO_SETTINGS_MODULE": "config.settings.test"},
     )
     print("== pytest", flush=True)
-    # Two workers (the machines Floor is tested on have two cores), a test file to a worker:
-    # the browser tests wait on Chromium and the servers much of the time.
-    workers = [] if "-n" in argv else ["-n", "2", "--dist", "loadfile"]
+    # Two workers (the machines Floor is tested on have two cores; a third made the suite no
+    # faster, the cores were busy), a test file to a worker, the longest files first
+    # (conftest.py LONGEST_FIRST; xdist would otherwise order files by their number of tests).
+    workers = [] if "-n" in argv else ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder"]
     sh(str(PY), "-m", "pytest", *workers, *argv)
     if _tests_ran_on_postgres():
         # The embedded default (SQLite, in-memory layer) is what a newcomer starts: every

@@ -47,7 +47,7 @@ function secondsToBreak(p, index) {
 // in the millions) is set smaller so that it still fits its box (bigscreen.css, --chars).
 function show(id, text) {
   const node = $(id);
-  if (node.textContent !== text) node.textContent = text;
+  write(node, text);
   const chars = String(Math.max(text.length, 1));
   if (node.style.getPropertyValue("--chars") !== chars) node.style.setProperty("--chars", chars);
 }

@@ -1,6 +1,6 @@
 // The lobby: several tournaments at once, each with its clock and figures, live from its own
 // feed (the same websocket and snapshot as the big screen: static/clocks/clock.js).
-import { Feed, ServerClock, applyBoard, formatChips, formatMoney, formatTime, project } from "../clocks/clock.js";
+import { Feed, ServerClock, applyBoard, formatChips, formatMoney, formatTime, project, setText } from "../clocks/clock.js";
 
 const cfg = JSON.parse(document.getElementById("lobby-config").textContent);
 const t = cfg.texts;
@@ -8,8 +8,7 @@ const clock = new ServerClock(cfg.timeUrl);
 const cards = [];
 
 function set(card, field, text) {
-  const node = card.querySelector(`[data-f="${field}"]`);
-  if (node && node.textContent !== text) node.textContent = text;
+  setText(card.querySelector(`[data-f="${field}"]`), text);
 }
 
 function draw(c) {

@@ -177,6 +177,20 @@ def _fresh_cache() -> None:
 
 
 @pytest.fixture
+def one_rate_window(monkeypatch: Any) -> float:
+    """Pin tournament/ratelimit.py's clock: its windows are fixed (a count starts afresh when a
+    minute turns), so a test that counts up to a refusal would pass its calls' limit again if
+    the minute turned during it."""
+    from types import SimpleNamespace
+
+    from tournament import ratelimit
+
+    now = float(int(ratelimit.time.time()))
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: now))
+    return now
+
+
+@pytest.fixture
 def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
     """Every live message that leaves, as (group, event, data), round-tripped through JSON."""
     import json

@@ -171,7 +171,7 @@ def test_a_view_whose_tournament_is_gone_is_not_marked_good(paired, make_tournam
     assert response.status_code == 410 and "dv-ok" not in response.content.decode()
 
 
-def test_new_screens_from_one_address_are_limited(client, monkeypatch):
+def test_new_screens_from_one_address_are_limited(client, monkeypatch, one_rate_window):
     from displays import views
 
     monkeypatch.setattr(views, "NEW_SCREENS_PER_HOUR", 2)

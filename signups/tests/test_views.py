@@ -105,7 +105,7 @@ def test_a_flood_is_throttled(client, night, monkeypatch):
     assert not SignUp.objects.exists()
 
 
-def test_the_real_limit_counts_per_address(client, night):
+def test_the_real_limit_counts_per_address(client, night, one_rate_window):
     for i in range(views.SIGNUPS_PER_WINDOW):
         post_signup(client, night, f"Player {i}")
     assert post_signup(client, night, "One more").status_code == 429

@@ -184,7 +184,7 @@ def test_a_password_stored_with_an_older_hasher_is_upgraded_at_login(client, dir
 
 @override_settings(FLOOR_LOGIN_POSTS_PER_MINUTE=3)
 def test_an_address_posting_logins_faster_than_a_person_is_refused_before_the_form(
-    client, director
+    client, director, one_rate_window
 ):
     address = "10.9.9.9"
     for _ in range(3):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 from django.urls import reverse
 
@@ -93,13 +91,10 @@ def test_tokens_are_long_and_distinct(seated, register):
     assert entry.public_token != other.public_token
 
 
-def test_lookups_are_rate_limited(client, seated, settings, monkeypatch):
+def test_lookups_are_rate_limited(client, seated, settings, one_rate_window):
     t, _ = seated
-    from tournament import public_views, ratelimit
+    from tournament import public_views
 
-    # One fixed window: a run that crossed a minute boundary started a fresh count.
-    now = ratelimit.time.time()
-    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: now))
     for _ in range(public_views.LOOKUPS_PER_MINUTE):
         client.get(reverse("find-seat", args=[t.pk]), {"q": "rosa"})
     body = client.get(reverse("find-seat", args=[t.pk]), {"q": "rosa"}).content.decode()

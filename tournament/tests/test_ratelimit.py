@@ -39,13 +39,13 @@ def _redis_cache(monkeypatch, location: str):
     return cache
 
 
-def test_the_limit_holds_per_address_with_the_embedded_cache():
+def test_the_limit_holds_per_address_with_the_embedded_cache(one_rate_window):
     scope = f"s{uuid.uuid4().hex[:6]}"
     assert _calls(scope, "10.0.0.1", 3, 5) == [True, True, True, False, False]
     assert _calls(scope, "10.0.0.2", 3, 1) == [True]  # another address, its own count
 
 
-def test_the_limit_holds_per_address_on_redis(monkeypatch):
+def test_the_limit_holds_per_address_on_redis(monkeypatch, one_rate_window):
     require(redis_available(), "Redis (127.0.0.1:6379)")
     cache = _redis_cache(monkeypatch, REDIS_URL)
     scope = "find"

@@ -279,44 +279,88 @@ def test_the_check_finds_what_it_should(page, axe):
         assert f"] {rule} " in str(failed.value), rule
 
 
+def test_a_round_of_pages_names_every_page_that_fails(page, axe):
+    """`audit_each` goes on after a failing page and names each one that failed."""
+    good = (
+        "<html lang='en'><head><title>Fine</title></head><body><main><h1>Fine</h1>"
+        "<p>All good.</p></main></body></html>"
+    )
+    bad = "<html lang='en'><body><input></body></html>"
+    pages = [
+        ("first bad", "data:text/html," + bad),
+        ("good", "data:text/html," + good),
+        ("second bad", "data:text/html," + bad),
+    ]
+    with pytest.raises(pytest.fail.Exception) as failed:
+        audit_each(axe, page, pages, "en")
+    message = str(failed.value)
+    assert message.startswith("2 of 3 pages")
+    assert "first bad:" in message and "second bad:" in message and "good:" not in message
+
+
 def _director(page: Any, base: str) -> None:
-    page.goto(f"{base}/login/")
-    page.fill("#id_username", "director")
-    page.fill("#id_password", settings.FLOOR_DEMO_PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/console/")
+    """Signed in as the demo's director: the session made on the server's side and its cookie
+    given to the browser (the login page itself is audited once, and logged in through with the
+    keyboard in `test_register_draw_bust_and_pay_with_the_keyboard_alone`)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="director"))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
 
 
-@pytest.mark.parametrize("name,path", CONSOLE, ids=[c[0] for c in CONSOLE])
-def test_console_page(asgi_server, night, new_page, axe, name, path):
+def audit_each(axe: Any, page: Any, pages: list[tuple[str, str]], lang: str) -> None:
+    """Open each (name, url) in turn on one page and audit it; fail once at the end with every
+    page's violations, each named. The pages only read, so they share one database state, one
+    server and one browser context (a test of its own for each took four times as long)."""
+    failures = []
+    for name, url in pages:
+        page.goto(url)
+        try:
+            assert page.get_attribute("html", "lang") == lang, f"{name}: lang"
+            audit(axe, page, name)
+        except (AssertionError, pytest.fail.Exception) as failed:
+            failures.append(str(failed))
+    if failures:
+        pytest.fail(
+            f"{len(failures)} of {len(pages)} pages:\n" + "\n".join(failures), pytrace=False
+        )
+
+
+def test_console_pages(asgi_server, night, new_page, axe):
+    """Every console page as the director sees it at 1366 px (the login page before)."""
     page = new_page(DESKTOP)
-    if name != "login":
-        _director(page, asgi_server)
-    page.goto(asgi_server + path(night))
-    audit(axe, page, f"console {name}")
+    pages = [(f"console {name}", asgi_server + path(night)) for name, path in CONSOLE]
+    audit_each(axe, page, pages[:1], "en")
+    _director(page, asgi_server)
+    audit_each(axe, page, pages[1:], "en")
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
-@pytest.mark.parametrize("name,path", PUBLIC, ids=[p[0] for p in PUBLIC])
-def test_public_page(asgi_server, night, new_page, axe, name, path, locale):
+def test_public_pages(asgi_server, night, new_page, axe, locale):
+    """Every page anybody opens, on a phone (390 px)."""
     page = new_page(PHONE, locale)
-    page.goto(asgi_server + path(night))
-    assert page.get_attribute("html", "lang") == locale[:2]
-    audit(axe, page, f"public {name} ({locale[:2]}, 390 px)")
+    pages = [
+        (f"public {name} ({locale[:2]}, 390 px)", asgi_server + path(night))
+        for name, path in PUBLIC
+    ]
+    audit_each(axe, page, pages, locale[:2])
 
 
 # The console pages a floor person also opens on a phone, in German.
 CONSOLE_PHONE = ["overview", "desk", "bust", "seating", "table", "payout-desk"]
 
 
-@pytest.mark.parametrize("name", CONSOLE_PHONE)
-def test_console_page_on_a_phone(asgi_server, night, new_page, axe, name):
-    path = dict(CONSOLE)[name]
+def test_console_pages_on_a_phone(asgi_server, night, new_page, axe):
     page = new_page(PHONE, "de-DE")
     _director(page, asgi_server)
-    page.goto(asgi_server + path(night))
-    assert page.get_attribute("html", "lang") == "de"
-    audit(axe, page, f"console {name} (de, 390 px)")
+    paths = dict(CONSOLE)
+    pages = [
+        (f"console {name} (de, 390 px)", asgi_server + paths[name](night)) for name in CONSOLE_PHONE
+    ]
+    audit_each(axe, page, pages, "de")
 
 
 def test_the_end_of_the_night(asgi_server, night, new_page, axe):

@@ -57,6 +57,12 @@ FITS = """() => {
 }"""
 
 
+# Resolves when the page's fonts are in and two frames have been laid out since: what the
+# screen draws on load (its figures, the sizes fitted to their boxes) is on it.
+SETTLED = """() => document.fonts.ready.then(
+  () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))"""
+
+
 @pytest.fixture
 def night(make_tournament, register, actor):
     """A running tournament (clock started, 60 seated, 6 out) and a second one for the lobby,
@@ -312,9 +318,9 @@ def test_every_view_fills_every_screen(asgi_server, night, new_page, axe, actor,
         page.wait_for_function("() => window.floorDisplay && window.floorDisplay.shown")
         frame = page.frame_locator("iframe.ds-frame:not(.loading)")
         frame.locator("body.dv-ok").wait_for()
-        page.wait_for_timeout(700)  # the live figures are drawn
-        page.screenshot(path=str(SHOTS / f"{view}-{size}.png"))
         inner = next(f for f in page.frames if "/display/view/" in f.url)
+        inner.evaluate(SETTLED)
+        page.screenshot(path=str(SHOTS / f"{view}-{size}.png"))
         problem = inner.evaluate(FITS)
         assert problem is None, f"{view} at {size}: {problem}"
         assert page.evaluate(FITS) is None
@@ -382,7 +388,7 @@ def test_the_layout_editor_previews_refuses_and_saves(asgi_server, night, new_pa
         page.goto(f"{asgi_server}/t/{t.pk}/clock/")
         page.locator("body.dl-logo.dl-themed").wait_for()
         page.wait_for_function("() => document.querySelector('.bs-logo-big').complete")
-        page.wait_for_timeout(500)
+        page.evaluate(SETTLED)
         page.screenshot(path=str(SHOTS / f"bigscreen-logo-{size}.png"))
         problem = page.evaluate(FITS)
         assert problem is None, f"big screen at {size}: {problem}"
@@ -408,10 +414,10 @@ def test_a_full_page_of_payouts_fits_a_portrait_screen(
     page.goto(f"{asgi_server}/display/")
     page.wait_for_function("() => window.floorDisplay && window.floorDisplay.shown")
     page.frame_locator("iframe.ds-frame:not(.loading)").locator("body.dv-ok").wait_for()
-    page.wait_for_timeout(700)
+    inner = next(f for f in page.frames if "/display/view/" in f.url)
+    inner.evaluate(SETTLED)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "payouts-30-1080x1920.png"))
-    inner = next(f for f in page.frames if "/display/view/" in f.url)
     assert inner.locator("td:text-is('30.')").count() == 1
     assert inner.evaluate(FITS) is None
 

@@ -17,13 +17,16 @@ let retry = 500;
 const kept = new Map(); // view index -> the loaded frame of a speaking clock
 
 // For tests and the benchmark: what the screen received and shows.
-window.floorDisplay = { version: -1, shown: null, received: 0 };
+window.floorDisplay = { version: -1, shown: null, received: 0, loads: 0 };
 
 function apply(next) {
-  if (!next || next.version < state.version) return;
+  if (!next) return;
+  window.floorDisplay.received += 1;
+  // The page's own state, then the same again when the socket (re)connects: what is shown stays,
+  // instead of every view being loaded afresh on every connection.
+  if (next.version <= state.version) return;
   state = next;
   window.floorDisplay.version = next.version;
-  window.floorDisplay.received += 1;
   $("ds-pair").hidden = next.paired;
   const waiting = next.paired && !next.views.length;
   $("ds-wait").hidden = !waiting;
@@ -78,6 +81,7 @@ function show(i) {
     schedule(i, good);
   });
   loading = frame;
+  window.floorDisplay.loads += 1;
   frame.src = view.url;
   frames.append(frame);
 }

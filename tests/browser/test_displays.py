@@ -318,8 +318,11 @@ def test_every_view_fills_every_screen(asgi_server, night, new_page, axe, actor,
         page.wait_for_function("() => window.floorDisplay && window.floorDisplay.shown")
         frame = page.frame_locator("iframe.ds-frame:not(.loading)")
         frame.locator("body.dv-ok").wait_for()
-        inner = next(f for f in page.frames if "/display/view/" in f.url)
+        # The socket's first message (the state the page had already) keeps the view shown.
+        page.wait_for_function("() => window.floorDisplay.received >= 2")
+        inner = page.locator("iframe.ds-frame:not(.loading)").element_handle().content_frame()
         inner.evaluate(SETTLED)
+        assert page.evaluate("() => window.floorDisplay.loads") == 1
         page.screenshot(path=str(SHOTS / f"{view}-{size}.png"))
         problem = inner.evaluate(FITS)
         assert problem is None, f"{view} at {size}: {problem}"

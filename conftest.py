@@ -27,22 +27,22 @@ def pytest_report_header(config: Any) -> str:
 # with `--no-loadscope-reorder`, which keeps this order), so a long file handed out last ran
 # alone at the end while the other worker waited. The rest keep their collection order.
 LONGEST_FIRST = (
-    "tests/browser/test_accessibility.py",  # 453
-    "tests/browser/test_displays.py",  # 388
-    "tests/browser/test_results_night.py",  # 214
-    "tests/browser/test_friday_night.py",  # 89
-    "tests/test_faults.py",  # 88
-    "tests/test_api_fuzz.py",  # 71
-    "tests/browser/test_endscreens.py",  # 63
-    "tests/browser/test_people.py",  # 63
-    "tests/test_results_property.py",  # 59
-    "tests/browser/test_chip_counts.py",  # 56
-    "tests/browser/test_shot_clock.py",  # 55
-    "tests/browser/test_league_screen.py",  # 53
-    "rules_engine/tests/domain/test_betting_differential.py",  # 51
-    "tests/browser/test_speech.py",  # 42
-    "tests/browser/test_dealer_counts.py",  # 36
-    "tests/browser/test_console_phone.py",  # 33
+    "tests/browser/test_displays.py",  # 239
+    "tests/browser/test_results_night.py",  # 156
+    "tests/browser/test_accessibility.py",  # 145
+    "tests/test_faults.py",  # 72
+    "tests/test_api_fuzz.py",  # 59
+    "tests/browser/test_friday_night.py",  # 55
+    "tests/browser/test_endscreens.py",  # 41
+    "rules_engine/tests/domain/test_betting_differential.py",  # 37
+    "tests/browser/test_speech.py",  # 35
+    "tests/browser/test_people.py",  # 34
+    "tests/browser/test_shot_clock.py",  # 31
+    "tests/browser/test_league_screen.py",  # 29
+    "tests/test_results_property.py",  # 27
+    "tests/browser/test_speech_fallback.py",  # 24
+    "tests/browser/test_dealer_counts.py",  # 24
+    "tournament/tests/services/test_archive.py",  # 22
 )
 
 

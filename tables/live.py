@@ -97,7 +97,9 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
             send_on_commit(table_group(table_id, language), "table", view_of(table_id, language))
     if console:
 
-        def numbers() -> dict[str, Any]:
+        def numbers() -> dict[str, Any] | None:
+            if not realtime.listened(console_group(tournament_id)):
+                return None  # no console open; one that opens reads the whole chart
             load()
             return {"tables": sorted(t.number for t in tables.values()), "all": False}
 

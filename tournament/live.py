@@ -118,7 +118,9 @@ def notify_board(
     """Send message `name` with the board (and `extra`) to the tournament's audience when the
     transaction commits. Call inside the transaction that made the change."""
 
-    def build() -> dict[str, Any]:
+    def build() -> dict[str, Any] | None:
+        if not realtime.listened(tournament_group(tournament_id)):
+            return None  # no screen follows the tournament now; one that connects loads it
         data: dict[str, Any] = {"board": _board_for_screens(tournament_id), **(extra or {})}
         if with_levels:
             tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)

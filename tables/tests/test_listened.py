@@ -2,7 +2,9 @@
 only while their phone is open (tournament/realtime.py `listened`): with 3,334 tables and forty
 tablets, rendering every changed table in two languages kept the builder thread of the floor's
 process busy for the whole of a bust storm (bench/event_storm.py). A screen that connects later
-loads the current state, so it misses nothing."""
+loads the current state, so it misses nothing. The same holds for the tournament's board (its
+screens) and the console's changed tables (an open console): a night nobody watches builds
+neither."""
 
 from __future__ import annotations
 
@@ -133,3 +135,32 @@ def test_a_redis_that_does_not_answer_counts_as_listening(settings, monkeypatch)
     finally:
         channels.layers.channel_layers.backends = {}
         monkeypatch.setattr(realtime, "_numsub", None)
+
+
+@pytest.mark.django_db
+def test_the_board_and_the_console_are_built_only_while_someone_watches(
+    tables, actor, built, django_capture_on_commit_callbacks
+):
+    from asgiref.sync import async_to_sync
+
+    from tournament.models import EntryStatus
+    from tournament.realtime import console_group, tournament_group
+    from tournament.services.eliminations import BustReport, entries_bust
+
+    t = tables[0].tournament
+    group, console = tournament_group(t.pk), console_group(t.pk)
+
+    def bust_one() -> None:
+        entry = t.entries.filter(status=EntryStatus.ACTIVE).order_by("number").first()
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            entries_bust(tournament=t, busts=[BustReport(entry=entry)], actor=actor)
+        assert callbacks  # the messages were queued; whether they are built is the question
+
+    bust_one()
+    assert not [g for g, _e in built if g in (group, console)]
+    layer = get_channel_layer()
+    screen, floor = async_to_sync(layer.new_channel)(), async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(group, screen)
+    async_to_sync(layer.group_add)(console, floor)
+    bust_one()
+    assert (group, "bust") in built and (console, "seating") in built

@@ -161,55 +161,83 @@ def rows_by_table(tables: Sequence[Table]) -> dict[int, list[SeatAssignment]]:
 HEAD_ROWS = 8
 
 
-def _head_counts(tournament: Tournament, fullest: int, emptiest: int) -> HeadCounts:
+def _head_counts(
+    tournament: Tournament, fullest: int, emptiest: int, emptiest_upto: int | None = None
+) -> HeadCounts:
     """The `fullest` fullest and the `emptiest` emptiest open tables, in one statement (the
-    two partial indexes on the table's head count serve it)."""
+    two partial indexes on the table's head count serve it). With `emptiest_upto` the emptiest
+    end is every open table with at most that many players and the one after them (the edge),
+    however many they are: a break or a late seat draws among all tables at the fewest, and
+    right after the draw that is most of the room."""
     table = connection.ops.quote_name(Table._meta.db_table)
     part = (
         f"SELECT * FROM (SELECT %s AS end_, number, players, seats FROM {table} "  # noqa: S608
-        "WHERE tournament_id = %s AND is_open ORDER BY players {order}, number LIMIT %s) AS {alias}"
+        "WHERE tournament_id = %s AND is_open{where} ORDER BY players {order}, number{limit}) "
+        "AS {alias}"
     )
-    sql = (
-        part.format(order="DESC", alias="fullest")
-        + " UNION ALL "
-        + part.format(order="ASC", alias="emptiest")
-    )
+    sql = part.format(where="", order="DESC", limit=" LIMIT %s", alias="fullest") + " UNION ALL "
+    params: list[Any] = [0, tournament.pk, fullest]
+    if emptiest_upto is None:
+        sql += part.format(where="", order="ASC", limit=" LIMIT %s", alias="emptiest")
+        params += [1, tournament.pk, emptiest]
+    else:
+        sql += (
+            part.format(where=" AND players <= %s", order="ASC", limit="", alias="emptiest")
+            + " UNION ALL "
+            + part.format(where=" AND players > %s", order="ASC", limit=" LIMIT 1", alias="edge")
+        )
+        params += [1, tournament.pk, emptiest_upto, 2, tournament.pk, emptiest_upto]
     full: list[TableCount] = []
     empty: list[TableCount] = []
+    edge = False
     with connection.cursor() as cursor:
-        cursor.execute(sql, [0, tournament.pk, fullest, 1, tournament.pk, emptiest])
+        cursor.execute(sql, params)
         for end, number, players, seats in cursor.fetchall():
             (empty if end else full).append(TableCount(number, players, seats))
+            edge = edge or end == 2
     full.sort(key=fullest_first)
     empty.sort(key=emptiest_first)
+    if emptiest_upto is not None:
+        # Cut after the edge row when there is one (tables beyond it were not read), else whole.
+        emptiest = len(empty) if edge else len(empty) + 1
     return HeadCounts(tuple(full), tuple(empty), fullest, emptiest)
 
 
 def with_head_counts(tournament: Tournament, plan: Callable[[HeadCounts], T]) -> T:
     """Run `plan` on the head counts at both ends of the room, reading more rows from the end
-    it asks for: eight times as many, or every table up to the head count it names."""
+    it asks for: eight times as many, or every table up to the head count it names (in the same
+    one statement)."""
     limits = {"fullest": HEAD_ROWS, "emptiest": HEAD_ROWS}
+    upto: int | None = None  # the emptiest end read by head count instead of by rows
     while True:
+        head = (
+            _head_counts(tournament, limits["fullest"], limits["emptiest"])
+            if upto is None
+            else _head_counts(tournament, limits["fullest"], limits["emptiest"], upto)
+        )
         try:
-            return plan(_head_counts(tournament, limits["fullest"], limits["emptiest"]))
+            return plan(head)
         except NeedMoreCounts as more:
-            if more.players_at_most is None:
+            if more.end == "emptiest" and more.players_at_most is not None:
+                upto = max(upto or 0, more.players_at_most)
+            elif more.end == "emptiest" and upto is not None:
+                limits["emptiest"] = max(limits["emptiest"], len(head.emptiest)) * 8
+                upto = None
+            else:
                 limits[more.end] *= 8
-            else:  # every table up to that head count, and one more to mark the edge
-                at_most = tournament.tables.filter(
-                    is_open=True, players__lte=more.players_at_most
-                ).count()
-                limits[more.end] = max(limits[more.end], at_most) + 1
 
 
 def table_loader(
-    tournament: Tournament, pairs: set[tuple[int, int]] | None = None
+    tournament: Tournament,
+    pairs: set[tuple[int, int]] | None = None,
+    ids: dict[int, int] | None = None,
 ) -> Callable[[Iterable[int]], dict[int, TableState]]:
     """Load open tables with their seats and who is out in the hand being played (an open bust
     report of the table's current hand), in one query per call; a table read once is not read
     again by the same loader (one plan, inside one transaction). The same query adds to `pairs`
     the keep-apart pairs (bdpv seating rule 4) of every player it loads: all a plan needs to
-    know about them, as only the players of the tables it loads can move or be joined."""
+    know about them, as only the players of the tables it loads can move or be joined; and to
+    `ids` each table's number -> primary key (a break tells the broken table's tablets)."""
     memo: dict[int, TableState] = {}
     table_table = connection.ops.quote_name(Table._meta.db_table)
     seat_table = connection.ops.quote_name(SeatAssignment._meta.db_table)
@@ -228,7 +256,7 @@ def table_loader(
             # Written out: through the ORM this read cost 2 ms, most of it building the query.
             # A player with keep-apart pairs comes once per pair.
             cursor.execute(
-                f"SELECT t.number, t.seats, t.button_seat, t.small_blind_seat, "  # noqa: S608
+                f"SELECT t.id, t.number, t.seats, t.button_seat, t.small_blind_seat, "  # noqa: S608
                 "t.big_blind_seat, t.opening_order, s.seat, s.entry_id, s.must_wait, "
                 f"EXISTS (SELECT 1 FROM {report_table} r WHERE r.table_id = t.id "
                 "AND r.entry_id = s.entry_id AND r.kind = %s AND r.resolved_at IS NULL "
@@ -241,8 +269,10 @@ def table_loader(
                 [ReportKind.BUST.value, tournament.pk, *missing],
             )
             rows = cursor.fetchall()
-        for number, size, button, sb, bb, order, seat, entry, wait, out, first, second in rows:
+        for pk, number, size, button, sb, bb, order, seat, entry, wait, out, first, second in rows:
             tables[number] = (size, blinds_of(button, sb, bb), order)
+            if ids is not None:
+                ids[number] = pk
             if seat is not None:
                 seats.setdefault(number, {})[seat] = (seat, entry, wait, bool(out))
             if first is not None and pairs is not None:

@@ -61,7 +61,8 @@ def table_break(*, tournament: Tournament, number: int, actor: Actor) -> list[Mo
     # The same lock as every seat change; a break needs nothing else from the row.
     tournament = lock_tournament(tournament.pk, only=("id",))
     pairs: set[tuple[int, int]] = set()  # filled by the loader with the tables it reads
-    load = table_loader(tournament, pairs)
+    ids: dict[int, int] = {}  # and their primary keys
+    load = table_loader(tournament, pairs, ids)
     try:
         moves = with_head_counts(
             tournament, lambda head: plan_break_lazy(head, load, number, keep_apart=pairs)
@@ -73,11 +74,8 @@ def table_break(*, tournament: Tournament, number: int, actor: Actor) -> list[Mo
         ) from exc
     except SeatingError as exc:
         raise FloorError(_("This table cannot be broken: %(reason)s") % {"reason": exc}) from exc
-    tablets_close(
-        Table.objects.filter(tournament=tournament, number=number, is_open=True).values_list(
-            "pk", flat=True
-        )
-    )
+    # The plan read the broken table first (an open table: else SeatingError above).
+    tablets_close([ids[number]])
     # One statement moves the players and closes the table; one event names both.
     if moves:
         payload: dict[str, Any] = {"table": number}

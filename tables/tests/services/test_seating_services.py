@@ -171,3 +171,30 @@ def test_time_call(field, actor):
     call.refresh_from_db()
     assert svc.time_call_payload(call) is None
     assert connection.vendor in ("postgresql", "sqlite")
+
+
+def test_a_break_reads_every_table_at_the_fewest_in_one_more_statement(field, actor):
+    # 100 players at 12 tables of 9 (4 x 9, 8 x 8); one bust leaves 99, which fit 11 tables.
+    # Nine tables have 8 players: more than the eight rows a plan reads first from each end, so
+    # the break asks for every table at 8 and gets them, with the next table as the edge, in a
+    # second statement (tda-de 9: the draw is among all tables with the fewest players).
+    from django.test.utils import CaptureQueriesContext
+
+    t, _entries = field(100, seats_per_table=9)
+    svc.seats_draw(tournament=t, actor=actor)
+    full = [n for n, c in layout(t).items() if c == 9]
+    row = SeatAssignment.objects.filter(table__tournament=t, table__number=full[0]).first()
+    entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
+    before = layout(t)
+    at_eight = sorted(n for n, c in before.items() if c == 8)
+    assert len(at_eight) == 9
+    breaking = at_eight[-1]  # the highest number: its tied tables come first in the order
+    with CaptureQueriesContext(connection) as queries:
+        moves = svc.table_break(tournament=t, number=breaking, actor=actor)
+    head_reads = [q for q in queries.captured_queries if "end_" in q["sql"]]
+    assert len(head_reads) == 2
+    assert not any("COUNT(" in q["sql"].upper() for q in queries.captured_queries)
+    # Each of the other eight tables at 8 took one player; nobody went to a table of 9.
+    assert sorted(m.to_table for m in moves) == at_eight[:-1]
+    after = layout(t)
+    assert breaking not in after and set(after.values()) == {9} and sum(after.values()) == 99

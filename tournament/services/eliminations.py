@@ -114,11 +114,14 @@ def entries_bust(
     ids = [b.entry.pk for b in busts]
     if len(set(ids)) != len(ids):
         raise FloorError(_("The same player is listed twice."))
+    # In the order of their keys: the entries' default order (by the tournament's start) joins
+    # the tournament row to sort, which a lock of a few rows by key does not need.
     entries = {
         e.pk: e
         for e in Entry.objects.select_for_update(of=("self",))
         .select_related("player")
         .filter(pk__in=ids, tournament=tournament)
+        .order_by("pk")
     }
     for b in busts:
         entry = entries.get(b.entry.pk)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections import defaultdict
 from collections.abc import Sequence
@@ -54,15 +55,37 @@ def _lock_for_bust(pk: int) -> Tournament:
     hand, whether a deal was made (most busts need neither) and the last bust's sequence number
     (the (tournament, sequence) index). Written out: the ORM spends 2 ms building this query on
     every bust."""
+    if connection.vendor == "postgresql":
+        # The row is built from the cursor's values: psycopg returns them as the fields keep
+        # them (times with their zone), and the raw query set's matching of 66 columns to 63
+        # fields cost more than the statement (2.0-2.2 -> 1.1-1.2 ms on a slow machine).
+        names, sql = _lock_for_bust_sql()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [pk])
+            row = cursor.fetchone()
+        if row is None:
+            raise Tournament.DoesNotExist
+        tournament = Tournament.from_db(connection.alias, names, row[: len(names)])
+        tournament.has_manual_payouts, tournament.has_deal, tournament.last_sequence = row[
+            len(names) :
+        ]
+        return tournament
     sql = _LOCK_FOR_BUST
-    if connection.features.has_select_for_update_of:
-        sql += " FOR UPDATE OF t"
-    elif connection.features.has_select_for_update:
+    if connection.features.has_select_for_update:
         sql += " FOR UPDATE"
     found = list(Tournament.objects.raw(sql, [pk]))
     if not found:
         raise Tournament.DoesNotExist
     return found[0]
+
+
+@functools.cache
+def _lock_for_bust_sql() -> tuple[list[str], str]:
+    """The tournament's fields in order and `_LOCK_FOR_BUST` naming their columns (PostgreSQL)."""
+    fields = Tournament._meta.concrete_fields
+    columns = ", ".join(f"t.{connection.ops.quote_name(f.column)}" for f in fields)
+    sql = _LOCK_FOR_BUST.replace("SELECT t.*", f"SELECT {columns}", 1) + " FOR UPDATE OF t"
+    return [f.attname for f in fields], sql
 
 
 @dataclass(frozen=True)

@@ -142,3 +142,26 @@ def test_bust_needs_a_running_tournament(make_tournament, register, actor):
     register(t)
     with pytest.raises(FloorError):
         entries_bust(tournament=t, busts=[BustReport(entry=e)], actor=actor)
+
+
+def test_the_bust_lock_reads_the_tournament_as_the_orm_does(running, actor):
+    # The lock builds the tournament from the statement's values (PostgreSQL) or through a raw
+    # query set (SQLite): every field as the ORM reads it, times with their zone, and what a
+    # bust needs to know besides.
+    from django.db import transaction
+
+    from tournament.models import Tournament
+    from tournament.services.eliminations import _lock_for_bust
+
+    t, entries = running(6)
+    entries_bust(tournament=t, busts=[BustReport(entry=entries[0])], actor=actor)
+    with transaction.atomic():
+        locked = _lock_for_bust(t.pk)
+    orm = Tournament.objects.get(pk=t.pk)
+    for field in Tournament._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(orm, field.attname), field.name
+    assert timezone.is_aware(locked.registration_closed_at)
+    assert not locked.has_manual_payouts and not locked.has_deal
+    assert locked.last_sequence == 1
+    with transaction.atomic(), pytest.raises(Tournament.DoesNotExist):
+        _lock_for_bust(t.pk + 1000)

@@ -66,9 +66,8 @@ def _lock_for_bust(pk: int) -> Tournament:
         if row is None:
             raise Tournament.DoesNotExist
         tournament = Tournament.from_db(connection.alias, names, row[: len(names)])
-        tournament.has_manual_payouts, tournament.has_deal, tournament.last_sequence = row[
-            len(names) :
-        ]
+        # The three values the statement adds, as a raw query set's annotations would be.
+        vars(tournament).update(zip(_LOCK_EXTRAS, row[len(names) :], strict=True))
         return tournament
     sql = _LOCK_FOR_BUST
     if connection.features.has_select_for_update:
@@ -77,6 +76,9 @@ def _lock_for_bust(pk: int) -> Tournament:
     if not found:
         raise Tournament.DoesNotExist
     return found[0]
+
+
+_LOCK_EXTRAS = ("has_manual_payouts", "has_deal", "last_sequence")
 
 
 @functools.cache

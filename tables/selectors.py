@@ -210,11 +210,7 @@ def with_head_counts(tournament: Tournament, plan: Callable[[HeadCounts], T]) ->
     limits = {"fullest": HEAD_ROWS, "emptiest": HEAD_ROWS}
     upto: int | None = None  # the emptiest end read by head count instead of by rows
     while True:
-        head = (
-            _head_counts(tournament, limits["fullest"], limits["emptiest"])
-            if upto is None
-            else _head_counts(tournament, limits["fullest"], limits["emptiest"], upto)
-        )
+        head = _head_counts(tournament, limits["fullest"], limits["emptiest"], upto)
         try:
             return plan(head)
         except NeedMoreCounts as more:

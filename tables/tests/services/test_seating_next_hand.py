@@ -192,8 +192,8 @@ def test_a_plan_read_while_a_table_is_broken_plans_again(field, actor, monkeypat
     real = selectors._head_counts
     calls = []
 
-    def counts_then_break(tournament, fullest, emptiest):
-        head = real(tournament, fullest, emptiest)
+    def counts_then_break(tournament, fullest, emptiest, upto=None):
+        head = real(tournament, fullest, emptiest, upto)
         if not calls:
             calls.append(head)
             svc.table_break(tournament=t, number=1, actor=actor)

@@ -206,5 +206,5 @@ def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
     monkeypatch.setattr(realtime, "_send", record)
     # As if every table had its tablet and every player their phone open: the payloads a
     # screen would get are built (tournament/realtime.py `listened`).
-    monkeypatch.setattr(realtime, "listened", lambda group: True)
+    monkeypatch.setattr(realtime, "listened_of", lambda groups: set(groups))
     return out

@@ -4,6 +4,7 @@ and the showing order at a showdown (a ruling that changes nothing). Other apps 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -159,9 +160,22 @@ def show_order_text(result: dict[str, Any]) -> tuple[str, list[str]]:
 
 def sitting_out(table: Any) -> dict[int, int]:
     """{entry id: hands left} for penalised players at `table`."""
-    rows = Penalty.objects.filter(
-        entry_id__in=table.assignments.values("entry_id"), hands_left__gt=0
-    ).values_list("entry_id", "hands_left")
+    return _hands_left(
+        Penalty.objects.filter(entry_id__in=table.assignments.values("entry_id"), hands_left__gt=0)
+    )
+
+
+def sitting_out_of(entry_ids: Iterable[int]) -> dict[int, int]:
+    """{entry id: hands left} for those of `entry_ids` who sit out a penalty (the players of
+    several tables in one statement)."""
+    ids = list(entry_ids)
+    if not ids:
+        return {}
+    return _hands_left(Penalty.objects.filter(entry_id__in=ids, hands_left__gt=0))
+
+
+def _hands_left(penalties: Any) -> dict[int, int]:
+    rows = penalties.values_list("entry_id", "hands_left")
     out: dict[int, int] = {}
     for entry_id, left in rows:
         out[entry_id] = out.get(entry_id, 0) + left

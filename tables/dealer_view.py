@@ -4,17 +4,21 @@ message that replaces it when the table changes (tables/live.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clocks.selectors import clock_state_for
-from rules_engine.selectors import sitting_out
+from rules_engine.selectors import sitting_out_of
 from tables.domain.button import waiting_seats
 from tables.domain.shotclock import cards_left
-from tables.models import ReportKind, ShotClock, Table, TableReport, TimeCall
+from tables.models import ReportKind, SeatAssignment, ShotClock, Table, TableReport, TimeCall
 from tables.selectors import (
     cards_used_by_entry,
     shot_clock_payload,
@@ -52,32 +56,75 @@ def seat_marks(table: Table, rows: dict[int, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def dealer_seats(table: Table) -> list[dict[str, Any]]:
-    """The tablet's seats: the marks, and who is reported out or sits out a penalty."""
-    rows = {r.seat: r for r in table.assignments.select_related("entry__player")}
-    penalised = sitting_out(table)
-    reported = set(
-        TableReport.objects.filter(
-            table=table, kind=ReportKind.BUST, resolved_at__isnull=True
-        ).values_list("seat", flat=True)
+@dataclass
+class _TableRows:
+    """The rows a tablet's view of each of several tables of one tournament shows, read
+    together: a break or a balancing move changes up to ten tables at once, and their views are
+    built one after the other on the builder thread (tournament/realtime.py), so one statement
+    per kind of row for all of them instead of five a table."""
+
+    seats: dict[int, dict[int, Any]]  # table id -> seat -> assignment (with entry and player)
+    sits_out: dict[int, int]  # entry id -> hands left of a penalty
+    reported: dict[int, set[int | None]]  # table id -> seats reported out, not yet confirmed
+    calls: dict[int, TimeCall]  # table id -> its latest time call not cancelled
+    shot_clocks: dict[int, ShotClock]
+    cards_used: dict[int, int]  # entry id -> time-bank cards used
+
+
+# A time call lasts its seconds and countdown (two small unsigned numbers, at most 18 hours
+# together): a call started longer ago than this shows nothing, so older ones are not read.
+_CALLS_SHOWN_WITHIN = timedelta(days=1)
+
+
+def _table_rows(tables: Sequence[Table]) -> _TableRows:
+    ids = [t.pk for t in tables]
+    seats: dict[int, dict[int, Any]] = {pk: {} for pk in ids}
+    for row in SeatAssignment.objects.filter(table_id__in=ids).select_related("entry__player"):
+        seats[row.table_id][row.seat] = row
+    entry_ids = [row.entry_id for rows in seats.values() for row in rows.values()]
+    reported: dict[int, set[int | None]] = {pk: set() for pk in ids}
+    for table_id, seat in TableReport.objects.filter(
+        table_id__in=ids, kind=ReportKind.BUST, resolved_at__isnull=True
+    ).values_list("table_id", "seat"):
+        reported[table_id].add(seat)
+    calls: dict[int, TimeCall] = {}
+    for call in TimeCall.objects.filter(
+        table_id__in=ids,
+        cancelled_at__isnull=True,
+        started_at__gte=timezone.now() - _CALLS_SHOWN_WITHIN,
+    ).order_by("-started_at", "-pk"):
+        calls.setdefault(call.table_id, call)  # the latest of each table
+    shot_clock = bool(tables) and tables[0].tournament.shot_clock
+    return _TableRows(
+        seats=seats,
+        sits_out=sitting_out_of(entry_ids),
+        reported=reported,
+        calls=calls,
+        shot_clocks=(
+            {c.table_id: c for c in ShotClock.objects.filter(table_id__in=ids)}
+            if shot_clock
+            else {}
+        ),
+        cards_used=cards_used_by_entry(entry_ids) if shot_clock else {},
     )
-    seats = seat_marks(table, rows)
+
+
+def dealer_seats(table: Table, rows: _TableRows | None = None) -> list[dict[str, Any]]:
+    """The tablet's seats: the marks, and who is reported out or sits out a penalty."""
+    rows = rows or _table_rows([table])
+    seats = seat_marks(table, rows.seats[table.pk])
+    reported = rows.reported[table.pk]
     for s in seats:
         s["reported"] = s["n"] in reported
-        s["sits_out"] = penalised.get(s["row"].entry_id, 0) if s["row"] else 0
-    time_banks_of_seats(table, seats)
+        s["sits_out"] = rows.sits_out.get(s["row"].entry_id, 0) if s["row"] else 0
+    time_banks_of_seats(table, seats, rows.cards_used)
     return seats
 
 
-def time_banks_of_seats(table: Table, seats: list[dict[str, Any]]) -> None:
+def time_banks_of_seats(table: Table, seats: list[dict[str, Any]], used: dict[int, int]) -> None:
     """Mark each seated player's time-bank cards left (`cards_left`; None when the tournament
-    plays without a shot clock)."""
+    plays without a shot clock). `used`: the cards used by entry (`cards_used_by_entry`)."""
     tournament = table.tournament
-    used = (
-        cards_used_by_entry(s["row"].entry_id for s in seats if s["row"])
-        if tournament.shot_clock
-        else {}
-    )
     rules = shot_clock_rules(tournament)
     for s in seats:
         s["cards_left"] = (
@@ -94,13 +141,36 @@ def tournament_clock(tournament: Any) -> tuple[list[Any], Any]:
 
 
 def dealer_context(table: Table, clock: tuple[list[Any], Any] | None = None) -> dict[str, Any]:
-    """What the tablet's page shows. `clock`: the tournament's (levels, clock state), when the
-    caller renders several tables of one tournament at once (tables/live.py)."""
-    tournament = table.tournament
+    """What the tablet's page shows."""
+    return dealer_contexts([table], clock)[table.pk]
+
+
+def dealer_contexts(
+    tables: Sequence[Table], clock: tuple[list[Any], Any] | None = None
+) -> dict[int, dict[str, Any]]:
+    """What the tablet's page shows, for each of `tables` (of one tournament, sharing one
+    tournament object), read together. `clock`: the tournament's (levels, clock state), when
+    read already."""
+    if not tables:
+        return {}
+    tournament = tables[0].tournament
     levels, state = clock or tournament_clock(tournament)
     level = levels[state.level_index] if levels and state.started else None
-    call = TimeCall.objects.filter(table=table, cancelled_at__isnull=True).first()
-    seats = dealer_seats(table)
+    rows = _table_rows(tables)
+    return {
+        table.pk: _dealer_context(table, tournament, levels, state, level, rows) for table in tables
+    }
+
+
+def _dealer_context(
+    table: Table,
+    tournament: Any,
+    levels: list[Any],
+    state: Any,
+    level: Any,
+    rows: _TableRows,
+) -> dict[str, Any]:
+    seats = dealer_seats(table, rows)
     blinds = table.blinds()
     occupied = {s["n"] for s in seats if s["row"]}
     return {
@@ -115,35 +185,37 @@ def dealer_context(table: Table, clock: tuple[list[Any], Any] | None = None) -> 
         and state.level_index != table.hand_level
         and level is not None
         and not level.is_break,
-        "time_call": time_call_payload(call),
-        "shot_clock": shot_clock_payload(
-            table, ShotClock.objects.filter(table=table).first() if tournament.shot_clock else None
-        ),
+        "time_call": time_call_payload(rows.calls.get(table.pk)),
+        "shot_clock": shot_clock_payload(table, rows.shot_clocks.get(table.pk)),
         "time_seconds": time_call_of(tournament)[0],
         "h4h_waiting": tournament.hand_for_hand and table.h4h_done_round >= tournament.h4h_round,
         "players": len(occupied),
         "heads_up": blinds is not None and blinds.heads_up,
         "dead_button": blinds is not None and blinds.button not in occupied,
         "dead_sb": blinds is not None and blinds.small_blind not in occupied,
-        "texts": {
-            "seat": _("Seat"),
-            "live": _("live"),
-            "offline": _("offline – retrying"),
-            "revoked": _("This table link was revoked. Ask the floor for the new one."),
-            "closed": _("This table was broken. Ask the floor where to go next."),
-            # What the tablet writes itself when a level begins or hand-for-hand changes
-            # (static/tables/dealer.js).
-            "level": _("Level"),
-            "breakWord": _("Break"),
-            "ante": _("Ante"),
-            "bbAnte": _("BB ante"),
-            "newLevel": _("New level: %(sb)s/%(bb)s from the next hand."),
-            "h4hPlay": _("Hand-for-hand: play one hand, then tap “Hand done”."),
-            # The shot clock's line under its seconds (static/tables/dealer.js).
-            "scRunning": _("Running"),
-            "scWarning": _("Last 10 seconds"),
-            "scTimeUp": _("Time is up"),
-        },
+        "texts": _texts(),
+    }
+
+
+def _texts() -> dict[str, str]:
+    return {
+        "seat": _("Seat"),
+        "live": _("live"),
+        "offline": _("offline – retrying"),
+        "revoked": _("This table link was revoked. Ask the floor for the new one."),
+        "closed": _("This table was broken. Ask the floor where to go next."),
+        # What the tablet writes itself when a level begins or hand-for-hand changes
+        # (static/tables/dealer.js).
+        "level": _("Level"),
+        "breakWord": _("Break"),
+        "ante": _("Ante"),
+        "bbAnte": _("BB ante"),
+        "newLevel": _("New level: %(sb)s/%(bb)s from the next hand."),
+        "h4hPlay": _("Hand-for-hand: play one hand, then tap “Hand done”."),
+        # The shot clock's line under its seconds (static/tables/dealer.js).
+        "scRunning": _("Running"),
+        "scWarning": _("Last 10 seconds"),
+        "scTimeUp": _("Time is up"),
     }
 
 

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tables.dealer_view import dealer_context, tournament_clock
+from tables.dealer_view import dealer_context, dealer_contexts, tournament_clock
 from tables.models import Table
 from tournament import realtime
 from tournament.catalogue import TableView
@@ -58,7 +58,12 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
     if not ids:
         return
     tables: dict[int, Table] = {}
-    clock: list[Any] = []  # the tournament's levels and clock state, read once for all tables
+    # The first view built finds out, in one round trip, which of the tables' groups a tablet
+    # listens to, and reads all of those tables' views' rows together (a break or a balancing
+    # move changes several tables at once; their views are built one after the other on the
+    # builder thread): the later builders of the same change use what it read.
+    listening: set[str] | None = None
+    contexts: dict[int, dict[str, Any]] = {}  # a table's dealer context, for every language
 
     def load() -> None:
         if not tables:
@@ -70,25 +75,36 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
                 for t in tables.values():
                     t.tournament = first.tournament
 
-    def load_clock() -> None:
-        """Only a rendered table shows the clock: the console's numbers do without it."""
-        if not clock and tables:
-            clock.append(tournament_clock(next(iter(tables.values())).tournament))
-
-    contexts: dict[int, dict[str, Any]] = {}  # a table's dealer context, for every language
+    def load_contexts() -> None:
+        nonlocal listening
+        groups = [table_group(pk, code) for pk in ids for code, _name in settings.LANGUAGES]
+        listening = realtime.listened_of(groups)
+        if not listening:
+            return
+        load()
+        wanted = [
+            t
+            for pk, t in tables.items()
+            if t.is_open
+            and any(table_group(pk, code) in listening for code, _n in settings.LANGUAGES)
+        ]
+        if wanted:
+            # Only a rendered table shows the clock: the console's numbers do without it.
+            clock = tournament_clock(wanted[0].tournament)
+            contexts.update(dealer_contexts(wanted, clock))
 
     def view_of(table_id: int, language: str) -> Any:
         def build() -> dict[str, Any] | None:
-            if not realtime.listened(table_group(table_id, language)):
-                return None  # no tablet in this language now; one that connects loads the table
-            load()
-            table = tables.get(table_id)
-            if table is None or not table.is_open:
+            if listening is None:
+                load_contexts()
+            assert listening is not None
+            if table_group(table_id, language) not in listening or table_id not in contexts:
+                # No tablet in this language when the change's first view was built (one that
+                # connects later loads the table), or the table is closed.
                 return None
-            if table_id not in contexts:
-                load_clock()
-                contexts[table_id] = dealer_context(table, clock[0] if clock else None)
-            return dict(table_view(table, languages=[language], context=contexts[table_id]))
+            return dict(
+                table_view(tables[table_id], languages=[language], context=contexts[table_id])
+            )
 
         return build
 
@@ -100,8 +116,13 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
         def numbers() -> dict[str, Any] | None:
             if not realtime.listened(console_group(tournament_id)):
                 return None  # no console open; one that opens reads the whole chart
-            load()
-            return {"tables": sorted(t.number for t in tables.values()), "all": False}
+            # The numbers only: the tables' rows are read when a tablet's view needs them.
+            numbers = (
+                [t.number for t in tables.values()]
+                if tables
+                else Table.objects.filter(pk__in=ids).values_list("number", flat=True)
+            )
+            return {"tables": sorted(numbers), "all": False}
 
         send_on_commit(console_group(tournament_id), "seating", numbers)
 

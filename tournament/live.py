@@ -148,11 +148,18 @@ def notify_seats(entry_ids: Iterable[int], name: str = "seat") -> None:
     if not ids:
         return
     views: dict[int, SeatView] = {}
+    # The first builder asks, in one round trip, which of these players have their page open,
+    # and reads those players' seats together (a break moves a table's players at once); the
+    # later builders of the same change use what it read.
+    listening: set[str] | None = None
 
     def load() -> None:
-        if views:
+        nonlocal listening
+        listening = realtime.listened_of([entry_group(pk) for pk in ids])
+        wanted = [pk for pk in ids if entry_group(pk) in listening]
+        if not wanted:
             return
-        rows = Entry.objects.filter(pk__in=ids).select_related(
+        rows = Entry.objects.filter(pk__in=wanted).select_related(
             "player", "tournament", "seat__table"
         )
         for entry in rows:
@@ -160,9 +167,10 @@ def notify_seats(entry_ids: Iterable[int], name: str = "seat") -> None:
 
     def builder(entry_id: int) -> Callable[[], dict[str, Any] | None]:
         def build() -> dict[str, Any] | None:
-            if not realtime.listened(entry_group(entry_id)):
-                return None  # no phone open on this seat; one that connects asks for it
-            load()  # once for all of them
+            if listening is None:
+                load()
+            # Not there: no phone open on this seat when the change's first view was built
+            # (one that connects asks for it), or the entry is gone.
             return {"seat": views[entry_id]} if entry_id in views else None
 
         return build

@@ -15,7 +15,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from asgiref.sync import async_to_sync
@@ -168,9 +168,9 @@ def _layer_config() -> dict[str, Any]:
     return dict(layers["default"].get("CONFIG") or {})
 
 
-def _redis_numsub(channel: str) -> int:
-    """PUBLISH's audience of `channel`: the server connections subscribed to it (one per ASGI
-    process with a screen in the group)."""
+def _redis_numsub(*channels: str) -> list[int]:
+    """PUBLISH's audience of each of `channels`: the server connections subscribed to it (one
+    per ASGI process with a screen in the group), in one round trip."""
     global _numsub, _numsub_pid
     if _numsub is None or _numsub_pid != os.getpid():
         import redis
@@ -179,7 +179,7 @@ def _redis_numsub(channel: str) -> int:
             _layer_config()["hosts"][0], socket_timeout=0.5, socket_connect_timeout=0.5
         )
         _numsub_pid = os.getpid()
-    return int(_numsub.pubsub_numsub(channel)[0][1])
+    return [int(count) for _channel, count in _numsub.pubsub_numsub(*channels)]
 
 
 def group_channel(group: str) -> str:
@@ -192,19 +192,25 @@ def group_channel(group: str) -> str:
 def listened(group: str) -> bool:
     """Whether a screen is subscribed to `group` now. True when it cannot tell (another layer,
     Redis not answering): then the message is built and sent as always."""
+    return group in listened_of([group])
+
+
+def listened_of(groups: Sequence[str]) -> set[str]:
+    """Those of `groups` a screen is subscribed to now, asked together (`listened`)."""
     layer = get_channel_layer()
-    if layer is None:
-        return False
+    if layer is None or not groups:
+        return set()
     if type(layer).__module__ == "channels_redis.pubsub":
         try:
-            return _redis_numsub(group_channel(group)) > 0
+            counts = _redis_numsub(*(group_channel(g) for g in groups))
         except Exception:  # a slow or absent Redis: build as if someone listened
-            log.warning("cannot tell who listens to %s", group, exc_info=True)
-            return True
-    groups = getattr(layer, "groups", None)  # the in-memory layer: group -> {channel: expiry}
-    if isinstance(groups, dict):
-        return bool(groups.get(group))
-    return True
+            log.warning("cannot tell who listens to %s", ", ".join(groups), exc_info=True)
+            return set(groups)
+        return {g for g, count in zip(groups, counts, strict=True) if count > 0}
+    subscribed = getattr(layer, "groups", None)  # the in-memory layer: group -> {channel: expiry}
+    if isinstance(subscribed, dict):
+        return {g for g in groups if subscribed.get(g)}
+    return set(groups)
 
 
 def _send(group: str, message: dict[str, Any]) -> None:

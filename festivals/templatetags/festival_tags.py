@@ -20,5 +20,11 @@ def festival_part(tournament: Any) -> dict[str, Any] | None:
 
 
 @register.simple_tag
-def bagging_under_way(tournament_id: int) -> bool:
-    return Bagging.objects.filter(tournament_id=tournament_id, closed_at__isnull=True).exists()
+def bagging_under_way(tournament: Any) -> bool:
+    """Read once for the tournament object: the tablets' views of the tables a change touched
+    share one (tables/live.py) and are rendered in each language."""
+    known = vars(tournament).get("_bagging_under_way")
+    if known is None:
+        known = Bagging.objects.filter(tournament_id=tournament.pk, closed_at__isnull=True).exists()
+        vars(tournament)["_bagging_under_way"] = known
+    return bool(known)

@@ -116,6 +116,35 @@ def test_a_move_tells_the_player_the_new_seat(
     }
 
 
+def test_a_break_asks_once_who_listens_and_reads_only_their_seats(
+    seated, actor, sent, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A break moves a table's players at once: one question for all their phones, and only the
+    seats of those with their page open are read."""
+    t, entries = seated
+    broken = SeatAssignment.objects.select_related("table").get(entry=entries[0]).table
+    # Room at the other table for the two left (busted players' seats freed).
+    freed = broken.assignments.order_by("seat").values_list("pk", flat=True)[:5]
+    SeatAssignment.objects.filter(pk__in=list(freed)).delete()
+    players = list(broken.assignments.values_list("entry_id", flat=True))
+    watched = realtime.entry_group(players[0])
+    asked: list[list[str]] = []
+
+    def listened_of(groups):
+        groups = list(groups)
+        if any(g.startswith("entry.") for g in groups):
+            asked.append(groups)
+        return {g for g in groups if g == watched or not g.startswith("entry.")}
+
+    monkeypatch.setattr(realtime, "listened_of", listened_of)
+    with django_capture_on_commit_callbacks(execute=True):
+        seating.table_break(tournament=t, number=broken.number, actor=actor)
+    seats = [(g, d) for g, e, d in sent if e == "seat"]
+    assert [g for g, _d in seats] == [watched]
+    assert seats[0][1]["seat"]["table"] != broken.number
+    assert len(asked) == 1 and set(map(realtime.entry_group, players)) <= set(asked[0])
+
+
 def test_a_registration_sends_the_new_figures(
     seated, register, sent, django_capture_on_commit_callbacks
 ):

@@ -37,9 +37,12 @@ def board_version(tournament_id: int) -> int:
     return latest or 0
 
 
-def tournament_board(tournament: Tournament, *, version: int | None = None) -> Board:
+def tournament_board(
+    tournament: Tournament, *, version: int | None = None, fresh: bool = True
+) -> Board:
     """The tournament's public figures: players left, entries, average stack, prize pool, the
-    first payouts, the status and (at the end) the results. Public data only."""
+    first payouts, the status and (at the end) the results. Public data only. `fresh=False`:
+    `tournament` was read just now, its counts are taken as they are."""
     from tournament.public_selectors import final_results
     from tournament.selectors import payout_amounts, tournament_numbers
 
@@ -47,7 +50,7 @@ def tournament_board(tournament: Tournament, *, version: int | None = None) -> B
         version = board_version(tournament.pk)
     board: Board = {"version": version, "status": tournament.status, "notice": ""}
     try:
-        numbers = tournament_numbers(tournament)
+        numbers = tournament_numbers(tournament, fresh=fresh)
         board["payouts"] = payout_amounts(tournament, numbers)[:BIG_SCREEN_PAYOUTS]
         board["players_left"] = numbers.players_left
         board["entries"] = numbers.entries
@@ -66,7 +69,7 @@ def tournament_board(tournament: Tournament, *, version: int | None = None) -> B
 def _board_for_screens(tournament_id: int) -> Board:
     version = board_version(tournament_id)  # first: the figures are at least this new
     tournament = Tournament.objects.get(pk=tournament_id)
-    board = tournament_board(tournament, version=version)
+    board = tournament_board(tournament, version=version, fresh=False)
     results = board["results"]
     if results is not None:
         # The results name a deal's method in words: one copy per language (only those words

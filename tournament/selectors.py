@@ -34,9 +34,15 @@ class TournamentNumbers:
     pool: Pool | None = None
 
 
-def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
+def tournament_numbers(tournament: Tournament, *, fresh: bool = True) -> TournamentNumbers:
     """The tournament's numbers, from the counts the database keeps (tournament/counters.py),
-    read fresh in one query: the caller's copy of the row may be older than its writes."""
+    read fresh in one query: the caller's copy of the row may be older than its writes.
+    `fresh=False`: the copy's own counts, for a caller that has just read the row."""
+    row = (
+        Tournament.objects.values_list(*Tournament.counters).get(pk=tournament.pk)
+        if fresh
+        else tuple(getattr(tournament, name) for name in Tournament.counters)
+    )
     (
         left,
         entries,
@@ -49,7 +55,7 @@ def tournament_numbers(tournament: Tournament) -> TournamentNumbers:
         rebuys,
         addons,
         _tables_open,
-    ) = Tournament.objects.values_list(*Tournament.counters).get(pk=tournament.pk)
+    ) = row
     if tournament.pooled:
         # An event's Day 2: the entries and the money are its flights' and its own buy-ins
         # (its carried stacks are not entries, festivals/).

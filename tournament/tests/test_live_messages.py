@@ -296,3 +296,23 @@ def test_a_burst_of_sign_ups_sends_the_last_counts_and_every_move():
     ]
     assert realtime.superseded(batch) == {0}
     assert realtime.superseded(batch[:2]) == set()
+
+
+def test_the_screens_board_takes_the_counts_from_the_row_it_reads(seated, actor):
+    """The board sent on a change reads the tournament's row once: its counts (kept by the
+    database) come with it, not in a second statement, and match a fresh read."""
+    from django.test.utils import CaptureQueriesContext
+
+    from tournament.live import _board_for_screens, tournament_board
+    from tournament.models import Tournament
+
+    t, entries = seated
+    entries_bust(tournament=t, busts=[BustReport(entry=entries[5])], actor=actor)
+    with CaptureQueriesContext(connection) as queries:
+        board = _board_for_screens(t.pk)
+    rows = [
+        q["sql"] for q in queries.captured_queries if 'FROM "tournament_tournament"' in q["sql"]
+    ]
+    assert len(rows) == 1
+    assert board == tournament_board(Tournament.objects.get(pk=t.pk), version=board["version"])
+    assert board["players_left"] == 13 and board["entries"] == 14

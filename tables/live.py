@@ -78,20 +78,22 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
     def load_contexts() -> None:
         nonlocal listening
         groups = [table_group(pk, code) for pk in ids for code, _name in settings.LANGUAGES]
-        listening = realtime.listened_of(groups)
-        if not listening:
-            return
-        load()
-        wanted = [
-            t
-            for pk, t in tables.items()
-            if t.is_open
-            and any(table_group(pk, code) in listening for code, _n in settings.LANGUAGES)
-        ]
-        if wanted:
-            # Only a rendered table shows the clock: the console's numbers do without it.
-            clock = tournament_clock(wanted[0].tournament)
-            contexts.update(dealer_contexts(wanted, clock))
+        found = realtime.listened_of(groups)
+        if found:
+            load()
+            wanted = [
+                t
+                for pk, t in tables.items()
+                if t.is_open
+                and any(table_group(pk, code) in found for code, _n in settings.LANGUAGES)
+            ]
+            if wanted:
+                # Only a rendered table shows the clock: the console's numbers do without it.
+                clock = tournament_clock(wanted[0].tournament)
+                contexts.update(dealer_contexts(wanted, clock))
+        # Only once read: a read that failed (SQLite busy, the pool's timeout) is made again by
+        # the retry or by the change's next view, not skipped by all of them.
+        listening = found
 
     def view_of(table_id: int, language: str) -> Any:
         def build() -> dict[str, Any] | None:

@@ -158,15 +158,15 @@ def notify_seats(entry_ids: Iterable[int], name: str = "seat") -> None:
 
     def load() -> None:
         nonlocal listening
-        listening = realtime.listened_of([entry_group(pk) for pk in ids])
-        wanted = [pk for pk in ids if entry_group(pk) in listening]
-        if not wanted:
-            return
-        rows = Entry.objects.filter(pk__in=wanted).select_related(
-            "player", "tournament", "seat__table"
-        )
-        for entry in rows:
-            views[entry.pk] = seat_view(entry)
+        found = realtime.listened_of([entry_group(pk) for pk in ids])
+        wanted = [pk for pk in ids if entry_group(pk) in found]
+        if wanted:
+            rows = Entry.objects.filter(pk__in=wanted).select_related(
+                "player", "tournament", "seat__table"
+            )
+            views.update({entry.pk: seat_view(entry) for entry in rows})
+        # Only once read: a read that failed is made again by the retry or the next builder.
+        listening = found
 
     def builder(entry_id: int) -> Callable[[], dict[str, Any] | None]:
         def build() -> dict[str, Any] | None:

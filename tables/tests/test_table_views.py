@@ -103,3 +103,29 @@ def test_only_the_languages_listened_to_are_built_and_a_closed_table_is_not(
     views, _n = _views(sent, django_capture_on_commit_callbacks, t.pk, [x.pk for x in tables])
     assert set(views) == {realtime.table_group(tables[0].pk, "de")}
     assert len(asked) == 1  # one question for every table and language of the change
+
+
+def test_a_read_that_fails_once_is_made_again_and_no_view_is_lost(
+    room, sent, monkeypatch, django_capture_on_commit_callbacks
+):
+    """On SQLite (the embedded default) a read can meet a writer's lock; the builder tries
+    again (tournament/realtime.py `_build`). The retry reads the tables again: no tablet of the
+    change is left without its view."""
+    from django.db import OperationalError
+
+    import tables.live as live
+
+    t, tables = room
+    real = live.dealer_contexts
+    failures = [OperationalError("database is locked")]
+
+    def busy_once(*args, **kwargs):
+        if failures:
+            raise failures.pop()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(live, "dealer_contexts", busy_once)
+    monkeypatch.setattr(realtime.db.connection, "vendor", "sqlite")
+    views, _n = _views(sent, django_capture_on_commit_callbacks, t.pk, [x.pk for x in tables])
+    assert not failures
+    assert len(views) == 2 * len(tables)

@@ -316,3 +316,31 @@ def test_the_screens_board_takes_the_counts_from_the_row_it_reads(seated, actor)
     assert len(rows) == 1
     assert board == tournament_board(Tournament.objects.get(pk=t.pk), version=board["version"])
     assert board["players_left"] == 13 and board["entries"] == 14
+
+
+def test_a_seat_read_that_fails_once_is_made_again(
+    seated, sent, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The builder's retry after a busy SQLite reads the seats again: every phone of the change
+    gets its seat."""
+    from django.db import OperationalError
+
+    from tournament import live
+
+    _t, entries = seated
+    real = live.seat_view
+    failures = [OperationalError("database is locked")]
+
+    def busy_once(entry):
+        if failures:
+            raise failures.pop()
+        return real(entry)
+
+    monkeypatch.setattr(live, "seat_view", busy_once)
+    monkeypatch.setattr(realtime.db.connection, "vendor", "sqlite")
+    with django_capture_on_commit_callbacks(execute=True):
+        live.notify_seats([e.pk for e in entries[:4]])
+    assert not failures
+    assert sorted(g for g, e, _d in sent if e == "seat") == sorted(
+        realtime.entry_group(e.pk) for e in entries[:4]
+    )

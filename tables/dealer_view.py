@@ -94,7 +94,7 @@ def _table_rows(tables: Sequence[Table]) -> _TableRows:
         started_at__gte=timezone.now() - _CALLS_SHOWN_WITHIN,
     ).order_by("-started_at", "-pk"):
         calls.setdefault(call.table_id, call)  # the latest of each table
-    shot_clock = bool(tables) and tables[0].tournament.shot_clock
+    shot_clock = tables[0].tournament.shot_clock
     return _TableRows(
         seats=seats,
         sits_out=sitting_out_of(entry_ids),
@@ -140,9 +140,9 @@ def tournament_clock(tournament: Any) -> tuple[list[Any], Any]:
     return levels, clock_state_for(tournament, levels=levels)
 
 
-def dealer_context(table: Table, clock: tuple[list[Any], Any] | None = None) -> dict[str, Any]:
+def dealer_context(table: Table) -> dict[str, Any]:
     """What the tablet's page shows."""
-    return dealer_contexts([table], clock)[table.pk]
+    return dealer_contexts([table])[table.pk]
 
 
 def dealer_contexts(

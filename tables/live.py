@@ -18,7 +18,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tables.dealer_view import dealer_context, dealer_contexts, tournament_clock
+from tables.dealer_view import dealer_contexts, tournament_clock
 from tables.models import Table
 from tournament import realtime
 from tournament.catalogue import TableView
@@ -31,18 +31,12 @@ from tournament.realtime import (
 
 
 def table_view(
-    table: Table,
-    clock: tuple[list[Any], Any] | None = None,
-    languages: Iterable[str] | None = None,
-    context: dict[str, Any] | None = None,
+    table: Table, context: dict[str, Any], languages: Iterable[str] | None = None
 ) -> TableView:
     """The tablet's fragment of `table` in `languages` (default: every language the product
-    speaks). Forms carry no CSRF token here (the page's token rides on every htmx request,
-    tables/dealer.html). `clock`: the tournament's levels and clock state, read once for several
-    tables; `context`: the table's `dealer_context`, read once for several languages."""
+    speaks), from the table's `dealer_context` (read once for several languages). Forms carry no
+    CSRF token here (the page's token rides on every htmx request, tables/dealer.html)."""
     html: dict[str, str] = {}
-    if context is None:
-        context = dealer_context(table, clock)
     codes = [code for code, _name in settings.LANGUAGES] if languages is None else languages
     for code in codes:
         with translation.override(code):
@@ -104,9 +98,7 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
                 # No tablet in this language when the change's first view was built (one that
                 # connects later loads the table), or the table is closed.
                 return None
-            return dict(
-                table_view(tables[table_id], languages=[language], context=contexts[table_id])
-            )
+            return dict(table_view(tables[table_id], contexts[table_id], languages=[language]))
 
         return build
 

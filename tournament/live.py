@@ -154,10 +154,10 @@ def notify_seats(entry_ids: Iterable[int], name: str = "seat") -> None:
     # The first builder asks, in one round trip, which of these players have their page open,
     # and reads those players' seats together (a break moves a table's players at once); the
     # later builders of the same change use what it read.
-    listening: set[str] | None = None
+    loaded = False
 
     def load() -> None:
-        nonlocal listening
+        nonlocal loaded
         found = realtime.listened_of([entry_group(pk) for pk in ids])
         wanted = [pk for pk in ids if entry_group(pk) in found]
         if wanted:
@@ -166,11 +166,11 @@ def notify_seats(entry_ids: Iterable[int], name: str = "seat") -> None:
             )
             views.update({entry.pk: seat_view(entry) for entry in rows})
         # Only once read: a read that failed is made again by the retry or the next builder.
-        listening = found
+        loaded = True
 
     def builder(entry_id: int) -> Callable[[], dict[str, Any] | None]:
         def build() -> dict[str, Any] | None:
-            if listening is None:
+            if not loaded:
                 load()
             # Not there: no phone open on this seat when the change's first view was built
             # (one that connects asks for it), or the entry is gone.

@@ -79,11 +79,12 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n
 """
-_scripts: dict[int, Any] = {}  # one registered script per Redis client
+_count_script: Any = None  # registered once; each call names the client it runs on
 
 
 def _counted(key: str, seconds: int) -> int | None:
     """Count one call under `key` (kept `seconds`): the calls so far, this one included."""
+    global _count_script
     client = getattr(cache, "client", None)
     if client is not None and hasattr(client, "get_client"):
         # django-redis. Counters stay plain integers, as the cache keeps them.
@@ -91,10 +92,9 @@ def _counted(key: str, seconds: int) -> int | None:
 
         try:
             raw = client.get_client(write=True)
-            script = _scripts.get(id(raw))
-            if script is None:
-                script = _scripts[id(raw)] = raw.register_script(_COUNT_SCRIPT)
-            return int(script(keys=[client.make_key(key)], args=[seconds]))
+            if _count_script is None:
+                _count_script = raw.register_script(_COUNT_SCRIPT)
+            return int(_count_script(keys=[client.make_key(key)], args=[seconds], client=raw))
         except redis.RedisError:
             return None
     if cache.add(key, 1, seconds):

@@ -75,7 +75,7 @@ def test_each_view_is_what_its_tablet_page_shows(room, sent, django_capture_on_c
     views, _n = _views(sent, django_capture_on_commit_callbacks, t.pk, [x.pk for x in tables])
     for table in tables:
         table = Table.objects.select_related("tournament").get(pk=table.pk)
-        page = table_view(table, context=dealer_context(table))
+        page = table_view(table, dealer_context(table))
         for language in ("en", "de"):
             view = views[realtime.table_group(table.pk, language)]
             assert view["html"] == {language: page["html"][language]}

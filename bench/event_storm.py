@@ -785,6 +785,11 @@ def main() -> None:
     names = dict(Entry.objects.filter(tournament=t).values_list("pk", "player__display_name"))
     phone = next(i for i, s in enumerate(specs) if s.kind == "phone")
     connection.close()
+    # The floor's actions run here as in a web process, which loads its URL configuration,
+    # template engine and templates when it starts (deploy/gunicorn.conf.py, config/warmup.py).
+    from config.warmup import warm
+
+    warm()
 
     stack = _stack.FullStack(
         _stack.stack_env(db_url, REDIS_URL), web=1, ws=2, proxy=not args.no_proxy

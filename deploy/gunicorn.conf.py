@@ -43,3 +43,11 @@ def post_request(worker, req, environ, resp):  # a gunicorn hook, after each req
 
         gc.collect()
         gc.freeze()
+
+
+def post_worker_init(worker):  # a gunicorn hook, once the worker has loaded Floor
+    # The URL configuration, the template engine and the templates, loaded before the first
+    # request instead of by it (config/warmup.py).
+    from config.warmup import warm
+
+    warm()

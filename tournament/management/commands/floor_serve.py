@@ -22,6 +22,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         import uvicorn
 
+        from config.warmup import warm
+
+        warm()  # what the first requests would load (config/warmup.py)
         if settings.FLOOR_TICKER == "inprocess":
             from clocks.ticker import start_background_ticker
 

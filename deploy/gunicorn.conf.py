@@ -47,7 +47,11 @@ def post_request(worker, req, environ, resp):  # a gunicorn hook, after each req
 
 def post_worker_init(worker):  # a gunicorn hook, once the worker has loaded Floor
     # The URL configuration, the template engine and the templates, loaded before the first
-    # request instead of by it (config/warmup.py).
-    from config.warmup import warm
+    # request instead of by it (config/warmup.py). Only where the application loaded is Floor's
+    # (a bench's bare baseline app loads no Django).
+    from django.apps import apps
 
-    warm()
+    if apps.ready:
+        from config.warmup import warm
+
+        warm()

@@ -5,7 +5,9 @@
 
 Seats `entries` players on PostgreSQL (database floor_bench_storm), starts the full stack
 (bench/_stack.py FullStack: gunicorn, two uvicorn processes, Caddy in front when installed;
-Redis as the channel layer) and connects the clients from separate processes, as real
+Redis as the channel layer) and connects the clients from separate processes (at a higher
+scheduling priority where allowed, as bench/player_lookup.py runs its phones: a real client
+applies a message on its own device, not after the servers' work on theirs), as real
 websockets, each doing what its page does with each message:
 
 - big screens (`/ws/t/<pk>/`) keep the board with the highest `version` (static/clocks);
@@ -41,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import contextlib
 import http.client
 import json
 import multiprocessing as mp
@@ -123,6 +126,8 @@ def clients_main(
     applies and when, and hand the records back when `done` is set."""
     import websockets
 
+    with contextlib.suppress(OSError):  # the phones and screens are not on the servers' machine
+        os.nice(-10)
     records: dict[int, list[Any]] = defaultdict(list)
     # Boards phones and tablets receive (and ignore): a check on the paths (the screens' and
     # phones' boards come through the process's listener, the tablets' through their own

@@ -323,6 +323,29 @@ def test_both_servers_answer_liveness_and_refuse_a_big_body_unread(server, serve
         proc.wait(10)
 
 
+def test_gunicorn_settings_serve_an_application_that_is_not_floor(server_env, tmp_path):
+    """The settings' start-up hook warms Floor (config/warmup.py) only where Floor was loaded:
+    another WSGI application under the same settings (a bench's bare baseline) still boots."""
+    (tmp_path / "plain_app.py").write_text(
+        "def app(environ, start_response):\n"
+        "    start_response('200 OK', [('Content-Type', 'text/plain'), ('Content-Length', '5')])\n"
+        "    return [b'plain']\n"
+    )
+    port = _free_port()
+    env = {**server_env, "FLOOR_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "1"}
+    cmd = [
+        sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+        "--pythonpath", str(tmp_path), "plain_app:app",
+    ]  # fmt: skip
+    proc = _serve(cmd, env, port)
+    try:
+        answer = _raw(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 2)
+        assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"plain"), answer
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 # --- the full stack's files ------------------------------------------------------------------------
 
 

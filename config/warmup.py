@@ -27,28 +27,22 @@ logger = logging.getLogger(__name__)
 def warm() -> None:
     from django.conf import settings
     from django.template import TemplateSyntaxError, engines
-    from django.template.loader import get_template
+    from django.template.backends.django import DjangoTemplates
     from django.urls import reverse
     from django.utils import translation
 
-    engines.all()  # every tag library imported
     for code, _name in settings.LANGUAGES:
         with translation.override(code):  # the language's catalogue loaded
             reverse("home")  # every URL module imported, the resolver filled
-    for name in _project_templates(settings.TEMPLATES):
-        try:
-            get_template(name)  # compiled into the cached loader
-        except TemplateSyntaxError:
-            logger.exception("Template %s does not compile", name)
-
-
-def _project_templates(backends: list[dict]) -> list[str]:
-    """The names of the project's own templates (the `DIRS` of the Django template backends;
-    the apps' packaged templates, such as the admin's, are left to their first use)."""
-    names: set[str] = set()
-    for backend in backends:
-        if backend["BACKEND"] != "django.template.backends.django.DjangoTemplates":
+    for engine in engines.all():  # every engine built, every tag library imported
+        if not isinstance(engine, DjangoTemplates):
             continue
-        for folder in map(Path, backend.get("DIRS", [])):
-            names.update(p.relative_to(folder).as_posix() for p in folder.rglob("*.html"))
-    return sorted(names)
+        # The project's own templates (the engine's `DIRS`); the apps' packaged templates,
+        # such as the admin's, are left to their first use.
+        for folder in map(Path, engine.dirs):
+            for path in sorted(folder.rglob("*.html")):
+                name = path.relative_to(folder).as_posix()
+                try:
+                    engine.get_template(name)  # compiled into the cached loader
+                except TemplateSyntaxError:
+                    logger.exception("Template %s does not compile", name)

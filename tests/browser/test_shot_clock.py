@@ -133,4 +133,7 @@ def test_the_floor_sees_each_tables_shot_clock_and_cards(asgi_server, night, new
     tablet = new_page(TABLET)
     tablet.goto(f"{asgi_server}/d/{night.dealer_token}/")
     tablet.click("#sc-stop")
+    # The tablet shows the stop first (its button goes once the server has stopped the clock),
+    # so a failure below is the chart's socket, not the tap.
+    tablet.wait_for_selector("#sc-stop", state="detached")
     console.wait_for_selector(f'.sc-mini.phase-idle[data-table="{night.table}"]')

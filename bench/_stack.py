@@ -221,6 +221,24 @@ def cpu_seconds(procs: list[subprocess.Popen[bytes]]) -> float:
     return sum(stats[pid][1] for pid in wanted if pid in stats)
 
 
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, all cores, from /proc/stat; the
+    share busy between two readings says whether the cores were the limit. (0, 0) without it."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields) - idle) / ticks, sum(fields) / ticks
+
+
+def busy_share(before: tuple[float, float], after: tuple[float, float]) -> float | None:
+    """The share of the machine's CPU that was busy between two `machine_cpu` readings."""
+    total = after[1] - before[1]
+    return round((after[0] - before[0]) / total, 3) if total > 0 else None
+
+
 def bare_wsgi(environ: dict[str, Any], start_response: Any) -> list[bytes]:
     """A baseline: what the servers and the proxy cost without Floor (a fixed small answer)."""
     body = b"<p>Table 1, Seat 1</p>"

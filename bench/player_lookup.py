@@ -32,7 +32,9 @@ Floor's look-ups a second over the baseline's.
 
 Prints one JSON line: entries, proxy, web (gunicorn processes x workers x threads), offered_rps,
 connections, requests, rps, p50_ms, p99_ms, errors, error_statuses, server_cpu_ms_per_request
-(the servers' and the proxy's CPU time over the look-ups answered), send_lag_p99_ms (open loop),
+(the servers' and the proxy's CPU time over the look-ups answered), client_cpu_ms_per_request
+(the load generator's own, which on one machine comes out of the same cores), machine_busy (the
+share of all cores busy during the look-ups), send_lag_p99_ms (open loop),
 baseline_rps, baseline_p99_ms, baseline_cpu_ms_per_request, ratio_to_baseline, console_actions, console_p50_ms,
 console_p99_ms, console_register_p50_ms, console_plan_p50_ms, pages, move_notice_p50_ms,
 move_notice_p99_ms, notices_lost.
@@ -167,12 +169,13 @@ def load_main(
     with contextlib.suppress(OSError):  # the phones are not on the server's machine
         os.nice(-10)
     load = _Load(ports, tournament, entries)
-    started = time.monotonic()
+    started, cpu0 = time.monotonic(), time.process_time()
     if rate > 0:
         asyncio.run(load.open(rate, seconds, conns))
     else:
         asyncio.run(load.closed(conns, seconds))
-    out.put((load.lat, load.errs, time.monotonic() - started, load.lag))
+    cpu = time.process_time() - cpu0
+    out.put((load.lat, load.errs, time.monotonic() - started, load.lag, cpu))
 
 
 # --- my-seat pages -------------------------------------------------------------------------
@@ -372,13 +375,14 @@ def main() -> None:
             target=load_main,
             args=(ports, t.pk, args.entries, args.seconds, args.connections, args.rate, out),
         )
-        cpu0 = _stack.cpu_seconds(stack.procs)
+        cpu0, machine0 = _stack.cpu_seconds(stack.procs), _stack.machine_cpu()
         loader.start()
         console_lat = _console_while(
             ports, t.pk, token, out, args.seconds + 120, args.console_every
         )
-        lat, errs, elapsed, lag = console_lat.pop("result")
+        lat, errs, elapsed, lag, client_cpu = console_lat.pop("result")
         cpu = _stack.cpu_seconds(stack.procs) - cpu0
+        machine_busy = _stack.busy_share(machine0, _stack.machine_cpu())
         loader.join()
         result.update(
             console_actions=len(console_lat["ms"]),
@@ -398,6 +402,10 @@ def main() -> None:
             # The servers' and the proxy's CPU per look-up (console actions included): less
             # sensitive than rps to what else the machine runs.
             server_cpu_ms_per_request=round(cpu * 1000 / max(1, len(lat)), 2),
+            # The phones' own CPU per look-up: on this machine it comes out of the same cores.
+            client_cpu_ms_per_request=round(client_cpu * 1000 / max(1, len(lat)), 2),
+            # Everything on the machine (PostgreSQL and Redis too): near 1, the cores are the limit.
+            machine_busy=machine_busy,
         )
         if args.rate > 0:  # in the closed loop a look-up leaves the moment it is made
             result["send_lag_p99_ms"] = round(_stack.percentile(lag, 99), 1)
@@ -436,7 +444,7 @@ def _baseline(
         loader = ctx.Process(target=load_main, args=(*args_, args.connections, args.rate, out))
         cpu0 = _stack.cpu_seconds(stack.procs)
         loader.start()
-        lat, errs, elapsed, _ = out.get(timeout=args.baseline_seconds + 120)
+        lat, errs, elapsed, _, _ = out.get(timeout=args.baseline_seconds + 120)
         cpu = _stack.cpu_seconds(stack.procs) - cpu0
         loader.join()
     finally:

@@ -221,20 +221,20 @@ def cpu_seconds(procs: list[subprocess.Popen[bytes]]) -> float:
     return sum(stats[pid][1] for pid in wanted if pid in stats)
 
 
-def machine_cpu() -> tuple[float, float]:
-    """(busy, total) CPU seconds of the whole machine so far, all cores, from /proc/stat; the
-    share busy between two readings says whether the cores were the limit. (0, 0) without it."""
+def machine_cpu() -> tuple[int, int]:
+    """(busy, total) CPU time of the whole machine so far, all cores, in clock ticks from
+    /proc/stat (only their share is used, see `busy_share`); (0, 0) without it."""
     try:
         fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     except (OSError, ValueError):
-        return 0.0, 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
+        return 0, 0
     idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
-    return (sum(fields) - idle) / ticks, sum(fields) / ticks
+    return sum(fields) - idle, sum(fields)
 
 
-def busy_share(before: tuple[float, float], after: tuple[float, float]) -> float | None:
-    """The share of the machine's CPU that was busy between two `machine_cpu` readings."""
+def busy_share(before: tuple[int, int], after: tuple[int, int]) -> float | None:
+    """The share of the machine's CPU that was busy between two `machine_cpu` readings: near 1,
+    the cores were the limit."""
     total = after[1] - before[1]
     return round((after[0] - before[0]) / total, 3) if total > 0 else None
 

@@ -2,7 +2,8 @@
 
 The origin is checked by config/asgi.py (AllowedHostsOriginValidator); an unknown token is
 refused (4404). On connect the screen is sent what it shows now (a screen that was offline
-catches up with one message), then every `assignment` as it is made. Screens send nothing.
+catches up with one message), read after the socket joined its group, then every `assignment`
+as it is made. Screens send nothing.
 """
 
 from __future__ import annotations
@@ -23,12 +24,19 @@ class DisplayConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         token = (self.scope.get("cookies") or {}).get(COOKIE, "")
-        state = await _state_for(token)
-        if state is None:
+        display_id = await _display_id(token)
+        if display_id is None:
             await self.close(code=4404)
             return
-        self.group = display_group(state["display"])
+        # The group first, then the state: an assignment made while the screen connects comes
+        # as a message too (the screen keeps the higher version). Read before the join, it fell
+        # between the two: the screen showed the older state until the next change.
+        self.group = display_group(display_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        state = await _state_for(token)
+        if state is None:  # removed meanwhile
+            await self.close(code=4404)
+            return
         await self.accept()
         await self.send(
             text_data=json.dumps({"type": "event", "event": "assignment", "data": state})
@@ -55,6 +63,14 @@ class DisplayConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=text)
         if message.get("event") == "removed":
             await self.close(code=4410)
+
+
+@database_sync_to_async
+def _display_id(token: str) -> int | None:
+    from displays.selectors import display_by_token
+
+    display = display_by_token(token)
+    return None if display is None else display.pk
 
 
 @database_sync_to_async

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -10,6 +11,7 @@ from django.conf import settings
 from django.utils.translation import get_supported_language_variant
 
 from clocks.consumers import TournamentConsumer, _tournament_exists
+from tournament.live import board_version
 from tournament.realtime import (
     console_group,
     dealer_group,
@@ -45,6 +47,16 @@ class DealerConsumer(TournamentConsumer):
         for group in (table_group(table_id), table_group(table_id, language), dealer_group(token)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
+        # Read again now that the groups are joined: a break or a new link that came between
+        # the first read and the join sent its message to nobody, and the tablet would have
+        # gone on showing a table that is no more.
+        now = await _table_ids(token)
+        if now is None:
+            await self.close(code=CLOSE_TOKEN_REVOKED)
+            return
+        if not now[2]:
+            await self.close(code=CLOSE_TABLE_CLOSED)
+            return
         # The tournament's feed (boards, the clock) through the process's hub, as every screen
         # (clocks/hub.py): on the tablet's own channel each board waited behind the tablet's
         # socket, seconds late in a bust storm (bench/event_storm.py).
@@ -97,8 +109,20 @@ class ConsoleConsumer(TournamentConsumer):
         for group in (console_group(tournament_id), user_group(user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
+        # The role again, now that the account's group is joined: an account disabled or
+        # stripped of its role between the first check and the join was told so on a group this
+        # socket was not yet in, and would have kept its feed.
+        if not await _may_run_floor(user):
+            await self.close(code=4403)
+            return
         await self._join_tournament(tournament_id)  # the tournament's feed, as the tablets
         await self.accept()
+        # What the chart has to have seen: the tournament's latest event-log row, read now that
+        # the groups are joined. The page was rendered before its socket opened; a change made
+        # in between came on no message, and the console fetches the chart once when this is
+        # newer than the version it was rendered at (static/tables/console.js).
+        version = await database_sync_to_async(board_version)(tournament_id)
+        await self.send(text_data=json.dumps({"type": "hello", "version": version}))
 
     async def floor_event(self, message: dict[str, Any]) -> None:
         if message.get("event") == "revoked":  # the account was disabled or lost its role
@@ -109,6 +133,13 @@ class ConsoleConsumer(TournamentConsumer):
 
 @database_sync_to_async
 def _may_run_floor(user: Any) -> bool:
+    """Whether `user` holds a floor role now: the account is read afresh (the connection's
+    user object was loaded when the socket opened)."""
+    from django.contrib.auth import get_user_model
+
     from tournament.roles import is_floor
 
-    return is_floor(user)
+    if not getattr(user, "is_authenticated", False):
+        return False
+    fresh = get_user_model().objects.filter(pk=user.pk, is_active=True).first()
+    return fresh is not None and is_floor(fresh)

@@ -33,6 +33,7 @@ from tournament.inputs import (
     whole_number_or_none,
     whole_numbers,
 )
+from tournament.live import board_version
 from tournament.models import Entry, EntryStatus, Event, Tournament
 from tournament.qr import qr_svg
 from tournament.roles import floor_required, is_director
@@ -152,9 +153,13 @@ def _reports_by_hand(reports: Iterable[TableReport]) -> list[list[TableReport]]:
 @floor_required
 def seating(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
+    # Read before the chart: the console's socket says the version it must have seen, and a
+    # change committed between the two reads is then fetched once more, never missed.
+    version = board_version(tournament.pk)
     context = console_context(
         tournament, "seating", **_chart(tournament, _table_numbers(request.GET.get("tables")))
     )
+    context["version"] = version
     _keep_typed_reports(request, context)
     q = search_text(request.GET.get("q"))
     if q:

@@ -50,6 +50,49 @@ async def test_a_known_screen_gets_its_view_at_once_and_every_change(token, acto
     await ws.disconnect()
 
 
+async def test_an_assignment_made_while_the_screen_connects_reaches_it(token, actor, monkeypatch):
+    # The director assigns a view just after the socket read what the screen shows: the screen
+    # must still get it (it joined its group before reading), not keep the older state.
+    from displays import consumers
+
+    read = consumers._state_for
+
+    async def then_assigned(token: str):
+        state = await read(token)
+        await sync_to_async(display_assign)(
+            display_id=state["display"], steps=[Step(Kind.SLIDE, title="Welcome")], actor=actor
+        )
+        return state
+
+    monkeypatch.setattr(consumers, "_state_for", then_assigned)
+    ws, connected, _ = await connect(token)
+    assert connected
+    first = await ws.receive_json_from(timeout=2)
+    assert first["data"]["views"] == []
+    latest = await ws.receive_json_from(timeout=2)
+    assert latest["event"] == "assignment" and latest["data"]["version"] > first["data"]["version"]
+    assert latest["data"]["views"][0]["kind"] == "slide"
+    await ws.disconnect()
+
+
+async def test_a_screen_removed_while_it_connects_is_refused(token, actor, monkeypatch):
+    # Removed by the director just as the socket joined: refused, not left waiting.
+    from displays import consumers
+    from displays.selectors import display_by_token
+    from displays.services import display_remove
+
+    async def removed_meanwhile(token: str):
+        display = await sync_to_async(display_by_token)(token)
+        await sync_to_async(display_remove)(display_id=display.pk, actor=actor)
+        return await read(token)
+
+    read = consumers._state_for
+
+    monkeypatch.setattr(consumers, "_state_for", removed_meanwhile)
+    _ws, connected, code = await connect(token)
+    assert not connected and code == 4404
+
+
 async def test_an_unknown_token_is_refused(db):
     _ws, connected, code = await connect("not-a-screen")
     assert not connected and code == 4404

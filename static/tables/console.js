@@ -1,6 +1,7 @@
 // Seating chart, live. A live message names the tables that changed: the console fetches those
 // cards and the figures above them, and swaps them in; a draw reloads the whole chart. While
-// the feed is down it polls.
+// the feed is down it polls. What changed between the page and its socket's first connection
+// is fetched once (the socket's `hello`).
 const chart = document.getElementById("chart");
 let timer = null;
 let retry = 500;
@@ -81,6 +82,7 @@ async function fetchChart() {
 }
 
 let openedBefore = false;
+let openedAgain = false; // this connection is a reconnection (the chart is fetched anyway)
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}${chart.dataset.ws}`);
@@ -88,13 +90,22 @@ function connect() {
     retry = 500;
     clearInterval(window.__poll);
     // Back after a drop (the server closes a socket that falls behind): what changed meanwhile
-    // came on no message, so the chart is fetched once.
+    // came on no message, so the chart is fetched once. The first connection asks only when
+    // its `hello` says something changed since the page.
+    openedAgain = openedBefore;
     if (openedBefore) { whole = true; refresh(); }
     openedBefore = true;
   };
   ws.onmessage = (m) => {
     let msg;
     try { msg = JSON.parse(m.data); } catch (e) { return; }
+    if (msg.type === "hello") {
+      // The version the chart must have seen (tables/consumers.py): newer than the page's on
+      // the first connection, something changed between the page and its socket.
+      const seen = Number(chart.dataset.version || 0);
+      if (!openedAgain && Number(msg.version) > seen) { whole = true; refresh(); }
+      return;
+    }
     if (msg.type !== "event") return;
     if (msg.event === "seating" && msg.data) {
       if (msg.data.all || msg.data.draw) whole = true;

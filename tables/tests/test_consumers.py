@@ -102,12 +102,45 @@ def _with_user(user):
     return app
 
 
+async def test_a_console_is_told_the_version_it_must_have_seen(table, floor_user, actor):
+    # The chart page says the version it was rendered at; a change made before its socket
+    # joined comes on no message, and the socket's hello names a newer version.
+    from tournament.live import board_version
+
+    rendered_at = await sync_to_async(board_version)(table.tournament_id)
+
+    def move_one() -> None:
+        taken = set(table.assignments.values_list("seat", flat=True))
+        free = next(n for n in range(1, table.seats + 1) if n not in taken)
+        entry = table.assignments.order_by("seat").first().entry
+        svc.seat_move(
+            tournament=table.tournament,
+            entry=entry,
+            table_number=table.number,
+            seat=free,
+            actor=actor,
+        )
+
+    await sync_to_async(move_one)()
+    ws = WebsocketCommunicator(
+        _with_user(floor_user), f"/ws/console/{table.tournament_id}/", headers=ORIGIN
+    )
+    connected, _ = await ws.connect()
+    assert connected
+    hello = await ws.receive_json_from(timeout=WAIT)
+    assert hello["type"] == "hello"
+    assert hello["version"] == await sync_to_async(board_version)(table.tournament_id)
+    assert hello["version"] > rendered_at
+    await ws.disconnect()
+
+
 async def test_disabled_account_loses_its_open_console_socket(table, floor_user):
     ws = WebsocketCommunicator(
         _with_user(floor_user), f"/ws/console/{table.tournament_id}/", headers=ORIGIN
     )
     connected, _ = await ws.connect()
     assert connected
+    assert (await ws.receive_json_from(timeout=WAIT))["type"] == "hello"
 
     def disable():
         floor_user.is_active = False
@@ -124,9 +157,36 @@ async def test_account_without_its_role_loses_its_open_console_socket(table, flo
     )
     connected, _ = await ws.connect()
     assert connected
+    assert (await ws.receive_json_from(timeout=WAIT))["type"] == "hello"
     await sync_to_async(floor_user.groups.clear)()
     output = await ws.receive_output(timeout=WAIT)
     assert output["type"] == "websocket.close" and output.get("code") == 4403
+
+
+async def test_a_role_removed_while_the_console_connects_refuses_its_socket(
+    table, floor_user, monkeypatch
+):
+    # The account loses its role just after the socket's first check, before it joined the
+    # account's group: the socket must not keep the floor's feed.
+    from tables import consumers
+
+    check = consumers._may_run_floor
+    calls = 0
+
+    async def then_removed(user):
+        nonlocal calls
+        calls += 1
+        allowed = await check(user)
+        if calls == 1:
+            await sync_to_async(floor_user.groups.clear)()
+        return allowed
+
+    monkeypatch.setattr(consumers, "_may_run_floor", then_removed)
+    ws = WebsocketCommunicator(
+        _with_user(floor_user), f"/ws/console/{table.tournament_id}/", headers=ORIGIN
+    )
+    connected, code = await ws.connect(timeout=WAIT)
+    assert not connected and code == 4403
 
 
 @pytest.fixture
@@ -174,6 +234,53 @@ async def test_broken_table_closes_its_dealer_socket_and_refuses_new_ones(two_ta
     again = WebsocketCommunicator(application, f"/ws/d/{tables[2].dealer_token}/", headers=ORIGIN)
     connected, code = await again.connect()
     assert not connected and code == 4410
+
+
+async def test_a_table_broken_while_its_tablet_connects_closes_the_tablet(
+    two_tables, actor, monkeypatch
+):
+    # The floor breaks the table just after the socket looked the table up, before it joined
+    # the table's groups: the tablet must still be told the table is closed.
+    from tables import consumers
+
+    t, tables = two_tables
+    look_up = consumers._table_ids
+    calls = 0
+
+    async def then_broken(token: str):
+        nonlocal calls
+        calls += 1
+        ids = await look_up(token)
+        if calls == 1:
+            await sync_to_async(svc.table_break)(tournament=t, number=2, actor=actor)
+        return ids
+
+    monkeypatch.setattr(consumers, "_table_ids", then_broken)
+    ws = WebsocketCommunicator(application, f"/ws/d/{tables[2].dealer_token}/", headers=ORIGIN)
+    connected, code = await ws.connect(timeout=WAIT)
+    assert not connected and code == 4410
+
+
+async def test_a_link_renewed_while_its_tablet_connects_closes_the_tablet(
+    table, actor, monkeypatch
+):
+    from tables import consumers
+
+    look_up = consumers._table_ids
+    calls = 0
+
+    async def then_renewed(token: str):
+        nonlocal calls
+        calls += 1
+        ids = await look_up(token)
+        if calls == 1:
+            await sync_to_async(svc.dealer_token_renew)(table=table, actor=actor)
+        return ids
+
+    monkeypatch.setattr(consumers, "_table_ids", then_renewed)
+    ws = WebsocketCommunicator(application, f"/ws/d/{table.dealer_token}/", headers=ORIGIN)
+    connected, code = await ws.connect(timeout=WAIT)
+    assert not connected and code == 4403
 
 
 async def test_empty_table_closed_by_a_break_closes_its_dealer_socket(two_tables, actor):

@@ -106,3 +106,50 @@ def test_a_console_keeps_one_fetch_in_flight_and_gathers_what_comes_meanwhile(
     assert 3 <= len(storm) <= 1 + lasted / 0.4, (lasted, storm)
     assert all(b - a >= 0.4 for a, b in itertools.pairwise(storm)), storm
     ctx.close()
+
+
+def test_a_change_between_the_page_and_its_socket_is_fetched_once(
+    asgi_server, browser, actor, floor_user, make_tournament, register
+):
+    # The floor moves a player after the chart page was rendered and before its socket joined
+    # the console's feed: no message names the table, the socket's hello says the chart is
+    # behind, and the console fetches it once. A later page with nothing in between does not.
+    from tables.models import SeatAssignment
+    from tests.browser.conftest import login
+
+    t = make_tournament(status="running", late_registration_until_level=6)
+    for _ in range(12):
+        register(t)
+    seating.seats_draw(tournament=t, actor=actor)
+    row = SeatAssignment.objects.filter(table__tournament=t, table__number=1).first()
+    target = t.tables.get(number=2)
+    taken = set(target.assignments.values_list("seat", flat=True))
+    free = next(n for n in range(1, target.seats + 1) if n not in taken)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    moved = []
+
+    def socket(ws: Any) -> None:
+        if not moved:
+            seating.seat_move(tournament=t, entry=row.entry, table_number=2, seat=free, actor=actor)
+            moved.append(True)
+        ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/console/"), socket)
+    login(page, asgi_server, "flo", "pw-floor-123")
+    page.goto(f"{asgi_server}/console/t/{t.pk}/seating/")
+    # Six players at each table before the move; after it the chart shows seven at table 2.
+    seated = "(n) => document.querySelectorAll(`#table-${n} .seats li:not(.empty)`).length"
+    page.wait_for_function(f"() => ({seated})(2) === 7", timeout=10_000)
+    assert page.evaluate(f"() => ({seated})(1)") == 5
+    fetched = (
+        "() => performance.getEntriesByType('resource')"
+        ".filter((e) => /\\/seating\\/(\\?|$)/.test(e.name)).length"
+    )
+    assert page.evaluate(fetched) == 1
+    # Again, with nothing changed in between: the hello matches the page, nothing is fetched.
+    page.reload()
+    page.wait_for_selector(".tables-grid")
+    page.wait_for_timeout(1500)
+    assert page.evaluate(fetched) == 0
+    ctx.close()

@@ -83,6 +83,7 @@ async def test_a_screen_removed_while_it_connects_is_refused(token, actor, monke
 
     async def removed_meanwhile(token: str):
         display = await sync_to_async(display_by_token)(token)
+        assert display is not None
         await sync_to_async(display_remove)(display_id=display.pk, actor=actor)
         return await read(token)
 

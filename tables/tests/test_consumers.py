@@ -163,25 +163,31 @@ async def test_account_without_its_role_loses_its_open_console_socket(table, flo
     assert output["type"] == "websocket.close" and output.get("code") == 4403
 
 
+def _changed_after_first(monkeypatch, name: str, change) -> None:
+    """`change` (a sync function) is made right after the first call of the consumer's read
+    `name`: the window between a socket's first look and its joining the groups."""
+    from tables import consumers
+
+    read = getattr(consumers, name)
+    calls = 0
+
+    async def then_changed(*args):
+        nonlocal calls
+        calls += 1
+        result = await read(*args)
+        if calls == 1:
+            await sync_to_async(change)()
+        return result
+
+    monkeypatch.setattr(consumers, name, then_changed)
+
+
 async def test_a_role_removed_while_the_console_connects_refuses_its_socket(
     table, floor_user, monkeypatch
 ):
     # The account loses its role just after the socket's first check, before it joined the
     # account's group: the socket must not keep the floor's feed.
-    from tables import consumers
-
-    check = consumers._may_run_floor
-    calls = 0
-
-    async def then_removed(user):
-        nonlocal calls
-        calls += 1
-        allowed = await check(user)
-        if calls == 1:
-            await sync_to_async(floor_user.groups.clear)()
-        return allowed
-
-    monkeypatch.setattr(consumers, "_may_run_floor", then_removed)
+    _changed_after_first(monkeypatch, "_may_run_floor", floor_user.groups.clear)
     ws = WebsocketCommunicator(
         _with_user(floor_user), f"/ws/console/{table.tournament_id}/", headers=ORIGIN
     )
@@ -241,21 +247,10 @@ async def test_a_table_broken_while_its_tablet_connects_closes_the_tablet(
 ):
     # The floor breaks the table just after the socket looked the table up, before it joined
     # the table's groups: the tablet must still be told the table is closed.
-    from tables import consumers
-
     t, tables = two_tables
-    look_up = consumers._table_ids
-    calls = 0
-
-    async def then_broken(token: str):
-        nonlocal calls
-        calls += 1
-        ids = await look_up(token)
-        if calls == 1:
-            await sync_to_async(svc.table_break)(tournament=t, number=2, actor=actor)
-        return ids
-
-    monkeypatch.setattr(consumers, "_table_ids", then_broken)
+    _changed_after_first(
+        monkeypatch, "_table_ids", lambda: svc.table_break(tournament=t, number=2, actor=actor)
+    )
     ws = WebsocketCommunicator(application, f"/ws/d/{tables[2].dealer_token}/", headers=ORIGIN)
     connected, code = await ws.connect(timeout=WAIT)
     assert not connected and code == 4410
@@ -264,20 +259,9 @@ async def test_a_table_broken_while_its_tablet_connects_closes_the_tablet(
 async def test_a_link_renewed_while_its_tablet_connects_closes_the_tablet(
     table, actor, monkeypatch
 ):
-    from tables import consumers
-
-    look_up = consumers._table_ids
-    calls = 0
-
-    async def then_renewed(token: str):
-        nonlocal calls
-        calls += 1
-        ids = await look_up(token)
-        if calls == 1:
-            await sync_to_async(svc.dealer_token_renew)(table=table, actor=actor)
-        return ids
-
-    monkeypatch.setattr(consumers, "_table_ids", then_renewed)
+    _changed_after_first(
+        monkeypatch, "_table_ids", lambda: svc.dealer_token_renew(table=table, actor=actor)
+    )
     ws = WebsocketCommunicator(application, f"/ws/d/{table.dealer_token}/", headers=ORIGIN)
     connected, code = await ws.connect(timeout=WAIT)
     assert not connected and code == 4403

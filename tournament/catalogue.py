@@ -217,11 +217,14 @@ class TablesChanged(TypedDict):
 
 class ShotClockPayload(TypedDict):
     """A table's shot clock for the seating chart (tables/services/shotclock.py): when the
-    running decision ends (None: idle) and its seconds, time-bank cards included."""
+    running decision ends (None: idle) and its seconds, time-bank cards included. `version`
+    counts the clock's changes: the chart keeps the newest of what it rendered and what came
+    on its socket (a card fetched before a change may arrive after it)."""
 
     table: int
     ends_ms: int | None
     seconds: int
+    version: int
 
 
 class ReportPayload(TypedDict, total=False):

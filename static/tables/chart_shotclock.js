@@ -8,15 +8,35 @@ clock.syncHttp(4);
 const chart = document.getElementById("chart");
 const words = { idle: chart?.dataset.scIdle || "", timeUp: chart?.dataset.scTimeUp || "" };
 
+// The newest state each table's clock came with on the socket. A card the console fetched
+// before a change can be swapped in after the change's message: the box then carries an older
+// `data-version` than this, and the next draw puts the newer state back. A card rendered after
+// a change the socket did not bring (a hand done stops the clock) has the higher version and
+// stays.
+const latest = new Map(); // table number -> { version, ends }
+
 window.addEventListener("floor:shot-clock", (e) => {
   const data = e.detail || {};
-  const box = document.querySelector(`.sc-mini[data-table="${Number(data.table)}"]`);
-  if (!box) return;
-  box.dataset.ends = data.ends_ms == null ? "" : String(data.ends_ms);
-  draw(box, clock.now());
+  const table = Number(data.table);
+  const version = Number(data.version || 0);
+  const known = latest.get(table);
+  if (!known || version > known.version) {
+    latest.set(table, { version, ends: data.ends_ms == null ? "" : String(data.ends_ms) });
+  }
+  const box = document.querySelector(`.sc-mini[data-table="${table}"]`);
+  if (box) draw(box, clock.now());
 });
 
+function catchUp(box) {
+  const known = latest.get(Number(box.dataset.table));
+  if (known && known.version > Number(box.dataset.version || 0)) {
+    box.dataset.ends = known.ends;
+    box.dataset.version = String(known.version);
+  }
+}
+
 function draw(box, now) {
+  catchUp(box);
   const value = box.querySelector(".sc-value");
   if (!value) return;
   let phase = "idle";

@@ -61,10 +61,10 @@ def _save(table: Table, row: ShotClock, clock: domain.ShotClock, *, card: bool =
     row.cards_used = clock.cards_used
     row.version += 1
     row.save()
-    _notify(table, clock, card=card)
+    _notify(table, clock, row.version, card=card)
 
 
-def _notify(table: Table, clock: domain.ShotClock, *, card: bool) -> None:
+def _notify(table: Table, clock: domain.ShotClock, version: int, *, card: bool) -> None:
     """The table's tablets get their table (with the clock); the seating chart the clock, and
     after a card the table's card too (the cards left changed)."""
     notify_tables(table.tournament_id, [table.pk], console=card)
@@ -72,6 +72,7 @@ def _notify(table: Table, clock: domain.ShotClock, *, card: bool) -> None:
         "table": table.number,
         "ends_ms": clock.ends_ms,
         "seconds": clock.seconds,
+        "version": version,
     }
     broadcast_on_commit(console_group(table.tournament_id), "shot_clock", dict(payload))
 

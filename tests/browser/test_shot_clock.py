@@ -137,3 +137,63 @@ def test_the_floor_sees_each_tables_shot_clock_and_cards(asgi_server, night, new
     # so a failure below is the chart's socket, not the tap.
     tablet.wait_for_selector("#sc-stop", state="detached")
     console.wait_for_selector(f'.sc-mini.phase-idle[data-table="{night.table}"]')
+
+
+def test_a_card_fetched_before_a_stop_does_not_restart_the_charts_clock(
+    asgi_server, night, new_page
+):
+    # The console fetches a table's card (another change named it), the server renders it with
+    # the clock running, the dealer stops the clock, and the card arrives after the stop's
+    # message: the chart must still show the clock stopped (the newer version wins).
+    import json
+    import re
+
+    from tables import services as svc
+
+    table = _shot_clock_on(night)
+    svc.shot_clock_start(table=table)
+    console = new_page(DESKTOP)
+    _director(console, asgi_server)
+    sockets: list[Any] = []
+    held: list[Any] = []
+
+    def socket(ws: Any) -> None:
+        sockets.append(ws)
+        ws.connect_to_server()
+
+    def fetched(route: Any) -> None:
+        held.append((route, route.fetch()))  # rendered now, answered when the test says
+
+    console.route_web_socket(re.compile(r"/ws/console/"), socket)
+    console.route(re.compile(r"/seating/\?.*tables="), fetched)
+    console.goto(f"{asgi_server}/console/t/{night.running}/seating/")
+    box = f'.sc-mini[data-table="{night.table}"]'
+    console.wait_for_selector(f"{box}.phase-running")
+    for _ in range(50):
+        if sockets:
+            break
+        console.wait_for_timeout(100)
+    sockets[0].send(
+        json.dumps({"type": "event", "event": "seating", "data": {"tables": [night.table]}})
+    )
+    for _ in range(50):
+        if held:
+            break
+        console.wait_for_timeout(100)
+    assert held, "the console did not fetch the named table"
+    svc.shot_clock_stop(table=table)
+    console.wait_for_selector(f"{box}.phase-idle")
+    console.evaluate(
+        "(n) => { document.getElementById(`table-${n}`).dataset.old = '1'; }", night.table
+    )
+    route, response = held.pop()
+    route.fulfill(response=response)
+    # The card rendered before the stop is swapped in (a new node, its clock running)...
+    console.wait_for_function(
+        "(n) => { const t = document.getElementById(`table-${n}`); return t && !t.dataset.old; }",
+        arg=night.table,
+    )
+    # ...and the chart's next draw puts the stop back.
+    console.wait_for_selector(f"{box}.phase-idle", timeout=3000)
+    console.wait_for_timeout(1200)  # and it stays
+    assert console.locator(f"{box}.phase-idle").count() == 1

@@ -156,6 +156,7 @@ def test_the_tablet_and_the_chart_are_told(table, actor, sent, django_capture_on
         if g == realtime.console_group(table.tournament_id) and e == "shot_clock"
     ]
     assert clock["table"] == 1 and clock["seconds"] == 30 and clock["ends_ms"] > 0
+    assert clock["version"] == ShotClock.objects.get(table=table).version
 
 
 # --- The tablet's page and links ---------------------------------------------------------

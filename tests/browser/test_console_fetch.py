@@ -22,15 +22,21 @@ def _seating(tables: list[int]) -> str:
     return json.dumps({"type": "event", "event": "seating", "data": {"tables": tables}})
 
 
+def _seated(make_tournament: Any, register: Any, actor: Any, players: int) -> Any:
+    """A running tournament with `players` drawn to their seats."""
+    t = make_tournament(status="running", late_registration_until_level=6)
+    for _ in range(players):
+        register(t)
+    seating.seats_draw(tournament=t, actor=actor)
+    return t
+
+
 def test_a_console_keeps_one_fetch_in_flight_and_gathers_what_comes_meanwhile(
     asgi_server, browser, actor, floor_user, make_tournament, register
 ):
     from tests.browser.conftest import login
 
-    t = make_tournament(status="running", late_registration_until_level=6)
-    for _ in range(20):
-        register(t)
-    seating.seats_draw(tournament=t, actor=actor)
+    t = _seated(make_tournament, register, actor, 20)
     ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
     page = ctx.new_page()
     sockets: list[Any] = []
@@ -117,10 +123,7 @@ def test_a_change_between_the_page_and_its_socket_is_fetched_once(
     from tables.models import SeatAssignment
     from tests.browser.conftest import login
 
-    t = make_tournament(status="running", late_registration_until_level=6)
-    for _ in range(12):
-        register(t)
-    seating.seats_draw(tournament=t, actor=actor)
+    t = _seated(make_tournament, register, actor, 12)
     row = SeatAssignment.objects.filter(table__tournament=t, table__number=1).first()
     target = t.tables.get(number=2)
     taken = set(target.assignments.values_list("seat", flat=True))

@@ -153,13 +153,15 @@ def _reports_by_hand(reports: Iterable[TableReport]) -> list[list[TableReport]]:
 @floor_required
 def seating(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
-    # Read before the chart: the console's socket says the version it must have seen, and a
-    # change committed between the two reads is then fetched once more, never missed.
-    version = board_version(tournament.pk)
+    whole_page = not getattr(request, "htmx", None)
+    # The whole page says the version it was rendered at, read before the chart: the console's
+    # socket says the version it must have seen, and a change committed between the two reads
+    # is then fetched once more, never missed. The console's fetches of changed cards need none.
+    version = board_version(tournament.pk) if whole_page else None
     context = console_context(
         tournament, "seating", **_chart(tournament, _table_numbers(request.GET.get("tables")))
     )
-    context["version"] = version
+    context["chart_version"] = version
     _keep_typed_reports(request, context)
     q = search_text(request.GET.get("q"))
     if q:
@@ -167,7 +169,7 @@ def seating(request: HttpRequest, pk: int) -> HttpResponse:
         from tournament.selectors import entry_search
 
         context["found"] = list(entry_search(tournament, q)[:20])
-    template = "tables/_chart.html" if getattr(request, "htmx", None) else "tables/seating.html"
+    template = "tables/seating.html" if whole_page else "tables/_chart.html"
     return render(request, template, context)
 
 

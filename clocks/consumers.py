@@ -12,10 +12,12 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import DatabaseError
 
 from clocks import feedwatch
 from clocks.hub import hub_join, hub_leave
 from tournament.catalogue import BOARD_OR_CLOCK
+from tournament.live import board_version
 from tournament.models import EntryStatus
 from tournament.realtime import entry_group, tournament_group
 
@@ -53,6 +55,21 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             return
         await self._join_tournament(tournament_id)
         await self.accept()
+        await self._hello(tournament_id)
+
+    async def _hello(self, tournament_id: int) -> None:
+        """The socket's first message: `{"type": "hello", "version": …}`, the tournament's
+        latest event-log row, read now that the socket's groups are joined. A page is rendered
+        before its socket opens; a change made in between comes on no message, and a page that
+        carries the version it was rendered at fetches itself once when this one is newer
+        (static/tables/console.js, static/counts/live.js, static/displays/views.js,
+        static/signups/status.js). Unread by the database (it is down): no hello; the socket
+        stays, and the page shows what it has until the next change."""
+        try:
+            version = await database_sync_to_async(board_version)(tournament_id)
+        except DatabaseError:
+            return
+        await self.send(text_data=json.dumps({"type": "hello", "version": version}))
 
     async def _join_tournament(self, tournament_id: int) -> None:
         # The tournament feed goes through the process's hub (clocks/hub.py).

@@ -64,7 +64,7 @@ def counts_public(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _body_and_etag(request: HttpRequest, pk: int) -> tuple[bytes, str]:
     # The time of the read changes every request: the ETag is over what the screen shows.
-    return feed_body(public_counts(get_tournament(pk)), not_in_etag=("as_of",))
+    return feed_body(public_counts(get_tournament(pk)), not_in_etag=("as_of", "version"))
 
 
 def _page_seconds(request: HttpRequest) -> int:

@@ -171,12 +171,15 @@ def public_counts(tournament: Tournament, now: datetime | None = None) -> dict[s
 
     Built once per event-log version (a crowd of phones reads one copy), kept PUBLIC_SECONDS."""
     now = now or timezone.now()
-    key = f"counts.public.{tournament.pk}.{board_version(tournament.pk)}"
+    version = board_version(tournament.pk)
+    key = f"counts.public.{tournament.pk}.{version}"
     data = cache.get(key)
     if data is None:
         data = _public_counts(tournament)
         cache.set(key, data, PUBLIC_SECONDS)
-    return {**data, "as_of": now.isoformat()}
+    # `version`: the event-log version the counts are at least as new as (read before them); a
+    # page compares it with its socket's hello (static/counts/live.js).
+    return {**data, "as_of": now.isoformat(), "version": version}
 
 
 def _public_counts(tournament: Tournament) -> dict[str, Any]:

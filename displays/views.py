@@ -52,6 +52,7 @@ from leagues.models import Season
 from leagues.screen_views import screen_config as league_screen_config
 from tournament.errors import FloorError
 from tournament.events import Actor
+from tournament.live import board_version
 from tournament.models import Status, Tournament
 from tournament.ratelimit import allow
 from tournament.roles import director_required, floor_required, is_director
@@ -157,8 +158,11 @@ def _render_step(request: HttpRequest, display: Display, step: Step) -> HttpResp
         return render(request, "displays/view_lobby.html", ctx)
     if step.kind == Kind.SLIDE:
         return render(request, "displays/view_slide.html", ctx)
+    # Read before the view's rows: the view draws itself again when its socket's hello is newer
+    # (static/displays/views.js).
+    version = board_version(step.tournament or 0)
     t = Tournament.objects.get(pk=step.tournament or 0)
-    ctx["tournament"] = t
+    ctx |= {"tournament": t, "version": version}
     if step.kind == Kind.SEATING:
         ctx["pages"] = [columns(p, selectors.SEATING_PAGE // 3) for p in selectors.seating_pages(t)]
     elif step.kind == Kind.TABLES:

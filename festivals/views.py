@@ -33,6 +33,7 @@ from tables.dealer_view import tablet_table
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.inputs import whole_number, whole_number_or_none
+from tournament.live import board_version
 from tournament.models import Status, Tournament
 from tournament.roles import floor_required, is_director
 from tournament.templatetags.floor import chips
@@ -227,6 +228,9 @@ def bagging(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
         except FloorError as exc:
             messages.error(request, str(exc))
         return redirect("bagging", pk=event.pk, bag=bagging.pk)
+    # Read before the report: the page fetches itself once when its socket's hello is newer
+    # (static/counts/live.js).
+    version = board_version(bagging.tournament_id)
     report = bagging_report(bagging)
     return render(
         request,
@@ -235,6 +239,7 @@ def bagging(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
             "event": event,
             "bagging": bagging,
             "report": report,
+            "version": version,
             "findings": _findings(bagging, report),
             "done_tables": sum(1 for t in report.tables if not t.missing and not t.unverified),
         },

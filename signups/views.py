@@ -30,6 +30,7 @@ from tournament.domain.ledger import PURCHASE_METHODS
 from tournament.errors import FloorError, NotFound
 from tournament.events import Actor
 from tournament.inputs import search_text, whole_number_or_none
+from tournament.live import board_version
 from tournament.models import PaymentMethod, Player, Tournament
 from tournament.public_selectors import entry_by_token
 from tournament.qr import qr_svg
@@ -184,8 +185,12 @@ def signup_status(request: HttpRequest, token: str) -> HttpResponse:
     except NotFound:
         return render(request, "signups/unknown.html", status=404)
     tournament = signup.sheet.tournament
-    if su.deadline_check(tournament):
-        signup.refresh_from_db()
+    # The event-log version, then the sign-up read again: what the page shows is at least as new
+    # as the version it carries, and the page fetches itself once when its socket's hello is
+    # newer (static/signups/status.js).
+    version = board_version(tournament.pk)
+    su.deadline_check(tournament)
+    signup.refresh_from_db()
     status = 200
     if request.method == "POST":
         if request.POST.get("action") != "cancel":
@@ -208,6 +213,7 @@ def signup_status(request: HttpRequest, token: str) -> HttpResponse:
     payload = su.status_payload(signup)
     live = {
         "ws": f"/ws/t/{tournament.pk}/",
+        "version": version,
         **payload,
         "texts": {
             "confirmed": _("You have a place!"),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -11,7 +10,6 @@ from django.conf import settings
 from django.utils.translation import get_supported_language_variant
 
 from clocks.consumers import TournamentConsumer, _tournament_exists
-from tournament.live import board_version
 from tournament.realtime import (
     console_group,
     dealer_group,
@@ -117,12 +115,9 @@ class ConsoleConsumer(TournamentConsumer):
             return
         await self._join_tournament(tournament_id)  # the tournament's feed, as the tablets
         await self.accept()
-        # What the chart has to have seen: the tournament's latest event-log row, read now that
-        # the groups are joined. The page was rendered before its socket opened; a change made
-        # in between came on no message, and the console fetches the chart once when this is
-        # newer than the version it was rendered at (static/tables/console.js).
-        version = await database_sync_to_async(board_version)(tournament_id)
-        await self.send(text_data=json.dumps({"type": "hello", "version": version}))
+        # What the chart has to have seen (the console fetches the chart once when it is newer
+        # than the version the page was rendered at, static/tables/console.js).
+        await self._hello(tournament_id)
 
     async def floor_event(self, message: dict[str, Any]) -> None:
         if message.get("event") == "revoked":  # the account was disabled or lost its role

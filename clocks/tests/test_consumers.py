@@ -15,8 +15,12 @@ ORIGIN = [(b"origin", b"http://testserver")]
 
 
 async def connect(path: str, headers=ORIGIN) -> tuple[WebsocketCommunicator, bool]:
+    """A socket opened; on the tournament's feed its hello read (the feed's first message)."""
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
+    if connected and path.startswith("/ws/t/"):
+        hello = await communicator.receive_json_from(timeout=2)
+        assert hello["type"] == "hello" and isinstance(hello["version"], int)
     return communicator, connected
 
 
@@ -38,6 +42,26 @@ async def test_receives_group_events_and_answers_pings(tournament):
     pong = await ws.receive_json_from(timeout=2)
     assert pong["type"] == "pong" and pong["t0"] == 123 and pong["server_ms"] > 0
     await ws.disconnect()
+
+
+async def test_the_hello_names_the_latest_change_read_after_the_socket_joined(tournament):
+    """A page rendered before a change and its socket opened after it: the hello names the
+    change, so the page knows to fetch itself once (static/counts/live.js)."""
+    from asgiref.sync import sync_to_async
+
+    from tournament.events import Actor, event_record
+    from tournament.live import board_version
+
+    before = await sync_to_async(board_version)(tournament.pk)
+    logged = await sync_to_async(event_record)(
+        tournament=tournament, action="clock.pause", actor=Actor.system("test"), payload={}
+    )
+    communicator = WebsocketCommunicator(application, f"/ws/t/{tournament.pk}/", headers=ORIGIN)
+    connected, _ = await communicator.connect()
+    assert connected
+    hello = await communicator.receive_json_from(timeout=2)
+    assert hello == {"type": "hello", "version": logged.pk} and logged.pk > before
+    await communicator.disconnect()
 
 
 async def test_wrong_origin_is_rejected(tournament):

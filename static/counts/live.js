@@ -2,10 +2,12 @@
 // the public counts again when counts are recorded or players go out. The message says only
 // that something changed (tournament/catalogue.py `counts`): every page waits a random moment
 // of up to `spreadMs` first, so a room of phones does not ask in the same instant (the server
-// keeps one copy of the counts per change). After a reconnect the page fetches once.
+// keeps one copy of the counts per change). After a reconnect the page fetches once; on the
+// first connection too when the socket's hello names a newer event-log version than the one the
+// page was rendered at (`version`): a change between the page and its socket came on no message.
 const CHANGES = new Set(["counts", "bust", "bust_undo"]);
 
-export function watchCounts({ wsUrl, onChange, onStatus = () => {}, spreadMs = 2000 }) {
+export function watchCounts({ wsUrl, onChange, onStatus = () => {}, spreadMs = 2000, version = null }) {
   let retry = 500;
   let timer = null;
   let everOpen = false;
@@ -27,6 +29,10 @@ export function watchCounts({ wsUrl, onChange, onStatus = () => {}, spreadMs = 2
       let msg;
       try { msg = JSON.parse(m.data); } catch (e) { return; }
       if (msg.type === "event" && CHANGES.has(msg.event)) soon();
+      else if (msg.type === "hello" && version !== null && msg.version > version) {
+        version = msg.version;
+        soon();
+      }
     };
     ws.onclose = (e) => {
       onStatus("offline");

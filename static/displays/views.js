@@ -32,6 +32,8 @@ function listen(retry) {
     try {
       const msg = JSON.parse(m.data);
       if (msg.type === "event" && REDRAW.has(msg.event)) redrawSoon();
+      // The view was drawn before its socket opened: a change in between came on no message.
+      else if (msg.type === "hello" && msg.version > Number(view.dataset.version)) redrawSoon();
     } catch (e) { /* not ours */ }
   };
   ws.onclose = () => setTimeout(() => listen(Math.min(retry * 2, 30000)), retry);

@@ -21,5 +21,6 @@ async function refresh() {
 }
 
 if (root) {
-  watchCounts({ wsUrl: root.dataset.ws, onChange: refresh, spreadMs: 1000 });
+  const version = root.dataset.version ? Number(root.dataset.version) : null; // the page's
+  watchCounts({ wsUrl: root.dataset.ws, version, onChange: refresh, spreadMs: 1000 });
 }

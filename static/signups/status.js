@@ -64,6 +64,7 @@ async function refresh() {
 
 let retry = 1000;
 let everOpen = false;
+let reopened = false; // a reconnection fetches anyway
 let poll = null;
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -74,6 +75,7 @@ function connect() {
     clearInterval(poll); poll = null;
     conn.textContent = `● ${t.live}`;
     document.body.dataset.live = "1";
+    reopened = everOpen;
     if (everOpen) refresh();
     everOpen = true;
   };
@@ -81,6 +83,8 @@ function connect() {
     let msg;
     try { msg = JSON.parse(m.data); } catch (e) { return; }
     if (msg.type === "event" && msg.event === "signups" && msg.data) apply(msg.data);
+    // The page was rendered before its socket opened: a change in between came on no message.
+    else if (msg.type === "hello" && !reopened && msg.version > cfg.version) refresh();
   };
   ws.onclose = (e) => {
     conn.textContent = t.offline;

@@ -31,13 +31,40 @@ const lang = (document.documentElement.lang || "en").slice(0, 2);
 const csrf = (() => { try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return ""; } })();
 let pendingHtml = null;
 
-// The rendered table: swapped in unless a sheet is open (then when it closes).
+// Requests whose answer is the whole table (a reload, the dealer's own report): a table that
+// comes on the socket meanwhile is held and swapped in after the answer. The answer may have
+// been read before a change whose message came first; swapped in last, it would show the older
+// table until the next change. The message, built from what was committed after its change,
+// is never older than the change (tables/live.py).
+const inFlight = new Set();
+let held = null;
+document.addEventListener("htmx:beforeSend", (e) => { if (e.detail.target === root) inFlight.add(e.detail.xhr); });
+const NOTICE_MS = 10000;
+function answered(e) {
+  if (!inFlight.delete(e.detail.xhr)) return;
+  const notice = root.querySelector(":scope > .messages");
+  if (notice && !notice.dataset.at) notice.dataset.at = String(Date.now());
+  if (inFlight.size || !held) return;
+  const view = held;
+  held = null;
+  applyTable(view);
+}
+document.addEventListener("htmx:afterRequest", answered);
+document.addEventListener("htmx:onLoadError", answered);
+
+// The rendered table: swapped in unless a sheet is open (then when it closes) or an answer
+// with the whole table is on its way (then after it). The notice of the dealer's last action
+// ("bust reported") stays a few seconds: the socket's table carries none.
 function applyTable(view) {
+  if (inFlight.size) { held = view; return; }
   const html = view.html[lang] || Object.values(view.html)[0];
   if (root.querySelector("dialog[open]")) { pendingHtml = html; reloadWaiting = true; return; }
   pendingHtml = null;
   reloadWaiting = false;
+  const notice = root.querySelector(":scope > .messages");
   root.innerHTML = html;
+  const fresh = notice && Date.now() - Number(notice.dataset.at || 0) < NOTICE_MS;
+  if (fresh && !root.querySelector(":scope > .messages")) root.prepend(notice);
   for (const form of root.querySelectorAll("form[method=post]")) {
     if (form.querySelector("input[name=csrfmiddlewaretoken]")) continue;
     const input = document.createElement("input");

@@ -1,0 +1,180 @@
+"""A page is rendered before its socket opens: a change made in between comes on no message.
+Every tournament socket's first message, the hello, names the tournament's latest change; a
+page that shows live data and carries the version it was rendered at fetches itself once when
+the hello is newer (clocks/consumers.py `_hello`). Here each change is made while the page's
+socket is held back (Playwright routes the socket and connects it after the change), in
+Chromium: the public chip counts, a sign-up's status page, a display's seating list. And the
+dealer tablet, which reloads its table on every connection: a reload answered after a newer
+table came on the socket does not put the older table back."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tables import services as seating
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _held_socket(page: Any, path: str, change: Any) -> list[Any]:
+    """Route the page's sockets to `path`: the first is connected only after `change()` ran."""
+    opened: list[Any] = []
+
+    def socket(ws: Any) -> None:
+        if not opened:
+            change()
+        opened.append(ws)
+        ws.connect_to_server()
+
+    page.route_web_socket(re.compile(path), socket)
+    return opened
+
+
+def _seated(make_tournament: Any, register: Any, actor: Any, players: int) -> Any:
+    t = make_tournament(status="running", late_registration_until_level=6)
+    for _ in range(players):
+        register(t)
+    seating.seats_draw(tournament=t, actor=actor)
+    return t
+
+
+def test_counts_recorded_between_the_page_and_its_socket_show_without_a_reload(
+    asgi_server, browser, actor, make_tournament
+):
+    from tests.browser.test_chip_counts import _count_tables, _night
+
+    t = _night(make_tournament, actor, players=18)
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+    page = ctx.new_page()
+    opened = _held_socket(page, r"/ws/t/", lambda: _count_tables(t, actor, [1]))
+    page.goto(f"{asgi_server}/t/{t.pk}/counts/")
+    assert "No counts yet" in page.inner_text("#counts-public")  # rendered before the count
+    page.wait_for_function(
+        "() => document.getElementById('counts-public').dataset.updated", timeout=10_000
+    )
+    assert "No counts yet" not in page.inner_text("#counts-public")
+    assert len(opened) == 1
+    # A reload with nothing in between: the hello matches the page, nothing is fetched.
+    page.reload()
+    page.wait_for_function("() => document.getElementById('counts-public').dataset.live === 'live'")
+    page.wait_for_timeout(2500)  # longer than a fetch's spread (static/counts/live.js)
+    assert page.evaluate("() => document.getElementById('counts-public').dataset.updated") is None
+    ctx.close()
+
+
+def test_a_place_given_between_the_status_page_and_its_socket_shows_at_once(
+    asgi_server, browser, actor, make_tournament
+):
+    from signups import services as su
+
+    t = make_tournament(status="registering", capacity=1)
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=None, reserved=0, check_in_deadline=None
+    )
+    first = su.signup_create(tournament=t, display_name="Anna Berg", actor=actor)
+    second = su.signup_create(tournament=t, display_name="Ben Cohn", actor=actor)
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+    page = ctx.new_page()
+    navigations: list[str] = []
+    page.on("framenavigated", lambda f: navigations.append(f.url) if f == page.main_frame else None)
+    _held_socket(page, r"/ws/t/", lambda: su.signup_cancel(signup=first, actor=actor))
+    page.goto(f"{asgi_server}/signup/{second.token}/")
+    assert page.inner_text("#signup-words") == "Waiting list: position 1 of 1"
+    page.wait_for_selector("#signup-words:has-text('You have a place')", timeout=10_000)
+    assert len(navigations) == 1  # the page fetched its state; it did not reload
+    ctx.close()
+
+
+def test_a_display_view_drawn_before_a_move_draws_itself_again(
+    asgi_server, browser, actor, make_tournament, register
+):
+    from displays.domain.views import Kind, Step
+    from displays.services import display_assign, display_open, display_pair
+    from tables.models import SeatAssignment
+
+    t = _seated(make_tournament, register, actor, 12)
+    display, token = display_open()
+    display_pair(code=display.code, name="Hall", actor=actor)
+    display_assign(display_id=display.pk, steps=[Step(Kind.SEATING, tournament=t.pk)], actor=actor)
+    row = SeatAssignment.objects.filter(table__tournament=t, table__number=1).first()
+    target = t.tables.get(number=2)
+    taken = set(target.assignments.values_list("seat", flat=True))
+    free = next(n for n in range(1, target.seats + 1) if n not in taken)
+
+    def move() -> None:
+        seating.seat_move(tournament=t, entry=row.entry, table_number=2, seat=free, actor=actor)
+
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB")
+    ctx.add_cookies([{"name": "floor_display", "value": token, "url": asgi_server}])
+    page = ctx.new_page()
+    loads: list[str] = []
+    page.on("load", lambda p: loads.append(p.url))
+    _held_socket(page, r"/ws/t/", move)
+    page.goto(f"{asgi_server}/display/view/0/")
+    at_two = "() => [...document.querySelectorAll('td.num.strong')].filter((c) => c.textContent.trim() === '2').length"
+    assert page.evaluate(at_two) == 6  # drawn before the move
+    # The view is drawn again (spread over 5 to 8 s, static/displays/views.js) with the move.
+    page.wait_for_function(f"() => ({at_two})() === 7", timeout=15_000)
+    assert len(loads) == 2
+    ctx.close()
+
+
+def test_a_tablets_reload_answered_after_a_newer_table_does_not_undo_it(
+    asgi_server, browser, actor, make_tournament, register
+):
+    # The tablet reloads its table when its socket opens. The reload is read before a time
+    # call, the time call's table comes on the socket, then the reload's answer arrives: the
+    # tablet must end showing the time call.
+    import json
+
+    from tables.services.timecalls import time_call_start
+
+    t = _seated(make_tournament, register, actor, 12)
+    table = t.tables.get(number=1)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    page = ctx.new_page()
+    held: list[Any] = []
+    tables_seen: list[str] = []
+
+    def fragment(route: Any) -> None:
+        if route.request.headers.get("hx-request") and not held:
+            held.append((route, route.fetch()))  # read now, answered when the test says
+        else:
+            route.continue_()
+
+    def socket(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            text = message if isinstance(message, str) else message.decode()
+            if json.loads(text).get("event") == "table":
+                tables_seen.append(text)
+            ws.send(message)
+
+        server.on_message(from_server)
+
+    page.route(re.compile(rf"/d/{table.dealer_token}/$"), fragment)
+    page.route_web_socket(re.compile(r"/ws/d/"), socket)
+    page.goto(f"{asgi_server}/d/{table.dealer_token}/")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the tablet did not reload its table when its socket opened"
+    time_call_start(table=table, seat=None, actor=actor)
+    for _ in range(100):
+        if tables_seen:
+            break
+        page.wait_for_timeout(100)
+    assert tables_seen, "the time call's table did not come on the socket"
+    route, response = held.pop()
+    route.fulfill(response=response)
+    page.wait_for_selector("#timecall", timeout=5000)
+    page.wait_for_timeout(1000)  # and it stays
+    assert page.locator("#timecall").count() == 1
+    ctx.close()

@@ -12,7 +12,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import DatabaseError
+from django import db
 
 from clocks import feedwatch
 from clocks.hub import hub_join, hub_leave
@@ -55,10 +55,14 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             return
         await self._join_tournament(tournament_id)
         await self.accept()
-        await self._hello(tournament_id)
+        # Asked for (`?hello=1`) by the pages that carry the version they were rendered at; the
+        # screens that take a snapshot on every connection (the big screen, the lobby) do
+        # without, and a room of them reconnecting at once reads nothing more.
+        if b"hello=1" in self.scope.get("query_string", b"").split(b"&"):
+            await self._hello(tournament_id)
 
     async def _hello(self, tournament_id: int) -> None:
-        """The socket's first message: `{"type": "hello", "version": …}`, the tournament's
+        """The socket's first message when asked: `{"type": "hello", "version": …}`, the tournament's
         latest event-log row, read now that the socket's groups are joined. A page is rendered
         before its socket opens; a change made in between comes on no message, and a page that
         carries the version it was rendered at fetches itself once when this one is newer
@@ -67,7 +71,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         stays, and the page shows what it has until the next change."""
         try:
             version = await database_sync_to_async(board_version)(tournament_id)
-        except DatabaseError:
+        except db.Error:  # DatabaseError and InterfaceError both
             return
         await self.send(text_data=json.dumps({"type": "hello", "version": version}))
 

@@ -15,12 +15,8 @@ ORIGIN = [(b"origin", b"http://testserver")]
 
 
 async def connect(path: str, headers=ORIGIN) -> tuple[WebsocketCommunicator, bool]:
-    """A socket opened; on the tournament's feed its hello read (the feed's first message)."""
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
-    if connected and path.startswith("/ws/t/"):
-        hello = await communicator.receive_json_from(timeout=2)
-        assert hello["type"] == "hello" and isinstance(hello["version"], int)
     return communicator, connected
 
 
@@ -44,24 +40,39 @@ async def test_receives_group_events_and_answers_pings(tournament):
     await ws.disconnect()
 
 
-async def test_the_hello_names_the_latest_change_read_after_the_socket_joined(tournament):
-    """A page rendered before a change and its socket opened after it: the hello names the
-    change, so the page knows to fetch itself once (static/counts/live.js)."""
+async def test_the_hello_names_a_change_made_while_the_socket_joined(tournament, monkeypatch):
+    """A page rendered before a change and its socket opened after it: the hello, asked for
+    with `?hello=1`, names the change even when it lands right after the socket joined the
+    tournament's feed, so the page knows to fetch itself once (static/counts/live.js)."""
     from asgiref.sync import sync_to_async
 
+    from clocks.consumers import TournamentConsumer
     from tournament.events import Actor, event_record
-    from tournament.live import board_version
 
-    before = await sync_to_async(board_version)(tournament.pk)
-    logged = await sync_to_async(event_record)(
-        tournament=tournament, action="clock.pause", actor=Actor.system("test"), payload={}
-    )
-    communicator = WebsocketCommunicator(application, f"/ws/t/{tournament.pk}/", headers=ORIGIN)
-    connected, _ = await communicator.connect()
+    logged = []
+    join = TournamentConsumer._join_tournament
+
+    async def join_then_change(self, tournament_id):
+        await join(self, tournament_id)
+        logged.append(
+            await sync_to_async(event_record)(
+                tournament=tournament, action="clock.pause", actor=Actor.system("t"), payload={}
+            )
+        )
+
+    monkeypatch.setattr(TournamentConsumer, "_join_tournament", join_then_change)
+    ws, connected = await connect(f"/ws/t/{tournament.pk}/?hello=1")
     assert connected
-    hello = await communicator.receive_json_from(timeout=2)
-    assert hello == {"type": "hello", "version": logged.pk} and logged.pk > before
-    await communicator.disconnect()
+    assert await ws.receive_json_from(timeout=2) == {"type": "hello", "version": logged[0].pk}
+    await ws.disconnect()
+
+
+async def test_a_screen_that_asks_for_no_hello_gets_none(tournament):
+    # The big screen and the lobby take a snapshot on every connection: no read, no hello.
+    ws, connected = await connect(f"/ws/t/{tournament.pk}/")
+    assert connected
+    assert await ws.receive_nothing(timeout=0.3)
+    await ws.disconnect()
 
 
 async def test_wrong_origin_is_rejected(tournament):

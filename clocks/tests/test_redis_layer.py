@@ -38,7 +38,6 @@ async def test_broadcast_after_commit_reaches_the_socket(redis_layer, make_tourn
     )
     connected, _ = await ws.connect()
     assert connected
-    assert (await ws.receive_json_from(timeout=5))["type"] == "hello"
 
     def change() -> None:
         with transaction.atomic():
@@ -60,7 +59,6 @@ async def test_broadcast_from_a_worker_thread_reaches_the_socket(redis_layer, ma
     )
     connected, _ = await ws.connect()
     assert connected
-    assert (await ws.receive_json_from(timeout=5))["type"] == "hello"
 
     def change() -> None:
         with transaction.atomic():
@@ -88,7 +86,6 @@ async def test_broadcasts_leave_the_outbox_in_the_order_they_were_made(
     )
     connected, _ = await ws.connect()
     assert connected
-    assert (await ws.receive_json_from(timeout=5))["type"] == "hello"
 
     def changes() -> None:
         for i in range(20):

@@ -18,7 +18,8 @@ export function watchCounts({ wsUrl, onChange, onStatus = () => {}, spreadMs = 2
   const connect = () => {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     let ws;
-    try { ws = new WebSocket(`${proto}//${location.host}${wsUrl}`); } catch (e) { later(); return; }
+    const url = version === null ? wsUrl : `${wsUrl}?hello=1`; // the hello only when compared
+    try { ws = new WebSocket(`${proto}//${location.host}${url}`); } catch (e) { later(); return; }
     ws.onopen = () => {
       retry = 500;
       onStatus("live");

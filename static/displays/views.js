@@ -25,15 +25,26 @@ function redrawSoon() {
   redrawAt = Date.now() + 5000 + Math.random() * 3000;
   setTimeout(() => location.reload(), redrawAt - Date.now());
 }
+// The hello names any change, a hand or the clock too: the view is fetched and drawn again (back
+// to its first page) only when what it shows differs.
+const shown = (root) => [...root.querySelectorAll(".dv-body")].map((b) => b.textContent).join("");
+async function redrawIfChanged() {
+  try {
+    const r = await fetch(location.href, { cache: "no-store" });
+    if (!r.ok) return;
+    const fresh = new DOMParser().parseFromString(await r.text(), "text/html");
+    if (shown(fresh) !== shown(document)) redrawSoon();
+  } catch (e) { /* offline: the next change draws it */ }
+}
 function listen(retry) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/t/${tournament}/`);
+  const ws = new WebSocket(`${proto}//${location.host}/ws/t/${tournament}/?hello=1`);
   ws.onmessage = (m) => {
     try {
       const msg = JSON.parse(m.data);
       if (msg.type === "event" && REDRAW.has(msg.event)) redrawSoon();
       // The view was drawn before its socket opened: a change in between came on no message.
-      else if (msg.type === "hello" && msg.version > Number(view.dataset.version)) redrawSoon();
+      else if (msg.type === "hello" && msg.version > Number(view.dataset.version)) redrawIfChanged();
     } catch (e) { /* not ours */ }
   };
   ws.onclose = () => setTimeout(() => listen(Math.min(retry * 2, 30000)), retry);

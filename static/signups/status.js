@@ -69,7 +69,7 @@ let poll = null;
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   let ws;
-  try { ws = new WebSocket(`${proto}//${location.host}${cfg.ws}`); } catch (e) { later(); return; }
+  try { ws = new WebSocket(`${proto}//${location.host}${cfg.ws}?hello=1`); } catch (e) { later(); return; }
   ws.onopen = () => {
     retry = 1000;
     clearInterval(poll); poll = null;

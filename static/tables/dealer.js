@@ -35,13 +35,25 @@ let pendingHtml = null;
 // comes on the socket meanwhile is held and swapped in after the answer. The answer may have
 // been read before a change whose message came first; swapped in last, it would show the older
 // table until the next change. The message, built from what was committed after its change,
-// is never older than the change (tables/live.py).
+// is never older than the change (tables/live.py); one built before the dealer's own tap and
+// held during it may show the table before the tap for a moment, until the tap's own message.
+// An answer is known by its own request's `loadend` (after htmx's swap; also on an error, an
+// abort or a timeout): htmx's afterRequest fires on the element that sent it, which may have
+// left the page by then (a reload's answer replaced the form). A request that never ends lets
+// the held table in after REQUEST_MS.
 const inFlight = new Set();
 let held = null;
-document.addEventListener("htmx:beforeSend", (e) => { if (e.detail.target === root) inFlight.add(e.detail.xhr); });
 const NOTICE_MS = 10000;
-function answered(e) {
-  if (!inFlight.delete(e.detail.xhr)) return;
+const REQUEST_MS = 15000;
+document.addEventListener("htmx:beforeSend", (e) => {
+  const xhr = e.detail.xhr;
+  if (e.detail.target !== root || !xhr) return;
+  inFlight.add(xhr);
+  xhr.addEventListener("loadend", () => answered(xhr));
+  setTimeout(() => answered(xhr), REQUEST_MS);
+});
+function answered(xhr) {
+  if (!inFlight.delete(xhr)) return;
   const notice = root.querySelector(":scope > .messages");
   if (notice && !notice.dataset.at) notice.dataset.at = String(Date.now());
   if (inFlight.size || !held) return;
@@ -49,8 +61,6 @@ function answered(e) {
   held = null;
   applyTable(view);
 }
-document.addEventListener("htmx:afterRequest", answered);
-document.addEventListener("htmx:onLoadError", answered);
 
 // The rendered table: swapped in unless a sheet is open (then when it closes) or an answer
 // with the whole table is on its way (then after it). The notice of the dealer's last action

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tables import services as seating
+from tests.browser.test_console_fetch import _seated
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,14 +34,6 @@ def _held_socket(page: Any, path: str, change: Any) -> list[Any]:
 
     page.route_web_socket(re.compile(path), socket)
     return opened
-
-
-def _seated(make_tournament: Any, register: Any, actor: Any, players: int) -> Any:
-    t = make_tournament(status="running", late_registration_until_level=6)
-    for _ in range(players):
-        register(t)
-    seating.seats_draw(tournament=t, actor=actor)
-    return t
 
 
 def test_counts_recorded_between_the_page_and_its_socket_show_without_a_reload(

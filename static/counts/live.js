@@ -4,10 +4,12 @@
 // of up to `spreadMs` first, so a room of phones does not ask in the same instant (the server
 // keeps one copy of the counts per change). After a reconnect the page fetches once; on the
 // first connection too when the socket's hello names a newer event-log version than the one the
-// page was rendered at (`version`): a change between the page and its socket came on no message.
+// page was rendered at (`version`: a number, or a `data-version` attribute as it is; empty or
+// absent, no comparison): a change between the page and its socket came on no message.
 const CHANGES = new Set(["counts", "bust", "bust_undo"]);
 
 export function watchCounts({ wsUrl, onChange, onStatus = () => {}, spreadMs = 2000, version = null }) {
+  version = version === null || version === undefined || version === "" ? null : Number(version);
   let retry = 500;
   let timer = null;
   let everOpen = false;

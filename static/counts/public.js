@@ -26,7 +26,7 @@ async function update() {
 
 watchCounts({
   wsUrl: root.dataset.ws,
-  version: root.dataset.version ? Number(root.dataset.version) : null, // what the page shows
+  version: root.dataset.version, // what the page shows
   onChange: update,
   onStatus: (s) => { root.dataset.live = s; },
 });

@@ -126,4 +126,4 @@ if (document.fonts && document.fonts.ready) document.fonts.ready.then(draw);
 setInterval(() => { pageIndex = (pageIndex + 1) % pages(); drawPage(); }, cfg.pageSeconds * 1000);
 setInterval(refresh, cfg.refreshSeconds * 1000);
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
-watchCounts({ wsUrl: cfg.ws, version: cfg.snapshot.version ?? null, onChange: refresh, onStatus: (s) => { $("counts-screen").dataset.live = s; } });
+watchCounts({ wsUrl: cfg.ws, version: cfg.snapshot.version, onChange: refresh, onStatus: (s) => { $("counts-screen").dataset.live = s; } });

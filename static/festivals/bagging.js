@@ -21,6 +21,6 @@ async function refresh() {
 }
 
 if (root) {
-  const version = root.dataset.version ? Number(root.dataset.version) : null; // the page's
-  watchCounts({ wsUrl: root.dataset.ws, version, onChange: refresh, spreadMs: 1000 });
+  // The version the page was rendered at.
+  watchCounts({ wsUrl: root.dataset.ws, version: root.dataset.version, onChange: refresh, spreadMs: 1000 });
 }

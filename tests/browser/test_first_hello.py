@@ -3,9 +3,9 @@ Every tournament socket's first message, the hello, names the tournament's lates
 page that shows live data and carries the version it was rendered at fetches itself once when
 the hello is newer (clocks/consumers.py `_hello`). Here each change is made while the page's
 socket is held back (Playwright routes the socket and connects it after the change), in
-Chromium: the public chip counts, a sign-up's status page, a display's seating list. And the
-dealer tablet, which reloads its table on every connection: a reload answered after a newer
-table came on the socket does not put the older table back."""
+Chromium: the public chip counts, bag and tag, a sign-up's status page, a display's seating
+list. And the dealer tablet, which reloads its table on every connection: a reload answered
+after a newer table came on the socket does not put the older table back."""
 
 from __future__ import annotations
 
@@ -57,6 +57,41 @@ def test_counts_recorded_between_the_page_and_its_socket_show_without_a_reload(
     page.wait_for_function("() => document.getElementById('counts-public').dataset.live === 'live'")
     page.wait_for_timeout(2500)  # longer than a fetch's spread (static/counts/live.js)
     assert page.evaluate("() => document.getElementById('counts-public').dataset.updated") is None
+    ctx.close()
+
+
+def test_bags_recorded_between_bag_and_tag_and_its_socket_show_without_a_reload(
+    asgi_server, browser, actor, director, make_tournament
+):
+    from django.test import Client
+
+    from festivals.services import bagging_open, bags_record
+    from festivals.tests.test_views import make_event, run_flight
+    from tests.browser.conftest import login
+    from tournament.models import EntryStatus
+
+    boss = Client()
+    boss.force_login(director)
+    event = make_event(boss, make_tournament(status="registering", seats_per_table=6))
+    t = run_flight(event.flights.order_by("position").first().tournament, actor, 7, 0)
+    bagging = bagging_open(tournament=t, actor=actor)
+    alive = list(t.entries.filter(status=EntryStatus.ACTIVE).select_related("seat__table"))
+    number = min(e.seat.table.number for e in alive)
+    here = [e for e in alive if e.seat.table.number == number]
+
+    def record() -> None:
+        bags = {e.pk: (20000, f"B{e.number}") for e in here}
+        bags_record(bagging=bagging, table_number=number, bags=bags, actor=actor)
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    login(page, asgi_server, "dir", "pw-director-123")
+    opened = _held_socket(page, r"/ws/t/", record)
+    rendered = page.goto(f"{asgi_server}/console/festivals/{event.pk}/bag/{bagging.pk}/")
+    bagged = f"0 of {len(here)} confirmed"  # bagged by one person, not yet confirmed
+    assert f"0 of {len(here)} bagged" in rendered.text()  # rendered before the bags
+    page.wait_for_selector(f"#fe-tables li:has-text('{bagged}')", timeout=10_000)
+    assert len(opened) == 1
     ctx.close()
 
 

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from rules_engine import services as svc
 from rules_engine.models import Penalty, PenaltyKind, Ruling
 from tournament.api.permissions import IsFloor
+from tournament.domain.settings_rules import INT_MAX
 from tournament.events import Actor
 from tournament.models import Tournament
 
@@ -73,8 +74,10 @@ class RecordSerializer(SituationSerializer):
     follows = serializers.BooleanField(default=True)
     decision = serializers.CharField(max_length=300, required=False, allow_blank=True)
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
-    table = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    hand = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    table = serializers.IntegerField(
+        min_value=1, max_value=INT_MAX, required=False, allow_null=True
+    )
+    hand = serializers.IntegerField(min_value=1, max_value=INT_MAX, required=False, allow_null=True)
     players = serializers.CharField(max_length=120, required=False, allow_blank=True)
 
 
@@ -294,7 +297,7 @@ class RulingShowOrder(APIView):
 
 
 class PenaltyInSerializer(serializers.Serializer):
-    entry_number = serializers.IntegerField(min_value=1)
+    entry_number = serializers.IntegerField(min_value=1, max_value=INT_MAX)
     kind = serializers.ChoiceField(choices=PenaltyKind.choices)
     count = serializers.IntegerField(min_value=0, max_value=20, default=0)
     reason = serializers.CharField(max_length=200)

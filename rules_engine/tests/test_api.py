@@ -129,6 +129,21 @@ def test_facts_with_a_nul_character_are_refused_not_a_server_error(api, make_tou
     assert not Ruling.objects.exists()
 
 
+def test_a_table_or_hand_beyond_what_a_column_holds_is_a_clear_400(api, make_tournament):
+    """A number past PostgreSQL's integer is refused with the field named, not a server error."""
+    t = make_tournament(ruleset="bdpv")
+    url = reverse("api-rulings", args=[t.pk])
+    misdeal = {"cause": "first_card_wrong_seat", "so_far": "two_no_chips"}
+    for field in ("table", "hand"):
+        r = post(api, url, {"situation": "misdeal", "facts": misdeal, field: 2**31})
+        assert r.status_code == 400, r.content
+        assert field in r.json()
+    assert not Ruling.objects.exists()
+    penalty = {"entry_number": 2**31, "kind": "hands", "count": 1, "reason": "x"}
+    r = post(api, reverse("api-penalties", args=[t.pk]), penalty)
+    assert r.status_code == 400 and "entry_number" in r.json(), r.content
+
+
 def test_penalties_through_the_api(api, make_tournament, register, actor):
     t = make_tournament(status="running", late_registration_until_level=6)
     entries = [register(t) for _ in range(6)]

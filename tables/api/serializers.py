@@ -1,5 +1,7 @@
 from rest_framework import serializers
 
+from tournament.domain.settings_rules import INT_MAX
+
 
 class SeatSerializer(serializers.Serializer):  # type: ignore[type-arg]
     seat = serializers.IntegerField()
@@ -52,11 +54,11 @@ class ButtonSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class HandSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    hand_number = serializers.IntegerField(min_value=0, required=False)
+    hand_number = serializers.IntegerField(min_value=0, max_value=INT_MAX, required=False)
 
 
 class MoveRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    table = serializers.IntegerField(min_value=1)
+    table = serializers.IntegerField(min_value=1, max_value=INT_MAX)
     seat = serializers.IntegerField(min_value=1, max_value=10)
 
 

@@ -170,6 +170,29 @@ def counters_agree(db: Any) -> Any:
 
 
 @pytest.fixture(autouse=True)
+def _event_lines_locked(request: Any) -> Any:
+    """Every event-log line a test's code writes is written under its tournament's row lock,
+    taken by that code (tests/lock_watch.py). PostgreSQL only; the test's own thread only."""
+    marker = request.node.get_closest_marker("django_db")
+    names = set(request.fixturenames)
+    uses_db = marker is not None or names & {"db", "transactional_db", "_django_db_helper"}
+    if not (uses_db and settings.TEST_ON_POSTGRES) or request.node.get_closest_marker("browser"):
+        yield
+        return
+    transactional = bool(
+        (marker is not None and marker.kwargs.get("transaction"))
+        or names & {"transactional_db", "live_server"}
+    )
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    from django.db import connection
+
+    from tests.lock_watch import watching
+
+    with watching(connection, transactional=transactional):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     from django.core.cache import cache
 

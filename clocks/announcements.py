@@ -31,6 +31,7 @@ from clocks.domain.announcements import (
 from clocks.models import AnnouncementText
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
 from tournament.models import Event, Status, Tournament
 from tournament.realtime import send_on_commit, tournament_group
 
@@ -252,6 +253,7 @@ def speech_on_commit(tournament_ids: list[int]) -> None:
 @transaction.atomic
 def announcement_test(*, tournament: Tournament, actor: Actor) -> None:
     """The test button: every screen of the tournament that speaks says the test text."""
+    lock_tournament(tournament.pk, only=("id",))
     event_record(tournament=tournament, action="announcements.test", actor=actor, payload={})
     announce_on_commit(tournament.pk, lambda: ("test", {}))
 

@@ -21,6 +21,7 @@ from clocks.selectors import clock_events, level_timings
 from tournament.domain.levels import level_reached, row_labels
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
 from tournament.models import Level, Status, Tournament
 from tournament.realtime import broadcast_on_commit, tournament_group
 
@@ -63,7 +64,7 @@ def clock_command(
     if kind not in COMMANDS:
         raise FloorError(_("Unknown clock command."))
     now = now or timezone.now()
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     if tournament.status == Status.FINISHED:
         raise FloorError(_("The tournament has ended: the clock is stopped."))
     if tournament.status == Status.PLANNED:
@@ -274,10 +275,13 @@ def clock_reopen(*, tournament: Tournament, actor: Actor, now: datetime | None =
     return _stop_or_reopen(tournament=tournament, kind="reopen", actor=actor, now=now)
 
 
+@transaction.atomic
 def _stop_or_reopen(
     *, tournament: Tournament, kind: str, actor: Actor, now: datetime | None
 ) -> bool:
     now = now or timezone.now()
+    # Held already when called from the transaction that ends or reopens the tournament.
+    lock_tournament(tournament.pk, only=("id",))
     clock = Clock.objects.select_for_update().filter(tournament=tournament).first()
     if clock is None:
         return False
@@ -335,18 +339,27 @@ def clocks_announce_due(*, now: datetime | None = None) -> int:
         if not state.started or state.level_index <= clock.announced_level:
             _schedule(clock.pk, due_at(state, clock.announced_level, at))  # not due after all
             continue
-        made += _announce(clock, state, levels, at)
+        made += _announce(clock, at)
     return made
 
 
 @transaction.atomic
-def _announce(clock: Clock, state: ClockState, levels: list[Level], now: datetime) -> int:
+def _announce(clock: Clock, now: datetime) -> int:
     """Record every level start since the last one announced, in order, each exactly once: a
     ticker that was down for longer than a level catches up without losing one (the ones it
     catches up on are marked late). Screens get the current level once."""
+    # The tournament first, as every action on it (tournament/locks.py): a clock command holds
+    # the tournament and then wants the clock; taking the clock first deadlocked with it.
+    lock_tournament(clock.tournament_id, only=("id",))
     locked = Clock.objects.select_for_update().filter(pk=clock.pk).first()
-    if locked is None or locked.announced_level >= state.level_index:
-        return 0  # another ticker announced it first
+    if locked is None:
+        return 0
+    # Read again under the lock: a command (a jump back, a pause) or a structure edit that
+    # committed since the caller's read decides what is due now.
+    levels = list(clock.tournament.structure.levels.all())
+    state = clock_state(level_timings(levels), clock_events(locked), now)
+    if not state.started or locked.announced_level >= state.level_index:
+        return 0  # another ticker announced it first, or it is no longer due
     first = locked.announced_level + 1
     Clock.objects.filter(pk=clock.pk).update(
         announced_level=state.level_index, next_due_at=due_at(state, state.level_index, now)

@@ -23,6 +23,7 @@ from displays.models import ClockLayout, Display
 from displays.services import notify_display
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
 from tournament.models import Club, Tournament
 
 
@@ -87,7 +88,7 @@ def clock_layout_save(
     `logo`: new logo bytes (replace); `remove_logo`: drop the one saved. Refused with nothing
     changed (FloorError) when the layout or the logo cannot be shown."""
     if tournament is not None:
-        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        lock_tournament(tournament.pk, key=True)
         row = ClockLayout.objects.select_for_update().filter(tournament=tournament).first()
         row = row or ClockLayout(tournament=tournament)
     else:
@@ -137,6 +138,7 @@ def clock_layout_save(
 @transaction.atomic
 def clock_layout_reset(*, tournament: Tournament, actor: Actor) -> None:
     """Drop the tournament's own layout: the venue's default (or the built-in one) applies."""
+    lock_tournament(tournament.pk, only=("id",))
     deleted, _rows = ClockLayout.objects.filter(tournament=tournament).delete()
     if deleted:
         event_record(

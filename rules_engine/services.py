@@ -220,6 +220,7 @@ def ruling_record(
         raise FloorError(_("Write down the decision."))
     if not follows and not reason.strip():
         raise FloorError(_("A decision that differs from the suggestion needs a reason."))
+    lock_tournament(tournament.pk, only=("id",))
     version = tournament_version(tournament)
     ruling = Ruling.objects.create(
         tournament=tournament,

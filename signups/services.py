@@ -63,7 +63,10 @@ def places_of(sheet: SignUpSheet, tournament: Tournament | None = None) -> int:
 
 
 def _locked(tournament: Tournament) -> SignUpSheet:
-    """The sheet's row, locked to the end of the transaction (made first if there is none)."""
+    """The sheet's row, locked to the end of the transaction (made first if there is none),
+    after the tournament's: every action on a tournament locks it first (tournament/locks.py),
+    and a check-in, which registers an entry, holds the tournament and then wants the sheet."""
+    lock_tournament(tournament.pk, only=("id",))
     try:
         return SignUpSheet.objects.select_for_update().get(tournament=tournament)
     except SignUpSheet.DoesNotExist:
@@ -278,8 +281,9 @@ def _signup_locked(
     return signup
 
 
-# One statement takes the sign-up's arrival number and its place or its turn on the waiting list,
-# writes the sign-up and its line in the event log. On its own (autocommit) it holds the sheet's
+# One statement locks the tournament (first, as every action on it: tournament/locks.py), takes
+# the sign-up's arrival number and its place or its turn on the waiting list, writes the sign-up
+# and its line in the event log. On its own (autocommit) it holds the sheet's
 # row lock only while PostgreSQL runs it: no round trip to the web process, which may wait for
 # its turn at the interpreter lock meanwhile, happens under the lock. Measured in a burst of
 # sign-ups (bench/signup.py, docs/benchmarks.md): the lock taken in a transaction of six
@@ -287,13 +291,15 @@ def _signup_locked(
 # has no data-modifying WITH); `_signup_locked` is the same sign-up in Django's terms, and the
 # tests compare the two (signups/tests/test_signups.py).
 _ONE_STATEMENT = """
-WITH taken AS (
+WITH held AS (
+    SELECT id FROM {tournament} WHERE id = %(tournament)s FOR NO KEY UPDATE
+), taken AS (
     UPDATE {sheet} SET
         sequence = sequence + 1,
         last_placed = held < {places},
         held = held + CASE WHEN held < {places} THEN 1 ELSE 0 END,
         waiting = waiting + CASE WHEN held < {places} THEN 0 ELSE 1 END
-    WHERE tournament_id = %(tournament)s AND is_open
+    WHERE tournament_id = (SELECT id FROM held) AND is_open
         AND (check_in_deadline IS NULL OR deadline_applied_at IS NOT NULL
              OR check_in_deadline > clock_timestamp())
     RETURNING id, sequence, held, waiting, last_placed, {places} AS places
@@ -327,6 +333,7 @@ def _one_statement_sql() -> str:
         "WHERE id = %(tournament)s) - reserved))"
     )
     return _ONE_STATEMENT.format(
+        tournament=tournament_table,
         sheet=SignUpSheet._meta.db_table,
         signup=SignUp._meta.db_table,
         event=Event._meta.db_table,
@@ -621,6 +628,7 @@ def signup_check_in(
 @transaction.atomic
 def signup_link_person(*, signup: SignUp, player: Player, actor: Actor) -> SignUp:
     """A director confirms who is behind a sign-up (never guessed from a name)."""
+    lock_tournament(signup.sheet.tournament_id, only=("id",))
     signup = SignUp.objects.select_for_update().get(pk=signup.pk)
     if signup.status == SignUpStatus.CHECKED_IN:
         raise FloorError(_("This player is checked in: the entry keeps its person."))

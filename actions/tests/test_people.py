@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from leagues import services as league_svc
 from leagues.selectors import as_points, season_standings
+from signups.services import signup_create
 from tournament.models import Club, Tournament
 from tournament.services import people
 from tournament.services.eliminations import BustReport, entries_bust
@@ -147,3 +148,15 @@ def test_the_public_standings_link_names_to_profiles_when_switched_on(
     people.club_update(name="", public_profiles=True, actor=actor)
     assert Club.current().public_profiles
     assert profile in client.get(url).content.decode()
+
+
+def test_a_merge_moves_the_other_records_sign_ups_to_the_kept_one(field, actor, make_tournament):
+    """Deleting the other record used to unlink its sign-ups (their person left empty)."""
+    kept, other = field[0], field[1]
+    sunday = make_tournament(name="Sunday", status="registering")
+    signup = signup_create(
+        tournament=sunday, display_name="Max R.", actor=actor, player=other, by_staff=True
+    )
+    people.player_merge(kept=kept, other=other, actor=actor)
+    signup.refresh_from_db()
+    assert signup.player == kept

@@ -121,7 +121,7 @@ def test_closed_sheets_say_so(client, night, actor):
         response = post_signup(client, night, "Anna")
     assert response.status_code == 400 and not SignUp.objects.exists()
     # The one statement (PostgreSQL) found the sheet closed once; the locked path said why.
-    tries = [q for q in queries.captured_queries if "WITH taken AS" in q["sql"]]
+    tries = [q for q in queries.captured_queries if "taken AS (" in q["sql"]]
     assert len(tries) == (1 if connection.vendor == "postgresql" else 0)
 
 

@@ -23,6 +23,7 @@ from tournament.realtime import broadcast_on_commit, tournament_group
 @transaction.atomic
 def button_set(*, table: Table, seat: int, actor: Actor) -> Table:
     """The floor sets (or corrects) the button; the blinds follow for the next hand."""
+    lock_tournament(table.tournament_id, only=("id",))
     table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     players = set(table.assignments.filter(must_wait=False).values_list("seat", flat=True))
     try:

@@ -77,6 +77,7 @@ def report_bust(
 @transaction.atomic
 def call_floor(*, table: Table, note: str, actor: Actor) -> TableReport:
     note = note.strip()[:200]
+    lock_tournament(table.tournament_id, only=("id",))
     report = TableReport.objects.create(
         table=table, kind=ReportKind.FLOOR, note=note, hand_number=table.hand_number
     )
@@ -108,6 +109,15 @@ def report_resolve(
     same table and hand number, or the same hand-for-hand round), so they are ranked together
     as the ruleset says, whichever the floor clicked first; a bust confirmed later for a hand
     already recorded joins that hand's ranking (tournament/services/eliminations.py)."""
+    # The tournament first, as every action on it; fully (`key`), as a confirmed bust locks it
+    # (tournament/services/eliminations.py): taking the weaker lock now and the stronger one
+    # later could wait for, and deadlock with, a transaction between the two.
+    tournament_id = (
+        TableReport.objects.filter(pk=report.pk)
+        .values_list("table__tournament_id", flat=True)
+        .get()
+    )
+    lock_tournament(tournament_id, key=True, only=("id",))
     report = (
         TableReport.objects.select_for_update(of=("self",))
         .select_related("table__tournament", "entry")

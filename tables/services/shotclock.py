@@ -34,10 +34,13 @@ class StaleTap(Conflict):
 
 
 def _locked_clock(table: Table) -> tuple[Table, ShotClock]:
-    """The table and its shot clock row, locked (in that order); refused when the tournament
-    plays without a shot clock."""
+    """The tournament, the table and its shot clock row, locked (in that order,
+    tournament/locks.py); refused when the tournament plays without a shot clock."""
+    lock_tournament(table.tournament_id, only=("id",))
     table = (
-        Table.objects.select_for_update(no_key=True).select_related("tournament").get(pk=table.pk)
+        Table.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("tournament")
+        .get(pk=table.pk)
     )
     if not table.tournament.shot_clock:
         raise FloorError(_("This tournament plays without a shot clock."))

@@ -11,6 +11,7 @@ from tables.live import notify_tables
 from tables.models import Table, TimeCall
 from tables.selectors import time_call_of
 from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
 
 
 @transaction.atomic
@@ -19,7 +20,10 @@ def time_call_start(
 ) -> TimeCall:
     """A clock on a player: tda-de 29 (60 seconds, then a 10-second countdown), bdpv NL 12
     (one minute with a ten-second warning)."""
-    table = Table.objects.select_for_update().select_related("tournament").get(pk=table.pk)
+    lock_tournament(table.tournament_id, only=("id",))
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=table.pk)
+    )
     now = now or timezone.now()
     seconds, countdown = time_call_of(table.tournament)
     TimeCall.objects.filter(table=table, cancelled_at__isnull=True).update(cancelled_at=now)
@@ -38,6 +42,7 @@ def time_call_start(
 
 @transaction.atomic
 def time_call_cancel(*, table: Table, actor: Actor) -> None:
+    lock_tournament(table.tournament_id, only=("id",))
     n = TimeCall.objects.filter(table=table, cancelled_at__isnull=True).update(
         cancelled_at=timezone.now()
     )

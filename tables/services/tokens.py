@@ -6,12 +6,14 @@ from django.db import transaction
 
 from tables.models import Table, new_dealer_token
 from tournament.events import Actor, event_record
+from tournament.locks import lock_tournament
 from tournament.realtime import broadcast_on_commit, dealer_group
 
 
 @transaction.atomic
 def dealer_token_renew(*, table: Table, actor: Actor) -> Table:
     """Revoke the table's dealer link and issue a new one (open tablets lose access)."""
+    lock_tournament(table.tournament_id, only=("id",))
     old = table.dealer_token
     table.dealer_token = new_dealer_token()
     table.save(update_fields=["dealer_token"])

@@ -16,6 +16,7 @@ from tournament.domain.money import format_money
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board
+from tournament.locks import lock_tournament
 from tournament.models import Deal, DealShare, Entry, EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import ledger
@@ -128,7 +129,7 @@ def deal_record(
     """Record the deal every player agreed to. From now on each player's prize is their share;
     the winner also gets what was left to play for. Recorded money never changes silently:
     there is one deal per tournament and it is in the event log."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     entries, proposals = deal_proposals(tournament, data, custom)
     if method not in proposals:
         raise FloorError(_("Choose ICM, chip chop or a custom split with amounts."))
@@ -218,6 +219,7 @@ def prize_paid(
     their deal share while still in play and who then wins what was left to play for is paid
     the difference later, as a new event."""
     method = ledger.payout_method(method)
+    lock_tournament(tournament.pk, only=("id",))
     entry = (
         Entry.objects.select_for_update(of=("self",))
         .select_related("deal_share")
@@ -257,6 +259,7 @@ def payment_collected(
     """Money paid too much (a bust undone after the payout, a correction that lowered a prize)
     came back to the cage: the entry's payment goes down to what it is owed now."""
     method = ledger.payout_method(method)
+    lock_tournament(tournament.pk, only=("id",))
     entry = (
         Entry.objects.select_for_update(of=("self",))
         .select_related("deal_share")

@@ -28,6 +28,7 @@ from tournament.domain.payouts import default_places_paid
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board, notify_seats
+from tournament.locks import lock_tournament
 from tournament.models import BountyKind, Entry, EntryStatus, Status, Tournament
 from tournament.selectors import (
     event_renumbered,
@@ -728,7 +729,7 @@ def bust_undo_last(
     been paid out, the undo is refused unless `correct_payments` is set; then each payment stays
     on the books as paid, the amount owed drops, and the payout desk shows the difference as a
     correction to collect (a `payout.correction` event records it)."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     if tournament.status == Status.FINISHED:
         raise FloorError(
             _(

@@ -11,6 +11,7 @@ from tournament.domain.payouts import PayoutError, validate_manual_payouts
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board
+from tournament.locks import lock_tournament
 from tournament.models import Payout, Tournament
 from tournament.selectors import tournament_numbers
 
@@ -18,7 +19,7 @@ from tournament.selectors import tournament_numbers
 @transaction.atomic
 def payouts_set(*, tournament: Tournament, amounts: Sequence[int], actor: Actor) -> list[Payout]:
     """Replace the payout table by `amounts` (1st place first); they must sum to the pool."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     if tournament.entries.filter(place__isnull=False, prize__gt=0).exists():
         raise FloorError(_("Prizes have been awarded already; the table can no longer change."))
     pool = tournament_numbers(tournament).prize_pool
@@ -49,7 +50,7 @@ def payouts_set(*, tournament: Tournament, amounts: Sequence[int], actor: Actor)
 @transaction.atomic
 def payouts_reset(*, tournament: Tournament, actor: Actor) -> None:
     """Back to the default schedule."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     if tournament.entries.filter(place__isnull=False, prize__gt=0).exists():
         raise FloorError(_("Prizes have been awarded already; the table can no longer change."))
     tournament.payouts.all().delete()

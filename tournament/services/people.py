@@ -32,6 +32,7 @@ from tournament.domain.people import (
 from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board
+from tournament.locks import lock_tournament
 from tournament.models import Club, Player, Status, Tournament
 from tournament.services.registration import _default_display_name
 
@@ -241,8 +242,14 @@ def player_merge(*, kept: Player, other: Player, actor: Actor) -> MergeResult:
     kept record's empty fields take the other's values (tournament/domain/people.py
     merged_record), and the other record is deleted. Refused, with nothing changed, for the
     same record twice or when both have an entry in one tournament. League standings follow
-    (they group entries by player). Event `player.merge`: ids and entry counts only."""
+    (they group entries by player), and so do sign-ups: a sign-up of the other record is the
+    kept one's. Event `player.merge`: ids and entry counts only."""
     first, second = sorted((kept.pk, other.pk))
+    # The tournaments whose entries or sign-ups change, locked first and in one order, as every
+    # action on a tournament (tournament/locks.py): a correction or a check-in holds its
+    # tournament and then needs the person's row.
+    for tournament_id in _tournaments_of(first, second):
+        lock_tournament(tournament_id, only=("id",))
     locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[first, second])}
     if kept.pk not in locked or other.pk not in locked:
         raise Conflict(_("One of the two records has been deleted or merged meanwhile."))
@@ -256,6 +263,7 @@ def player_merge(*, kept: Player, other: Player, actor: Actor) -> MergeResult:
     filled = [f for f in MERGED_FIELDS if values[f] != getattr(kept, f)]
     kept_entries = kept.entries.count()
     moved = other.entries.update(player=kept)
+    other.signups.update(player=kept)  # (deleting the record would unlink them)
     merged_id = other.pk
     live = (
         Tournament.objects.filter(entries__player=kept)
@@ -283,6 +291,14 @@ def player_merge(*, kept: Player, other: Player, actor: Actor) -> MergeResult:
     for tournament_id in live:
         notify_board(tournament_id, "entries")
     return MergeResult(kept=kept, merged_id=merged_id, entries_moved=moved, filled=filled)
+
+
+def _tournaments_of(*player_ids: int) -> list[int]:
+    """The tournaments with an entry or a sign-up of these people, in id order."""
+    with_entries = Tournament.objects.filter(entries__player_id__in=player_ids)
+    with_signups = Tournament.objects.filter(signup_sheet__signups__player_id__in=player_ids)
+    ids = with_entries.values_list("pk", flat=True).union(with_signups.values_list("pk", flat=True))
+    return sorted(ids)
 
 
 # --- The club -----------------------------------------------------------------------------

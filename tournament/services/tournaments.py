@@ -21,6 +21,7 @@ from tournament.domain.structure import (
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board
+from tournament.locks import lock_tournament
 from tournament.models import (
     TOURNAMENT_SETTINGS,
     ChipDenomination,
@@ -169,7 +170,7 @@ def structure_replace_levels(
 ) -> Structure:
     """Edit a tournament's structure. Levels already played (before the running one) are history:
     they must come back unchanged; the running level and everything after may change."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     structure = tournament.structure
     current = list(structure.levels.all())
     played = _played_levels(tournament)
@@ -255,7 +256,7 @@ def tournament_create(
 
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, actor: Actor, **values: Any) -> Tournament:
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     unknown = set(values) - TOURNAMENT_FIELDS
     if unknown:
         raise FloorError(_("Unknown fields: %(f)s") % {"f": ", ".join(sorted(unknown))})
@@ -299,7 +300,7 @@ def tournament_update(*, tournament: Tournament, actor: Actor, **values: Any) ->
 
 @transaction.atomic
 def tournament_status_set(*, tournament: Tournament, status: str, actor: Actor) -> Tournament:
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     try:
         check_transition(tournament.status, status)
     except LifecycleError as exc:
@@ -345,7 +346,7 @@ def tournament_reopen(*, tournament: Tournament, actor: Actor, reason: str = "")
     that a bust can be undone after the end. Places, prizes and payments stay as they are until
     the floor changes them (an undo of the last bust, a correction); the clock comes back paused
     (`tournament_reopened`, received by the clocks app)."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament.pk, key=True)
     if tournament.status != Status.FINISHED:
         raise FloorError(_("Only a finished tournament can be reopened."))
     target = reopen_target(

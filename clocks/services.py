@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -137,6 +138,24 @@ def _schedule(clock_pk: int, when: datetime | None, **also: Any) -> None:
         transaction.on_commit(lambda: _wake_ticker(clock_pk, when))
 
 
+def _schedule_as_read(clock: Clock, when: datetime | None) -> None:
+    """`_schedule` for a clock read without its lock (the safety net, the announcer's pass):
+    written only if no command changed the clock since `clock` and its events were read, so a
+    command that commits in between keeps the due instant it set (a resumed clock's level end
+    was overwritten with the paused clock's none and waited for the next safety net)."""
+    newest = max((e.pk for e in clock.events.all()), default=0)
+    newer = ClockEvent.objects.filter(clock_id=OuterRef("pk"), pk__gt=newest)
+    written = (
+        Clock.objects.filter(
+            pk=clock.pk, next_due_at=clock.next_due_at, announced_level=clock.announced_level
+        )
+        .exclude(Exists(newer))
+        .update(next_due_at=when)
+    )
+    if written and when is not None:
+        transaction.on_commit(lambda: _wake_ticker(clock.pk, when))
+
+
 def _wake_ticker(clock_pk: int, when: datetime) -> None:
     from clocks.ticker import wake
 
@@ -187,7 +206,7 @@ def clocks_reschedule_some(
         state = clock_state(level_timings(levels), clock_events(clock), now)
         when = due_at(state, clock.announced_level, now)
         if when != clock.next_due_at:
-            _schedule(clock.pk, when)
+            _schedule_as_read(clock, when)
         count, last = count + 1, clock.pk
     return count, (last if count == limit else None)
 
@@ -326,10 +345,14 @@ def clocks_announce_due(*, now: datetime | None = None) -> int:
     made = 0
     # Only the clocks whose due instant has come (an index on next_due_at): an idle pass is one
     # query, whatever the number of running clocks.
-    clocks = Clock.objects.filter(
-        tournament__status__in=[Status.RUNNING, Status.FINAL_TABLE],
-        next_due_at__lte=fixed or timezone.now(),
-    ).select_related("tournament__structure")
+    clocks = (
+        Clock.objects.filter(
+            tournament__status__in=[Status.RUNNING, Status.FINAL_TABLE],
+            next_due_at__lte=fixed or timezone.now(),
+        )
+        .select_related("tournament__structure")
+        .prefetch_related("events")
+    )
     for clock in clocks:
         # Each clock with its own `now`: one late in a long pass is not announced with the
         # instant the pass began.
@@ -337,7 +360,7 @@ def clocks_announce_due(*, now: datetime | None = None) -> int:
         levels = list(clock.tournament.structure.levels.all())
         state = clock_state(level_timings(levels), clock_events(clock), at)
         if not state.started or state.level_index <= clock.announced_level:
-            _schedule(clock.pk, due_at(state, clock.announced_level, at))  # not due after all
+            _schedule_as_read(clock, due_at(state, clock.announced_level, at))  # not due
             continue
         made += _announce(clock, at)
     return made

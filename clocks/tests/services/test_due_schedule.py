@@ -151,3 +151,29 @@ def test_the_ticker_sleeps_until_the_next_due_instant(due_in, expected):
     now = timezone.now()
     due = None if due_in is None else now + timedelta(seconds=due_in)
     assert ticker.sleep_for(due, now, idle=5.0) == pytest.approx(expected)
+
+
+def test_a_command_between_the_announcers_read_and_its_write_keeps_its_due_instant(
+    started, actor, monkeypatch
+):
+    """The announcer reads a clock without its lock; a command that commits before the
+    announcer writes the due instant it worked out keeps the instant the command set."""
+    from clocks import services
+
+    t = started(minutes_ago=5)
+    clock_command(tournament=t, kind="pause", actor=actor)
+    # Due by its row (as after a change outside the services), not by its history: the
+    # announcer's pass finds nothing to announce and writes the instant it works out.
+    Clock.objects.filter(tournament=t).update(next_due_at=timezone.now() - timedelta(seconds=1))
+    worked_out = services.due_at
+
+    def resumed_meanwhile(state, announced_level, now):
+        monkeypatch.setattr(services, "due_at", worked_out)  # once (the command uses it too)
+        clock_command(tournament=t, kind="resume", actor=actor)
+        return worked_out(state, announced_level, now)
+
+    monkeypatch.setattr(services, "due_at", resumed_meanwhile)
+    clocks_announce_due()
+    # Paused when read (no instant); resumed before the write: the level's end stands.
+    assert _due(t) is not None
+    assert abs((_due(t) - clock_state_for(t).level_ends_at).total_seconds()) < 1

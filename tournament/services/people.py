@@ -297,7 +297,7 @@ def _tournaments_of(*player_ids: int) -> list[int]:
     """The tournaments with an entry or a sign-up of these people, in id order."""
     with_entries = Tournament.objects.filter(entries__player_id__in=player_ids)
     with_signups = Tournament.objects.filter(signup_sheet__signups__player_id__in=player_ids)
-    ids = with_entries.values_list("pk", flat=True).union(with_signups.values_list("pk", flat=True))
+    ids = {*with_entries.values_list("pk", flat=True), *with_signups.values_list("pk", flat=True)}
     return sorted(ids)
 
 

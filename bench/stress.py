@@ -4,16 +4,21 @@
 
 Seats `players` entries, then runs `clients` processes for `seconds` that each pick at random:
 register a late player (seated at once), bust a seated player, finish a hand at a table, apply
-the balancing plan, break the table the plan suggests, move a player by hand to an empty seat —
-all through the real services, as two floor people and forty tablets would. Refusals (a stale
-plan, a seat just taken, a player just busted by someone else) are expected and counted.
+the balancing plan, break the table the plan suggests, move a player by hand to an empty seat,
+pause, resume or correct the clock (a level set to end in a second or two), announce the
+levels that are due (the ticker), call the clock on a
+player or call the floor from a table — all through the real services, as two floor people,
+forty tablets and the ticker would. Refusals (a stale plan, a seat just taken, a player just
+busted by someone else, a pause of a paused clock) are expected and counted.
 
 At the end every invariant is checked: no seat holds two players, no player has two seats,
 nobody sits at a closed table, every player in the tournament has a seat and nobody else has,
 every counter the database keeps equals a full recount of its rows (`floor_recount --check`),
 and the event log is complete and in order: one `entry.register`, `entry.bust`, `table.hand`,
 `seats.balance`, `seats.break` or `seats.move` event per operation that succeeded, event ids in
-the order of their times. Prints one JSON line: players, clients, seconds, operations (by kind),
+the order of their times. (The tournament's lock comes first for every one of these writers:
+tournament/locks.py. The ticker once took the clock's first and deadlocked with a clock
+command.) Prints one JSON line: players, clients, seconds, operations (by kind),
 refused, errors (exceptions other than refusals, e.g. deadlocks), violations (a list).
 """
 
@@ -26,11 +31,16 @@ import multiprocessing as mp
 import random
 import time
 from collections import Counter
+from datetime import timedelta
 from typing import Any
 
 from bench import _django
 
-ACTIONS = ["register", "bust", "bust", "hand", "hand", "hand", "balance", "break", "move"]
+ACTIONS = [
+    *["register", "bust", "bust", "hand", "hand", "hand", "balance", "break", "move"],
+    *["clock_pause", "clock_resume", "clock_add", "clock_set_remaining", "announce", "announce"],
+    *["time_call", "floor"],
+]
 EVENT_OF = {
     "register": "entry.register",
     "bust": "entry.bust",
@@ -38,6 +48,13 @@ EVENT_OF = {
     "balance": "seats.balance",
     "break": "seats.break",
     "move": "seats.move",
+    "clock_pause": "clock.pause",
+    "clock_resume": "clock.resume",
+    "clock_add": "clock.add",
+    "clock_set_remaining": "clock.set_remaining",
+    "announce": "clock.level",  # one a level announced
+    "time_call": "table.time_call",
+    "floor": "table.call_floor",
 }
 
 
@@ -45,6 +62,8 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
     _django.setup(migrate=False)  # a fresh process: no connection or pool shared with others
     from django.db import OperationalError, close_old_connections
 
+    from clocks.selectors import clock_state_for
+    from clocks.services import clock_command, clocks_announce_due
     from tables import services as svc
     from tables.models import SeatAssignment, Table
     from tournament.errors import FloorError
@@ -62,8 +81,29 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         action = rng.choice(ACTIONS)
+        made = 1
         try:
-            if action == "register":
+            if action.startswith("clock_"):
+                kind = action.removeprefix("clock_")
+                # Time only taken away, and a level set to end within two seconds only when
+                # more is left: the levels end during the run and the ticker announces them.
+                if kind == "set_remaining" and clock_state_for(t).remaining <= 3:
+                    continue
+                seconds = rng.choice([1, 2]) if kind == "set_remaining" else -5
+                clock_command(tournament=t, kind=kind, seconds=seconds, actor=me)
+            elif action == "announce":
+                made = clocks_announce_due()
+                if not made:
+                    continue
+            elif action in ("time_call", "floor"):
+                table = Table.objects.filter(tournament=t, is_open=True).order_by("?").first()
+                if table is None:
+                    continue
+                if action == "floor":
+                    svc.call_floor(table=table, note="stress", actor=me)
+                else:
+                    svc.time_call_start(table=table, seat=None, actor=me)
+            elif action == "register":
                 player = player_create(name=f"Late Player{seed}x{rng.random():.8f}", actor=me)
                 entry_register(tournament=t, player=player, actor=me)
             elif action == "bust":
@@ -115,7 +155,7 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
                     seat=rng.choice(free),
                     actor=me,
                 )
-            done[action] += 1
+            done[action] += made
         except FloorError:
             done["refused"] += 1
             done[f"refused_{action}"] += 1
@@ -141,6 +181,7 @@ def main() -> None:
     from django.db import connection
     from django.utils import timezone
 
+    from clocks.services import clock_command
     from tables import services as svc
     from tables.models import SeatAssignment, Table
     from tournament import counters
@@ -157,9 +198,12 @@ def main() -> None:
         buy_in=1000,
         fee=0,
         starting_stack=10000,
-        structure=structure_create(name="stress", levels=[LevelSpec(100, 200, minutes=20)]),
+        structure=structure_create(
+            name="stress",
+            levels=[LevelSpec(100 * n, 200 * n, minutes=1) for n in range(1, 60)],
+        ),
         chip_set=ChipSet.objects.create(name="stress"),
-        late_registration_until_level=5,
+        late_registration_until_level=60,
     )
     players = Player.objects.bulk_create(
         Player(name=f"Player Number{i}", display_name=f"Player {i}") for i in range(args.players)
@@ -175,6 +219,10 @@ def main() -> None:
     for table in Table.objects.filter(tournament=t):
         seats = sorted(table.assignments.values_list("seat", flat=True))
         svc.button_set(table=table, seat=seats[0], actor=actor)
+    # The first level ends a moment after the clients start: the ticker has levels to announce.
+    clock_command(
+        tournament=t, kind="start", actor=actor, now=timezone.now() - timedelta(seconds=58)
+    )
     first_event = Event.objects.filter(tournament=t).order_by("-id").values_list("id", flat=True)[0]
     connection.close()
 

@@ -1,5 +1,6 @@
 """Concurrency stress (bench/stress.py) in CI: parallel processes registering, busting,
-finishing hands, balancing, breaking tables and moving players on one event on PostgreSQL.
+finishing hands, balancing, breaking tables, moving players, working the clock, announcing
+levels, calling the clock on players and calling the floor on one event on PostgreSQL.
 Nobody is seated twice or lost, every kept counter equals its recount, and the event log has
 one event per change, in order."""
 
@@ -71,3 +72,4 @@ def test_parallel_floor_clients_keep_every_invariant():
     # depends on the machine's load: the tests run on two workers).
     ops = result["operations"]
     assert ops.get("bust", 0) > 20 and ops.get("register", 0) > 5 and ops.get("hand", 0) > 20
+    assert ops.get("clock_pause", 0) > 3 and ops.get("time_call", 0) > 3

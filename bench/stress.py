@@ -5,21 +5,23 @@
 Seats `players` entries, then runs `clients` processes for `seconds` that each pick at random:
 register a late player (seated at once), bust a seated player, finish a hand at a table, apply
 the balancing plan, break the table the plan suggests, move a player by hand to an empty seat,
-pause, resume or correct the clock (a level set to end in a second or two), announce the
-levels that are due (the ticker), call the clock on a
-player or call the floor from a table — all through the real services, as two floor people,
-forty tablets and the ticker would. Refusals (a stale plan, a seat just taken, a player just
-busted by someone else, a pause of a paused clock) are expected and counted.
+pause, resume or shorten the clock (a level set to end in a second or two), announce the levels
+that are due (the ticker), call the clock on a player or call the floor from a table — all
+through the real services, as two floor people, forty tablets and the ticker would. Refusals (a
+stale plan, a seat just taken, a player just busted by someone else, a pause of a paused clock)
+are expected and counted.
 
 At the end every invariant is checked: no seat holds two players, no player has two seats,
 nobody sits at a closed table, every player in the tournament has a seat and nobody else has,
 every counter the database keeps equals a full recount of its rows (`floor_recount --check`),
-and the event log is complete and in order: one `entry.register`, `entry.bust`, `table.hand`,
-`seats.balance`, `seats.break` or `seats.move` event per operation that succeeded, event ids in
-the order of their times. (The tournament's lock comes first for every one of these writers:
+and the event log is complete and in order: one event per operation that succeeded, of the
+kind `EVENT_OF` names (`entry.register`, `entry.bust`, `table.hand`, `seats.balance`,
+`seats.break`, `seats.move`, `clock.pause`, `clock.resume`, `clock.add`, `clock.set_remaining`,
+`table.time_call`, `table.call_floor`; one `clock.level` a level announced), event ids in the
+order of their times. (The tournament's lock comes first for every one of these writers:
 tournament/locks.py. The ticker once took the clock's first and deadlocked with a clock
-command.) Prints one JSON line: players, clients, seconds, operations (by kind),
-refused, errors (exceptions other than refusals, e.g. deadlocks), violations (a list).
+command.) Prints one JSON line: players, clients, seconds, operations (by kind), refused,
+errors (exceptions other than refusals, e.g. deadlocks), violations (a list).
 """
 
 from __future__ import annotations

@@ -142,7 +142,10 @@ def _schedule_as_read(clock: Clock, when: datetime | None) -> None:
     """`_schedule` for a clock read without its lock (the safety net, the announcer's pass):
     written only if no command changed the clock since `clock` and its events were read, so a
     command that commits in between keeps the due instant it set (a resumed clock's level end
-    was overwritten with the paused clock's none and waited for the next safety net)."""
+    was overwritten with the paused clock's none and waited for the next safety net).
+
+    `clock.events` must be the events `when` was worked out from (prefetched with the clock):
+    the newest of them is what "changed since" is measured against."""
     newest = max((e.pk for e in clock.events.all()), default=0)
     newer = ClockEvent.objects.filter(clock_id=OuterRef("pk"), pk__gt=newest)
     written = (

@@ -283,15 +283,15 @@ def _signup_locked(
 
 # One statement locks the tournament (first, as every action on it: tournament/locks.py), takes
 # the sign-up's arrival number and its place or its turn on the waiting list, writes the sign-up
-# and its line in the event log. On its own (autocommit) it holds the sheet's
-# row lock only while PostgreSQL runs it: no round trip to the web process, which may wait for
+# and its line in the event log. On its own (autocommit) it holds the tournament's and the
+# sheet's row locks only while PostgreSQL runs it: no round trip to the web process, which may wait for
 # its turn at the interpreter lock meanwhile, happens under the lock. Measured in a burst of
 # sign-ups (bench/signup.py, docs/benchmarks.md): the lock taken in a transaction of six
 # statements served the sheet one sign-up at a time at 60-100 a second. PostgreSQL only (SQLite
 # has no data-modifying WITH); `_signup_locked` is the same sign-up in Django's terms, and the
 # tests compare the two (signups/tests/test_signups.py).
 _ONE_STATEMENT = """
-WITH held AS (
+WITH tournament_locked AS (
     SELECT id FROM {tournament} WHERE id = %(tournament)s FOR NO KEY UPDATE
 ), taken AS (
     UPDATE {sheet} SET
@@ -299,7 +299,7 @@ WITH held AS (
         last_placed = held < {places},
         held = held + CASE WHEN held < {places} THEN 1 ELSE 0 END,
         waiting = waiting + CASE WHEN held < {places} THEN 0 ELSE 1 END
-    WHERE tournament_id = (SELECT id FROM held) AND is_open
+    WHERE tournament_id = (SELECT id FROM tournament_locked) AND is_open
         AND (check_in_deadline IS NULL OR deadline_applied_at IS NOT NULL
              OR check_in_deadline > clock_timestamp())
     RETURNING id, sequence, held, waiting, last_placed, {places} AS places

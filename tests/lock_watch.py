@@ -13,7 +13,8 @@ tournament rows locked (`SELECT … FROM tournament_tournament … FOR [NO KEY] 
 `UPDATE tournament_tournament … WHERE id = …`) and the savepoints that `transaction.atomic`
 opens, releases and rolls back, so that a lock counts while it is held: a lock taken in a
 savepoint that was rolled back is gone. Locks taken by the test body itself (outside any
-`atomic` of the code under test) do not count: the service must take its own. PostgreSQL only
+`atomic` block) do not count: the service must take its own. (A test body that opens an
+`atomic` block of its own and locks in it counts as code under test; none does.) PostgreSQL only
 (SQLite has no row locks), and only on the test's own thread (a live server's threads are not
 watched)."""
 
@@ -166,8 +167,10 @@ def watching(connection: Any, *, transactional: bool) -> Iterator[LockWatch]:
             watch.check(instance.tournament_id, instance.action)
 
     def created(sender: Any, instance: Tournament, created: bool, using: str, **kw: Any) -> None:
-        # A row this transaction inserted is its own until it commits: as good as locked.
-        if created and getattr(connection, "_floor_lock_watch", None) is watch:
+        # A row this transaction inserted is its own until it commits: as good as locked
+        # (in autocommit it is committed at once, and nothing is held).
+        ours = getattr(connection, "_floor_lock_watch", None) is watch
+        if created and ours and connection.in_atomic_block:
             watch.frames[-1].add(instance.pk)
 
     commit, rollback = connection.commit, connection.rollback

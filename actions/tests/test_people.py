@@ -14,6 +14,7 @@ from django.utils import timezone
 from leagues import services as league_svc
 from leagues.selectors import as_points, season_standings
 from signups.services import signup_create
+from tournament.errors import FloorError
 from tournament.models import Club, Tournament
 from tournament.services import people
 from tournament.services.eliminations import BustReport, entries_bust
@@ -160,3 +161,26 @@ def test_a_merge_moves_the_other_records_sign_ups_to_the_kept_one(field, actor, 
     people.player_merge(kept=kept, other=other, actor=actor)
     signup.refresh_from_db()
     assert signup.player == kept
+
+
+def test_a_merge_of_two_people_signed_up_for_one_tournament_is_refused(
+    field, actor, make_tournament
+):
+    """One person holds one place: with both records on one sheet, the merge waits until one
+    of the sign-ups is cancelled, and changes nothing meanwhile."""
+    from signups.services import signup_cancel
+
+    kept, other = field[0], field[1]
+    sunday = make_tournament(name="Sunday", status="registering")
+    mine, theirs = (
+        signup_create(tournament=sunday, display_name=n, actor=actor, player=p, by_staff=True)
+        for n, p in (("Max R.", kept), ("Max Roth", other))
+    )
+    with pytest.raises(FloorError, match="signed up for the same tournament"):
+        people.player_merge(kept=kept, other=other, actor=actor)
+    theirs.refresh_from_db()
+    assert theirs.player == other
+    signup_cancel(signup=theirs, actor=actor, by_staff=True)
+    people.player_merge(kept=kept, other=other, actor=actor)
+    mine.refresh_from_db()
+    assert mine.player == kept

@@ -216,6 +216,14 @@ class MergeResult:
     filled: list[str]  # fields of the kept record that took the other's value
 
 
+def _tournament_names(ids: set[int]) -> str:
+    """The first five of these tournaments by start, with their dates, for a refusal."""
+    return ", ".join(
+        f"{t.name} ({timezone.localtime(t.starts_at):%d.%m.%Y})"
+        for t in Tournament.objects.filter(pk__in=ids).order_by("starts_at")[:5]
+    )
+
+
 def merge_refusal(kept: Player, other: Player) -> str | None:
     """Why these two records cannot be merged, in words (None: they can)."""
     if kept.pk == other.pk:
@@ -224,15 +232,27 @@ def merge_refusal(kept: Player, other: Player) -> str | None:
     theirs = other.entries.values_list("tournament_id", flat=True)
     both = shared_tournaments(mine, theirs)
     if both:
-        names = ", ".join(
-            f"{t.name} ({timezone.localtime(t.starts_at):%d.%m.%Y})"
-            for t in Tournament.objects.filter(pk__in=both).order_by("starts_at")[:5]
-        )
         return _(
             "Both records have an entry in the same tournament (%(tournaments)s): one person "
             "cannot have two results there. Correct the entry first (give it to the right "
             "person), then merge."
-        ) % {"tournaments": names}
+        ) % {"tournaments": _tournament_names(both)}
+    # A sign-up still open (a place or a turn on the waiting list: not yet ended by a check-in,
+    # a cancellation or a no-show) on one sheet for both: one person holds one place.
+    signed_up = {
+        person.pk: set(
+            person.signups.filter(ended_at__isnull=True).values_list(
+                "sheet__tournament_id", flat=True
+            )
+        )
+        for person in (kept, other)
+    }
+    both = shared_tournaments(signed_up[kept.pk], signed_up[other.pk])
+    if both:
+        return _(
+            "Both records are signed up for the same tournament (%(tournaments)s): one person "
+            "holds one place. Cancel one of the sign-ups first, then merge."
+        ) % {"tournaments": _tournament_names(both)}
     return None
 
 
@@ -248,11 +268,16 @@ def player_merge(*, kept: Player, other: Player, actor: Actor) -> MergeResult:
     # The tournaments whose entries or sign-ups change, locked first and in one order, as every
     # action on a tournament (tournament/locks.py): a correction or a check-in holds its
     # tournament and then needs the person's row.
-    for tournament_id in _tournaments_of(first, second):
+    tournaments = _tournaments_of(first, second)
+    for tournament_id in tournaments:
         lock_tournament(tournament_id, only=("id",))
     locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[first, second])}
     if kept.pk not in locked or other.pk not in locked:
         raise Conflict(_("One of the two records has been deleted or merged meanwhile."))
+    # With the people locked, nothing new can name them: read again, and if a tournament came
+    # in between (an entry or a sign-up given to one of them), ask for the merge again.
+    if set(_tournaments_of(first, second)) - set(tournaments):
+        raise Conflict(_("One of the two records changed meanwhile: merge again."))
     kept, other = locked[kept.pk], locked[other.pk]
     refusal = merge_refusal(kept, other)
     if refusal:

@@ -176,3 +176,64 @@ def test_dealer_and_structure_pages_drive_their_features_by_data_attributes(
     assert 'data-filter-rows="#bust-list tbody tr"' in bust
     home = client.get(reverse("console-home")).content.decode()
     assert 'name="language" data-autosubmit' in home
+
+
+# --- The header kept per process (config/csp.py) --------------------------------------------
+
+
+def _library_header(rf):
+    """What django-csp itself writes for a plain response to a plain request."""
+    from csp.middleware import CSPMiddleware as Library
+    from django.http import HttpResponse
+
+    request = rf.get("/")
+    response = Library(lambda r: HttpResponse()).process_response(request, HttpResponse())
+    return response.get("Content-Security-Policy"), response.get(
+        "Content-Security-Policy-Report-Only"
+    )
+
+
+def test_the_kept_header_is_the_one_django_csp_builds(client, rf, settings):
+    page = client.get(reverse("home"))
+    again = client.get(reverse("home"))
+    expected, expected_ro = _library_header(rf)
+    assert page["Content-Security-Policy"] == expected == again["Content-Security-Policy"]
+    assert "Content-Security-Policy-Report-Only" not in page and expected_ro is None
+    # A changed setting is built again (and a report-only policy is written too).
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"default-src": ["'none'"]}}
+    settings.CONTENT_SECURITY_POLICY_REPORT_ONLY = {"DIRECTIVES": {"img-src": ["'self'"]}}
+    changed = client.get(reverse("home"))
+    expected, expected_ro = _library_header(rf)
+    assert changed["Content-Security-Policy"] == expected == "default-src 'none'"
+    assert changed["Content-Security-Policy-Report-Only"] == expected_ro
+    assert "img-src 'self'" in expected_ro
+
+
+def test_a_views_own_policy_and_a_nonce_still_go_through_django_csp(client, rf, settings):
+    from csp.constants import NONCE
+    from django.http import HttpResponse
+
+    from config.csp import CSPMiddleware
+
+    client.get(reverse("home"))  # the plain header is kept now
+    docs = directives(client.get(reverse("api-docs")))
+    assert "'unsafe-inline'" in docs["style-src-elem"]  # csp_update on the view
+    assert directives(client.get(reverse("home")))["style-src-elem"] == ["'self'"]
+
+    def asks_for_a_nonce(request):
+        return HttpResponse(str(request.csp_nonce))
+
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"script-src": ["'self'", NONCE]}}
+    middleware = CSPMiddleware(asks_for_a_nonce)
+    request = rf.get("/")
+    middleware.process_request(request)
+    response = middleware.process_response(request, asks_for_a_nonce(request))
+    assert f"'nonce-{response.content.decode()}'" in response["Content-Security-Policy"]
+    # Asked for after the header was written: an error, as django-csp has it.
+    from csp.exceptions import CSPNonceError
+
+    plain = rf.get("/")
+    middleware.process_request(plain)
+    middleware.process_response(plain, HttpResponse())
+    with pytest.raises(CSPNonceError):
+        str(plain.csp_nonce)

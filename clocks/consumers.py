@@ -19,7 +19,7 @@ from clocks.hub import hub_join, hub_leave
 from tournament.catalogue import BOARD_OR_CLOCK
 from tournament.live import board_version
 from tournament.models import EntryStatus
-from tournament.realtime import entry_group, tournament_group
+from tournament.realtime import entry_group, refuse, tournament_group
 
 MAX_MESSAGE_BYTES = 1024
 
@@ -51,7 +51,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         self.groups_joined = []
         tournament_id = int(self.scope["url_route"]["kwargs"]["pk"])
         if not await _tournament_exists(tournament_id):
-            await self.close(code=4404)
+            await refuse(self, 4404)
             return
         await self._join_tournament(tournament_id)
         await self.accept()
@@ -167,7 +167,7 @@ class SeatConsumer(TournamentConsumer):
         self.groups_joined = []
         ids = await _entry_ids(str(self.scope["url_route"]["kwargs"]["token"]))
         if ids is None:
-            await self.close(code=4404)
+            await refuse(self, 4404)
             return
         entry_id, tournament_id = ids
         group = entry_group(entry_id)

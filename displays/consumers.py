@@ -14,7 +14,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tournament.realtime import display_group
+from tournament.realtime import display_group, refuse
 
 COOKIE = "floor_display"
 
@@ -26,7 +26,7 @@ class DisplayConsumer(AsyncWebsocketConsumer):
         token = (self.scope.get("cookies") or {}).get(COOKIE, "")
         display_id = await _display_id(token)
         if display_id is None:
-            await self.close(code=4404)
+            await refuse(self, 4404)
             return
         # The group first, then the state: an assignment made while the screen connects comes
         # as a message too (the screen keeps the higher version). Read before the join, it fell
@@ -35,7 +35,7 @@ class DisplayConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         state = await _state_for(token)
         if state is None:  # removed meanwhile
-            await self.close(code=4404)
+            await refuse(self, 4404)
             return
         await self.accept()
         await self.send(

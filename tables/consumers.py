@@ -13,6 +13,7 @@ from clocks.consumers import TournamentConsumer, _tournament_exists
 from tournament.realtime import (
     console_group,
     dealer_group,
+    refuse,
     table_group,
     user_group,
 )
@@ -33,11 +34,11 @@ class DealerConsumer(TournamentConsumer):
         token = str(self.scope["url_route"]["kwargs"]["token"])
         ids = await _table_ids(token)
         if ids is None:
-            await self.close(code=CLOSE_TOKEN_UNKNOWN)
+            await refuse(self, CLOSE_TOKEN_UNKNOWN)
             return
         table_id, tournament_id, is_open = ids
         if not is_open:
-            await self.close(code=CLOSE_TABLE_CLOSED)
+            await refuse(self, CLOSE_TABLE_CLOSED)
             return
         # The table's view comes rendered in the page's language (`?lang=`, static/tables/
         # dealer.js): a table is rendered only in the languages its tablets use.
@@ -50,10 +51,10 @@ class DealerConsumer(TournamentConsumer):
         # gone on showing a table that is no more.
         now = await _table_ids(token)
         if now is None:
-            await self.close(code=CLOSE_TOKEN_REVOKED)
+            await refuse(self, CLOSE_TOKEN_REVOKED)
             return
         if not now[2]:
-            await self.close(code=CLOSE_TABLE_CLOSED)
+            await refuse(self, CLOSE_TABLE_CLOSED)
             return
         # The tournament's feed (boards, the clock) through the process's hub, as every screen
         # (clocks/hub.py): on the tablet's own channel each board waited behind the tablet's

@@ -59,6 +59,21 @@ def display_group(display_id: int) -> str:
     return f"display.{display_id}"
 
 
+async def refuse(consumer: Any, code: int) -> None:
+    """Close a websocket for good from its consumer's `connect`, with a close code its page
+    reads (4404: unknown, 4410: closed or removed, 4403: revoked). Refused before the handshake,
+    the browser sees only a failed connection (code 1006) and tries again for ever: a dealer
+    tablet whose socket was down while its table was broken went on showing the table. Accepted
+    and closed at once, the page gets the code and stops, or reloads, as its script says
+    (static/tables/dealer.js, static/displays/display.js, static/counts/live.js,
+    static/signups/status.js). Nothing is sent in between; Channels' own `accept` is used, so
+    the socket is never watched as a live one (clocks/feedwatch.py)."""
+    from channels.generic.websocket import AsyncWebsocketConsumer
+
+    await AsyncWebsocketConsumer.accept(consumer)
+    await consumer.close(code=code)
+
+
 def dealer_group(token: str) -> str:
     """Every tablet holding this dealer token; told to close when the token is revoked."""
     digest = hashlib.sha256(token.encode()).hexdigest()[:24]

@@ -7,6 +7,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from tests.sockets import refusal_code
 from tournament.realtime import tournament_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -81,8 +82,8 @@ async def test_wrong_origin_is_rejected(tournament):
 
 
 async def test_unknown_tournament_is_closed(db):
-    _ws, connected = await connect("/ws/t/999999/")
-    assert not connected
+    ws = WebsocketCommunicator(application, "/ws/t/999999/", headers=ORIGIN)
+    assert await refusal_code(ws) == 4404
 
 
 @pytest.mark.parametrize("payload", ["not json", '{"type": "shout"}', "x" * 5000, "[]"])

@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from displays.domain.views import Kind, Step
 from displays.services import assignment_payload, display_assign, display_open, display_pair
+from tests.sockets import refusal_code
 from tournament.realtime import _message, display_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -18,9 +19,13 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 ORIGIN = (b"origin", b"http://testserver")
 
 
-async def connect(token: str, origin=ORIGIN):
+def _communicator(token: str, origin=ORIGIN):
     headers = [origin, (b"cookie", f"floor_display={token}".encode())]
-    ws = WebsocketCommunicator(application, "/ws/display/", headers=headers)
+    return WebsocketCommunicator(application, "/ws/display/", headers=headers)
+
+
+async def connect(token: str, origin=ORIGIN):
+    ws = _communicator(token, origin)
     connected, code = await ws.connect()
     return ws, connected, code
 
@@ -90,13 +95,11 @@ async def test_a_screen_removed_while_it_connects_is_refused(token, actor, monke
     read = consumers._state_for
 
     monkeypatch.setattr(consumers, "_state_for", removed_meanwhile)
-    _ws, connected, code = await connect(token)
-    assert not connected and code == 4404
+    assert await refusal_code(_communicator(token)) == 4404
 
 
 async def test_an_unknown_token_is_refused(db):
-    _ws, connected, code = await connect("not-a-screen")
-    assert not connected and code == 4404
+    assert await refusal_code(_communicator("not-a-screen")) == 4404
 
 
 async def test_another_origin_is_refused(token):

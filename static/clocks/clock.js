@@ -188,8 +188,11 @@ export class Feed {
       // and asks for nothing. A snapshot is fetched only on (re)connect.
       if (msg.type === "event" && msg.data) this.onEvent && this.onEvent(msg.event, msg.data);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       this.onStatus && this.onStatus("offline");
+      // 4404: the tournament or the link is no more (clocks/consumers.py); trying again would
+      // find nothing. The page keeps what it shows.
+      if (e.code === 4404) { this.stopPolling(); return; }
       this.startPolling();
       this.scheduleReconnect();
     };

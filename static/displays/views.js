@@ -47,6 +47,9 @@ function listen(retry) {
       else if (msg.type === "hello" && msg.version > Number(view.dataset.version)) redrawIfChanged();
     } catch (e) { /* not ours */ }
   };
-  ws.onclose = () => setTimeout(() => listen(Math.min(retry * 2, 30000)), retry);
+  ws.onclose = (e) => {
+    if (e.code === 4404) return; // the tournament is no more (clocks/consumers.py)
+    setTimeout(() => listen(Math.min(retry * 2, 30000)), retry);
+  };
 }
 if (tournament && !document.body.classList.contains("dv-slide")) listen(1000);

@@ -1,15 +1,17 @@
-"""A dealer tablet whose socket was down while its table was broken is told so when it comes
-back. The server takes the socket and closes it at once with 4410 (tournament/realtime.py
-`refuse`): refused at the handshake, the browser saw only a failed connection, so the tablet
-tried again for ever and went on showing a table that was no more."""
+"""Sockets refused with a code their page reads (tournament/realtime.py `refuse`): the server
+takes the socket and closes it at once with the code. Refused at the handshake, the browser saw
+only a failed connection: a dealer tablet whose socket was down while its table was broken tried
+again for ever and went on showing a table that was no more."""
 
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 
 from tables import services as seating
 from tables.models import Table
 from tests.browser.conftest import screenshot
+from tournament.models import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,3 +58,23 @@ def test_a_tablet_back_after_its_table_was_broken_says_to_ask_the_floor(
     tried = page.evaluate("() => window.sockets.length")
     page.wait_for_timeout(1500)
     assert page.evaluate("() => window.sockets.length") == tried
+
+
+def test_a_screen_whose_tournament_is_gone_stops_trying(asgi_server, new_page, make_tournament):
+    t = make_tournament(status="running")
+    page = new_page({"width": 1280, "height": 720})
+    page.add_init_script(HOLD_SOCKETS)
+    page.goto(f"{asgi_server}/t/{t.pk}/clock/")
+    page.wait_for_function("() => window.sockets.length && window.sockets[0].readyState === 1")
+    page.evaluate("() => { window.heldBack = true; window.sockets.at(-1).close(); }")
+    page.wait_for_selector("#bs-status.offline")
+    Tournament.objects.filter(pk=t.pk).delete()
+    cache.clear()  # a minute later: sockets keep a tournament's existence a minute
+    page.evaluate("() => { window.heldBack = false; }")
+    # Back within its retry, the socket is closed with 4404 and the screen tries no more.
+    page.wait_for_function(
+        "() => window.sockets.length === 2 && window.sockets[1].readyState === 3"
+    )
+    page.wait_for_timeout(5500)  # longer than the longest pause between tries
+    assert page.evaluate("() => window.sockets.length") == 2
+    assert page.locator("#bs-status").inner_text() != ""

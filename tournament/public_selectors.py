@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
 from django.conf import settings
@@ -107,7 +107,8 @@ def public_seat(entry: Entry) -> PublicSeat:
 
 _BY_NUMBER_SQL = """
 SELECT t.currency, e.id, e.number, p.display_name, e.status, tb.number, sa.seat, tb.area,
-       sa.must_wait, e.alternate_position, e.place, e.prize, e.won_seat, t.status, t.starts_at
+       sa.must_wait, e.alternate_position, e.place, e.prize, e.won_seat, t.status, t.starts_at,
+       t.alternates_waiting, t.registration_closed_at IS NOT NULL
   FROM {tournament} t
   LEFT JOIN {entry} e ON e.tournament_id = t.id AND e.number = %s AND e.status <> %s
   LEFT JOIN {player} p ON p.id = e.player_id
@@ -150,9 +151,22 @@ def _by_number_sql() -> str:
     )
 
 
-def seat_by_number(tournament_id: int, number: int) -> tuple[str, PublicSeat | None] | None:
-    """The tournament's currency and the public seat of player `number` (None when there is no
-    such player), read in one statement; None when there is no such tournament."""
+class NumberLookup(NamedTuple):
+    """A look-up by number: the tournament's currency, the player's public seat (None: no such
+    player) and what the tournament's row says of whether its places are final
+    (`registration.field_final_by_row`), so that a player who is out is answered without
+    loading the tournament once registration is closed."""
+
+    currency: str
+    seat: PublicSeat | None
+    alternates_waiting: int
+    registration_closed: bool
+    status: str
+
+
+def seat_by_number(tournament_id: int, number: int) -> NumberLookup | None:
+    """The look-up of player `number`, read in one statement; None when there is no such
+    tournament."""
     if not 0 < number < 2**31:
         number = 0  # no entry has it; the statement still tells whether the tournament exists
     params = [number, str(EntryStatus.UNREGISTERED), tournament_id]
@@ -161,9 +175,10 @@ def seat_by_number(tournament_id: int, number: int) -> tuple[str, PublicSeat | N
         row = cur.fetchone()
     if row is None:
         return None
+    facts = (row[15], bool(row[16]), row[13])
     if row[1] is None:
-        return row[0], None
-    return row[0], PublicSeat(
+        return NumberLookup(row[0], None, *facts)
+    seat = PublicSeat(
         entry_id=row[1],
         number=row[2],
         display_name=initials(row[3])
@@ -179,6 +194,7 @@ def seat_by_number(tournament_id: int, number: int) -> tuple[str, PublicSeat | N
         prize=row[11],
         won_seat=bool(row[12]),
     )
+    return NumberLookup(row[0], seat, *facts)
 
 
 def find_seats_by_name(tournament: Tournament, query: str, limit: int = 20) -> list[PublicSeat]:

@@ -23,7 +23,7 @@ from tournament.public_selectors import (
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
-from tournament.services.registration import field_is_final
+from tournament.services.registration import field_final_by_row, field_is_final
 from tournament.validation import SettingsBroken
 from tournament.views import get_tournament
 
@@ -78,6 +78,7 @@ def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
     number = whole_number_or_none(query, low=1)
     results: list[PublicSeat] = []
     message = ""
+    final: bool | None = None  # what the look-up by number read of whether places are final
     currency = tournament.currency if tournament else ""
     if "q" in request.GET:
         if not allow(request, "find-seat", LOOKUPS_PER_MINUTE):
@@ -86,8 +87,13 @@ def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
             found = seat_by_number(pk, number)
             if found is None:
                 raise Http404(_("No such tournament."))
-            currency, seat = found
+            currency, seat = found.currency, found.seat
             results = [seat] if seat else []
+            final = field_final_by_row(
+                alternates_waiting=found.alternates_waiting,
+                closed=found.registration_closed,
+                status=found.status,
+            )
         elif query.isdigit():
             pass  # digits of another script, or a number no entry has: nobody found
         elif len(query) >= 2:
@@ -99,9 +105,10 @@ def find_seat(request: HttpRequest, pk: int) -> HttpResponse:
         if not message and not results:
             message = _("Nobody found. Check the number on your receipt, or ask the floor.")
     # A finish shown while entries can still join is provisional (docs/results.md); only a
-    # look-up that finds a player out pays for the check.
-    provisional = any(r.status == "busted" and not r.prize for r in results) and not field_is_final(
-        tournament or get_tournament(pk)
+    # look-up that finds a player out pays for the check, and a look-up by number only while
+    # the tournament's row cannot tell (late registration may be open: the clock says).
+    provisional = any(r.status == "busted" and not r.prize for r in results) and not (
+        final if final is not None else field_is_final(tournament or get_tournament(pk))
     )
     context = {
         "results": results,

@@ -52,17 +52,28 @@ def entry_rules(tournament: Tournament) -> EntryRules:
     )
 
 
+def field_final_by_row(*, alternates_waiting: int, closed: bool, status: str) -> bool | None:
+    """What the tournament's row alone says of `field_is_final`: False while an alternate waits,
+    True once registration was closed by hand or the final table is reached; None when the
+    clock must say (late registration may still be open)."""
+    if alternates_waiting:
+        return False
+    if closed or status in (Status.FINAL_TABLE, Status.FINISHED):
+        return True
+    return None
+
+
 def field_is_final(tournament: Tournament, now: datetime | None = None) -> bool:
     """True once no entry can join any more (registration closed by the floor or by the clock,
     and no alternate waiting for a seat): from then the finishing places are final and prizes
     can be given. `tournament` must be a fresh copy (the locked row in a bust)."""
-    if tournament.alternates_waiting:
-        return False
-    if tournament.registration_closed_at is not None or tournament.status in (
-        Status.FINAL_TABLE,
-        Status.FINISHED,
-    ):
-        return True
+    by_row = field_final_by_row(
+        alternates_waiting=tournament.alternates_waiting,
+        closed=tournament.registration_closed_at is not None,
+        status=tournament.status,
+    )
+    if by_row is not None:
+        return by_row
     return not field_may_grow(
         rules=entry_rules(tournament),
         status=tournament.status,

@@ -163,3 +163,23 @@ def test_public_pages_say_a_finish_is_provisional_until_registration_closes(nigh
     look = client.get(f"/t/{t.pk}/find/", {"q": str(out.number)}, HTTP_HX_REQUEST="true")
     assert "Finished 10" in look.content.decode()
     assert "You finished 10" in client.get(f"/s/{out.public_token}/").content.decode()
+
+
+def test_a_look_up_of_a_player_out_is_one_statement_once_registration_is_closed(
+    night, client, actor, django_assert_num_queries
+):
+    t, entries = night
+    out = _bust(t, entries[0], actor)
+    url = f"/t/{t.pk}/find/"
+    # Late registration open: the clock decides, so the tournament is read for the wording.
+    look = client.get(url, {"q": str(out.number)}, HTTP_HX_REQUEST="true")
+    assert "for now" in look.content.decode()
+    registration_close(tournament=t, actor=actor)
+    with django_assert_num_queries(1):  # the look-up's own statement says the places are final
+        look = client.get(url, {"q": str(out.number)}, HTTP_HX_REQUEST="true")
+    assert "Finished 10" in look.content.decode()
+    # An alternate waiting for a seat makes the places provisional again, from the same row.
+    Tournament.objects.filter(pk=t.pk).update(alternates_waiting=1)
+    with django_assert_num_queries(1):
+        look = client.get(url, {"q": str(out.number)}, HTTP_HX_REQUEST="true")
+    assert "for now" in look.content.decode()

@@ -237,17 +237,15 @@ def merge_refusal(kept: Player, other: Player) -> str | None:
             "cannot have two results there. Correct the entry first (give it to the right "
             "person), then merge."
         ) % {"tournaments": _tournament_names(both)}
+
     # A sign-up still open (a place or a turn on the waiting list: not yet ended by a check-in,
     # a cancellation or a no-show) on one sheet for both: one person holds one place.
-    signed_up = {
-        person.pk: set(
-            person.signups.filter(ended_at__isnull=True).values_list(
-                "sheet__tournament_id", flat=True
-            )
+    def signed_up(person: Player) -> Any:
+        return person.signups.filter(ended_at__isnull=True).values_list(
+            "sheet__tournament_id", flat=True
         )
-        for person in (kept, other)
-    }
-    both = shared_tournaments(signed_up[kept.pk], signed_up[other.pk])
+
+    both = shared_tournaments(signed_up(kept), signed_up(other))
     if both:
         return _(
             "Both records are signed up for the same tournament (%(tournaments)s): one person "

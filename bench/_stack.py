@@ -2,9 +2,9 @@
 
 `start_asgi`: one uvicorn process (websockets, and HTTP through Django's ASGI handler as in the
 embedded mode). `FullStack`: the arrangement of docker-compose.yml: gunicorn for HTTP (`web`),
-uvicorn for websockets (`ws`), and Caddy in front sending /ws/ to the one and the rest to the
-other (deploy/Caddyfile) when `caddy` is installed; without it the clients route by path
-themselves (`proxy` says which).
+uvicorn for websockets (`ws`), and nginx in front sending /ws/ to the one and the rest to the
+other (deploy/nginx/locations.conf, the routes the compose proxy includes) when `nginx` is
+installed; without it the clients route by path themselves (`proxy` says which).
 """
 
 from __future__ import annotations
@@ -92,39 +92,87 @@ def start_wsgi(
     return subprocess.Popen(cmd, cwd=ROOT, env=env)
 
 
-WEBSOCKET_ROUTE = """	@websocket path /ws/*
-	reverse_proxy @websocket %s {
-		lb_policy least_conn
-	}"""
-
-CADDYFILE = """{
-	admin off
-	auto_https off
-	log {
-		level ERROR
-	}
-}
-http://127.0.0.1:%(port)d {
-	encode zstd gzip
-	request_body {
-		max_size 2MB
-	}
-%(websocket)s
-	reverse_proxy %(web)s {
-		lb_policy least_conn
-		# The load generator stands for many clients: its X-Forwarded-For is their address.
-		header_up X-Forwarded-For {header.X-Forwarded-For}
-		transport http {
-			keepalive 60s
-		}
-	}
-}
+def nginx_conf(
+    directory: str,
+    port: int,
+    web_ports: list[int],
+    ws_ports: list[int],
+    client_header: bool = True,
+    server_extra: str = "",
+) -> str:
+    """A whole nginx.conf for loopback around the deployed routes (deploy/nginx/locations.conf,
+    the file the compose proxy includes): the upstreams on local ports instead of compose's
+    services, temporary files in `directory`, plain HTTP on `port` (plus `server_extra` in the
+    server block). `client_header`: Floor is told the client's address from the request's own
+    X-Forwarded-For, as a load generator that stands for many clients needs (deployed, nginx
+    sends the address it sees)."""
+    web = "\n".join(f"        server 127.0.0.1:{p};" for p in web_ports)
+    # Without ASGI processes (a baseline) /ws/ has nowhere to go: a server marked down.
+    ws = "\n".join(f"        server 127.0.0.1:{p};" for p in ws_ports) or (
+        "        server 127.0.0.1:9 down;"
+    )
+    client = "$http_x_forwarded_for" if client_header else "$remote_addr"
+    return f"""daemon off;
+worker_processes auto;
+pid {directory}/nginx.pid;
+error_log stderr error;
+events {{
+    worker_connections 16384;
+}}
+http {{
+    access_log off;
+    client_body_temp_path {directory}/body;
+    proxy_temp_path {directory}/proxy;
+    fastcgi_temp_path {directory}/fastcgi;
+    uwsgi_temp_path {directory}/uwsgi;
+    scgi_temp_path {directory}/scgi;
+    # The load generator's few connections stand for thousands of phones.
+    keepalive_requests 1000000;
+    upstream web {{
+        least_conn;
+{web}
+        keepalive 64;
+        keepalive_timeout 60s;
+        keepalive_requests 1000000;
+    }}
+    upstream ws {{
+        least_conn;
+{ws}
+    }}
+    map $http_upgrade $connection_upgrade {{
+        default upgrade;
+        "" "";
+    }}
+    map "" $floor_client {{
+        default {client};
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+{server_extra}
+        include {ROOT / "deploy" / "nginx" / "locations.conf"};
+    }}
+}}
 """
+
+
+def nginx_binary() -> str | None:
+    return shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
+    )
+
+
+def start_nginx(conf: str, directory: str) -> subprocess.Popen[bytes]:
+    binary = nginx_binary()
+    if binary is None:
+        raise RuntimeError("nginx is not installed")
+    path = Path(directory) / "nginx.conf"
+    path.write_text(conf)
+    return subprocess.Popen([binary, "-c", str(path), "-p", directory], cwd=directory)
 
 
 class FullStack:
     """`web` gunicorn processes (`workers` workers of `threads` threads each) and `ws` uvicorn
-    processes, behind Caddy when it is installed (and `proxy` is true). Clients send HTTP to
+    processes, behind nginx when it is installed (and `proxy` is true). Clients send HTTP to
     `http_ports` and open websockets on `ws_ports`: the proxy's port for both, or without a
     proxy the servers' own ports."""
 
@@ -144,14 +192,14 @@ class FullStack:
         self.ws_port_list = [free_port() for _ in range(ws)]
         self.workers = workers
         self.threads = threads
-        self.caddy = shutil.which("caddy") if proxy else None
-        self.proxy_port = free_port() if self.caddy else None
+        self.nginx = nginx_binary() if proxy else None
+        self.proxy_port = free_port() if self.nginx else None
         self.procs: list[subprocess.Popen[bytes]] = []
         self._dir: tempfile.TemporaryDirectory[str] | None = None
 
     @property
     def proxy(self) -> str | None:
-        return "caddy" if self.caddy else None
+        return "nginx" if self.nginx else None
 
     @property
     def http_ports(self) -> list[int]:
@@ -168,28 +216,10 @@ class FullStack:
         self.procs += [start_asgi(p, self.env) for p in self.ws_port_list]
         for p in [*self.web_ports, *self.ws_port_list]:
             wait_http(p, "/healthz" if self.app is None else "/")
-        if self.caddy and self.proxy_port:
-            self._dir = tempfile.TemporaryDirectory(prefix="floor-caddy-")
-            path = Path(self._dir.name) / "Caddyfile"
-            path.write_text(
-                CADDYFILE
-                % {
-                    "port": self.proxy_port,
-                    "websocket": WEBSOCKET_ROUTE
-                    % " ".join(f"127.0.0.1:{p}" for p in self.ws_port_list)
-                    if self.ws_port_list
-                    else "",
-                    "web": " ".join(f"127.0.0.1:{p}" for p in self.web_ports),
-                }
-            )
-            home = {"XDG_DATA_HOME": self._dir.name, "XDG_CONFIG_HOME": self._dir.name}
-            self.procs.append(
-                subprocess.Popen(
-                    [self.caddy, "run", "--adapter", "caddyfile", "--config", str(path)],
-                    cwd=self._dir.name,
-                    env={**os.environ, **home},
-                )
-            )
+        if self.nginx and self.proxy_port:
+            self._dir = tempfile.TemporaryDirectory(prefix="floor-nginx-")
+            conf = nginx_conf(self._dir.name, self.proxy_port, self.web_ports, self.ws_port_list)
+            self.procs.append(start_nginx(conf, self._dir.name))
             wait_http(self.proxy_port)
         return self
 

@@ -21,7 +21,7 @@ late_max_ms, queries_per_idle_pass, json_p99_ms, server_cpu_pct (this process, %
 the JSON polling included).
 
 `--stack full` runs the full stack instead, as docker-compose.yml does (`--topology production`,
-the default): Caddy in front (when installed) sending /ws/ to two uvicorn processes and the rest
+the default): nginx in front (when installed) sending /ws/ to two uvicorn processes and the rest
 to two gunicorn processes; `--topology asgi` has two uvicorn processes answer both, as the
 figures before the standard servers were taken. Besides the web processes: a Celery
 worker (two processes, as in docker-compose.yml) and beat, PostgreSQL on 127.0.0.1:5432 (a

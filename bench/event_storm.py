@@ -4,7 +4,7 @@
         --consoles 4 --busts-per-second 10 --seconds 60
 
 Seats `entries` players on PostgreSQL (database floor_bench_storm), starts the full stack
-(bench/_stack.py FullStack: gunicorn, two uvicorn processes, Caddy in front when installed;
+(bench/_stack.py FullStack: gunicorn, two uvicorn processes, nginx in front when installed;
 Redis as the channel layer) and connects the clients from separate processes (at a higher
 scheduling priority where allowed, as bench/player_lookup.py runs its phones: a real client
 applies a message on its own device, not after the servers' work on theirs), as real

@@ -4,8 +4,8 @@
     python -m bench.player_lookup --rate 1000 --connections 256 --pages 0   # an open loop
 
 Runs the full stack on loopback as docker-compose.yml arranges it (PostgreSQL, Redis, two
-gunicorn processes for HTTP, two uvicorn processes for websockets, Caddy in front routing by
-path when `caddy` is installed, else the clients route by path themselves; production-like
+gunicorn processes for HTTP, two uvicorn processes for websockets, nginx in front routing by
+path when `nginx` is installed, else the clients route by path themselves; production-like
 settings: DEBUG off, Redis cache and channel layer) with a seated tournament of `entries`. A
 separate process (at a higher scheduling priority where allowed: the phones are not on the
 server's machine) sends "find my seat" look-ups by player number (the htmx request a phone
@@ -315,7 +315,7 @@ def main() -> None:
     parser.add_argument("--web", type=int, default=2, help="gunicorn processes (`web` replicas)")
     parser.add_argument("--workers", type=int, default=1, help="workers per gunicorn process")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
-    parser.add_argument("--no-proxy", action="store_true", help="no Caddy: route by path")
+    parser.add_argument("--no-proxy", action="store_true", help="no nginx: route by path")
     parser.add_argument(
         "--baseline-seconds", type=float, default=10, help="the bare baseline's load; 0: none"
     )

@@ -3,7 +3,7 @@
     python -m bench.signup --places 1000 --signups 2000 --clients 200
 
 Runs the full stack on loopback as docker-compose.yml arranges it (PostgreSQL, Redis, gunicorn
-processes for HTTP, Caddy in front when `caddy` is installed; `--stack asgi`: one uvicorn process
+processes for HTTP, nginx in front when `nginx` is installed; `--stack asgi`: one uvicorn process
 instead) against its own scratch database `floor_bench_signup`, with one tournament whose sheet
 offers `places` places. Behind a pretend proxy (FLOOR_TRUSTED_PROXIES=127.0.0.1) every simulated
 client sends its own address in X-Forwarded-For, so the per-address limit on sign-ups (10 in
@@ -402,7 +402,7 @@ def main() -> None:
     parser.add_argument("--stack", choices=["full", "asgi"], default="full")
     parser.add_argument("--web", type=int, default=2, help="gunicorn processes (`web` replicas)")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
-    parser.add_argument("--no-proxy", action="store_true", help="no Caddy in front")
+    parser.add_argument("--no-proxy", action="store_true", help="no nginx in front")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="N sign-ups profiled")
     parser.add_argument(
         "--in-process",

@@ -14,7 +14,8 @@ bind = os.environ.get("FLOOR_BIND", "0.0.0.0:8000")
 worker_class = "gthread"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 threads = int(os.environ.get("FLOOR_HTTP_THREADS", "4"))
-# Longer than the proxy keeps an idle upstream connection (deploy/Caddyfile keepalive), so the
+# Longer than the proxy keeps an idle upstream connection (deploy/nginx/floor.conf.template
+# keepalive_timeout), so the
 # proxy never sends a request on a connection gunicorn is closing.
 keepalive = 75
 timeout = 30

@@ -92,26 +92,9 @@ def start_wsgi(
     return subprocess.Popen(cmd, cwd=ROOT, env=env)
 
 
-def nginx_conf(
-    directory: str,
-    port: int,
-    web_ports: list[int],
-    ws_ports: list[int],
-    client_header: bool = True,
-    server_extra: str = "",
-) -> str:
-    """A whole nginx.conf for loopback around the deployed routes (deploy/nginx/locations.conf,
-    the file the compose proxy includes): the upstreams on local ports instead of compose's
-    services, temporary files in `directory`, plain HTTP on `port` (plus `server_extra` in the
-    server block). `client_header`: Floor is told the client's address from the request's own
-    X-Forwarded-For, as a load generator that stands for many clients needs (deployed, nginx
-    sends the address it sees)."""
-    web = "\n".join(f"        server 127.0.0.1:{p};" for p in web_ports)
-    # Without ASGI processes (a baseline) /ws/ has nowhere to go: a server marked down.
-    ws = "\n".join(f"        server 127.0.0.1:{p};" for p in ws_ports) or (
-        "        server 127.0.0.1:9 down;"
-    )
-    client = "$http_x_forwarded_for" if client_header else "$remote_addr"
+def nginx_main(directory: str, http: str) -> str:
+    """A whole nginx.conf for a process run by hand on loopback: `http` (directives of the
+    `http` block) inside the main settings, with the pid and temporary files in `directory`."""
     return f"""daemon off;
 worker_processes auto;
 pid {directory}/nginx.pid;
@@ -126,7 +109,25 @@ http {{
     fastcgi_temp_path {directory}/fastcgi;
     uwsgi_temp_path {directory}/uwsgi;
     scgi_temp_path {directory}/scgi;
-    # The load generator's few connections stand for thousands of phones.
+{http}
+}}
+"""
+
+
+def nginx_conf(directory: str, port: int, web_ports: list[int], ws_ports: list[int]) -> str:
+    """The benches' proxy around the deployed routes (deploy/nginx/locations.conf, the file the
+    compose proxy includes): the upstreams on local ports instead of compose's services, plain
+    HTTP on `port`. Floor is told the client's address from the request's own X-Forwarded-For,
+    as a load generator that stands for many clients needs (deployed, nginx sends the address
+    it sees)."""
+    web = "\n".join(f"        server 127.0.0.1:{p};" for p in web_ports)
+    # Without ASGI processes (a baseline) /ws/ has nowhere to go: a server marked down.
+    ws = "\n".join(f"        server 127.0.0.1:{p};" for p in ws_ports) or (
+        "        server 127.0.0.1:9 down;"
+    )
+    return nginx_main(
+        directory,
+        f"""    # The load generator's few connections stand for thousands of phones.
     keepalive_requests 1000000;
     upstream web {{
         least_conn;
@@ -144,15 +145,13 @@ http {{
         "" "";
     }}
     map "" $floor_client {{
-        default {client};
+        default $http_x_forwarded_for;
     }}
     server {{
         listen 127.0.0.1:{port};
-{server_extra}
         include {ROOT / "deploy" / "nginx" / "locations.conf"};
-    }}
-}}
-"""
+    }}""",
+    )
 
 
 def nginx_binary() -> str | None:

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from bench._stack import free_port, nginx_binary, nginx_conf, nginx_main
 from tests.services import require
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,22 +54,10 @@ async def app(scope, receive, send):
 """
 
 
-def nginx() -> str | None:
-    return shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
-    )
-
-
 def nginx_version(binary: str) -> tuple[int, ...]:
     out = subprocess.run([binary, "-v"], capture_output=True, text=True, check=False).stderr
     found = re.search(r"nginx/(\d+)\.(\d+)\.(\d+)", out)
     return tuple(int(x) for x in found.groups()) if found else (0, 0, 0)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
@@ -86,9 +75,10 @@ def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> 
 
 def render(binary: str, tmp: Path, acme: Path, ports: dict[str, int]) -> str:
     """The compose proxy's template as the nginx image would fill it in, with compose's
-    addresses (service names, ports 80 and 443, the mounted files) replaced by local ones, inside
-    the main configuration the image brings. The image is nginx 1.28; directives newer than the
-    machine's nginx (`http2 on` 1.25.1, `resolve` 1.27.3) are dropped before it reads the file."""
+    addresses (service names, ports 80 and 443, the mounted files) replaced by local ones,
+    inside a main configuration for loopback (bench/_stack.py nginx_main). The image is nginx
+    1.28; directives newer than the machine's nginx (`http2 on` 1.25.1, `resolve` 1.27.3) are
+    dropped before it reads the file."""
     text = (DEPLOY / "floor.conf.template").read_text().replace("${FLOOR_SITE}", SITE)
     assert "${" not in text, "only FLOOR_SITE is filled in by the image"
     replacements = {
@@ -105,25 +95,12 @@ def render(binary: str, tmp: Path, acme: Path, ports: dict[str, int]) -> str:
         text = text.replace(old, new)
     if nginx_version(binary) < (1, 25, 1):
         text = text.replace("    http2 on;\n", "")
-    return f"""daemon off;
-pid {tmp}/nginx.pid;
-error_log stderr error;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
-{text}
-}}
-"""
+    return nginx_main(str(tmp), text)
 
 
 @pytest.fixture
 def proxy(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    binary = nginx()
+    binary = nginx_binary()
     require(binary is not None, "nginx (Debian package nginx-light)")
     assert binary is not None
     (tmp_path / "tls").mkdir()
@@ -238,11 +215,9 @@ def test_a_body_over_two_megabytes_is_refused_by_the_proxy(proxy):
 
 def test_the_benches_proxy_uses_the_deployed_routes(tmp_path):
     """bench/_stack.py runs nginx with the same locations.conf on plain HTTP."""
-    binary = nginx()
+    binary = nginx_binary()
     require(binary is not None, "nginx (Debian package nginx-light)")
     assert binary is not None
-    from bench._stack import nginx_conf
-
     conf = tmp_path / "nginx.conf"
     conf.write_text(nginx_conf(str(tmp_path), free_port(), [free_port()], []))
     assert str(DEPLOY / "locations.conf") in conf.read_text()

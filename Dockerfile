@@ -1,4 +1,4 @@
-# Floor — one image for the web processes (gunicorn), the websocket processes (uvicorn), the
+# Floor — one image for the web processes (granian), the websocket processes (uvicorn), the
 # Celery worker and beat (docker-compose.yml gives each its command).
 FROM python:3.11-slim
 
@@ -23,8 +23,9 @@ RUN useradd --create-home floor && chown -R floor /app
 USER floor
 
 EXPOSE 8000
-# HTTP by default: gunicorn, threaded workers (deploy/gunicorn.conf.py). It leaves the client
-# address alone; Floor reads X-Forwarded-For itself, from FLOOR_TRUSTED_PROXIES only
-# (tournament/ratelimit.py client_address). Neither gunicorn nor uvicorn limits request bodies;
-# Floor's own cap answers 413 before reading one (config/request_cap.py).
-CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py"]
+# HTTP by default: granian, the `web` service's command in docker-compose.yml with its defaults
+# (one worker process of four threads). It leaves the client address alone; Floor reads
+# X-Forwarded-For itself, from FLOOR_TRUSTED_PROXIES only (tournament/ratelimit.py
+# client_address). Neither granian nor uvicorn limits request bodies; Floor's own cap answers
+# 413 before reading one (config/request_cap.py).
+CMD ["granian", "--interface=wsgi", "--factory", "--host=0.0.0.0", "--port=8000", "--workers=1", "--blocking-threads=4", "--http=1", "--no-ws", "--backlog=2048", "--http1-header-read-timeout=30000", "--respawn-failed-workers", "--workers-kill-timeout=20", "--log-level=warning", "config.wsgi:serve"]

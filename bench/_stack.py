@@ -1,7 +1,7 @@
 """Start and stop the full stack's web processes on loopback for benchmarks.
 
 `start_asgi`: one uvicorn process (websockets, and HTTP through Django's ASGI handler as in the
-embedded mode). `FullStack`: the arrangement of docker-compose.yml: gunicorn for HTTP (`web`),
+embedded mode). `FullStack`: the arrangement of docker-compose.yml: granian for HTTP (`web`),
 uvicorn for websockets (`ws`), and nginx in front sending /ws/ to the one and the rest to the
 other (deploy/nginx/locations.conf, the routes the compose proxy includes) when `nginx` is
 installed; without it the clients route by path themselves (`proxy` says which).
@@ -74,22 +74,38 @@ def start_asgi(port: int, env: dict[str, str], workers: int = 1) -> subprocess.P
     return subprocess.Popen(cmd, cwd=ROOT, env=env)
 
 
+def web_command(
+    port: int, workers: int = 1, threads: int = 4, app: str | None = None, host: str = "127.0.0.1"
+) -> list[str]:
+    """The `web` service's command from docker-compose.yml (granian), run by this Python, on
+    `host`:`port` with `workers` processes of `threads` threads; `app` (a WSGI application's
+    "module:name") instead of Floor's for a baseline. What is measured is what is deployed."""
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    command: list[str] = compose["services"]["web"]["command"]
+    assert command[0] == "granian", command
+    set_to = {
+        "--host": host,
+        "--port": str(port),
+        "--workers": str(workers),
+        "--blocking-threads": str(threads),
+    }
+    options = []
+    for arg in command[1:-1]:
+        name = arg.split("=", 1)[0]
+        if app and name == "--factory":
+            continue  # a plain application, not Floor's factory
+        options.append(f"{name}={set_to[name]}" if name in set_to else arg)
+    return [sys.executable, "-m", "granian", *options, app or command[-1]]
+
+
 def start_wsgi(
     port: int, env: dict[str, str], workers: int = 1, threads: int = 4, app: str | None = None
 ) -> subprocess.Popen[bytes]:
-    """gunicorn as in the `web` service (deploy/gunicorn.conf.py), on loopback; `app` (a WSGI
-    application's dotted path) instead of Floor's for a baseline."""
-    env = {
-        **env,
-        "FLOOR_BIND": f"127.0.0.1:{port}",
-        "WEB_CONCURRENCY": str(workers),
-        "FLOOR_HTTP_THREADS": str(threads),
-    }
-    conf = os.environ.get("BENCH_GUNICORN_CONF", str(ROOT / "deploy" / "gunicorn.conf.py"))
-    cmd = [sys.executable, "-m", "gunicorn", "-c", conf]
-    if app:
-        cmd.append(app)
-    return subprocess.Popen(cmd, cwd=ROOT, env=env)
+    """The WSGI server as in the `web` service (`web_command`), on loopback."""
+    env = {**env, "WEB_CONCURRENCY": str(workers), "FLOOR_HTTP_THREADS": str(threads)}
+    return subprocess.Popen(web_command(port, workers, threads, app), cwd=ROOT, env=env)
 
 
 def nginx_main(directory: str, http: str) -> str:
@@ -133,7 +149,7 @@ def nginx_conf(directory: str, port: int, web_ports: list[int], ws_ports: list[i
         least_conn;
 {web}
         keepalive 64;
-        keepalive_timeout 60s;
+        keepalive_timeout 20s;
         keepalive_requests 1000000;
     }}
     upstream ws {{
@@ -170,7 +186,7 @@ def start_nginx(conf: str, directory: str) -> subprocess.Popen[bytes]:
 
 
 class FullStack:
-    """`web` gunicorn processes (`workers` workers of `threads` threads each) and `ws` uvicorn
+    """`web` granian processes (`workers` workers of `threads` threads each) and `ws` uvicorn
     processes, behind nginx when it is installed (and `proxy` is true). Clients send HTTP to
     `http_ports` and open websockets on `ws_ports`: the proxy's port for both, or without a
     proxy the servers' own ports."""
@@ -231,7 +247,7 @@ class FullStack:
 
 
 def cpu_seconds(procs: list[subprocess.Popen[bytes]]) -> float:
-    """CPU time (user + system) used so far by `procs` and their children (gunicorn's workers),
+    """CPU time (user + system) used so far by `procs` and their children (the servers' workers),
     from /proc; 0 where there is no /proc."""
     ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     stats: dict[int, tuple[int, float]] = {}  # pid -> (parent, seconds)

@@ -22,7 +22,7 @@ the JSON polling included).
 
 `--stack full` runs the full stack instead, as docker-compose.yml does (`--topology production`,
 the default): nginx in front (when installed) sending /ws/ to two uvicorn processes and the rest
-to two gunicorn processes; `--topology asgi` has two uvicorn processes answer both, as the
+to two granian processes; `--topology asgi` has two uvicorn processes answer both, as the
 figures before the standard servers were taken. Besides the web processes: a Celery
 worker (two processes, as in docker-compose.yml) and beat, PostgreSQL on 127.0.0.1:5432 (a
 scratch database `floor_bench_clockmany`) and Redis (`BENCH_REDIS_URL`, default
@@ -418,7 +418,7 @@ def run_full(args: argparse.Namespace) -> dict[str, Any]:
     stack: _stack.FullStack | None = None
     if args.topology == "production":
         # As docker-compose.yml: the proxy sends /ws/ to two uvicorn processes and the JSON
-        # to two gunicorn processes.
+        # to two granian processes.
         stack = _stack.FullStack(env).start()
         ports, http_ports = stack.ws_ports, stack.http_ports
         web = list(stack.procs)
@@ -518,7 +518,7 @@ def main() -> None:
         "--topology",
         choices=["production", "asgi"],
         default="production",
-        help="full stack: the proxy, gunicorn for HTTP and uvicorn for /ws/ (production), or "
+        help="full stack: the proxy, granian for HTTP and uvicorn for /ws/ (production), or "
         "two uvicorn processes answering both (asgi)",
     )
     parser.add_argument(

@@ -1,7 +1,7 @@
 """Display manager: the director switches every paired screen to another view and back.
 
     python -m bench.displays --screens 200                 # embedded server (floor_serve)
-    python -m bench.displays --screens 200 --stack full    # gunicorn + uvicorn (+ nginx), Redis
+    python -m bench.displays --screens 200 --stack full    # granian + uvicorn (+ nginx), Redis
 
 Pairs N screens (Display rows, as /display/ makes them), connects N websocket clients holding
 their token cookies (a separate client process), logs a director in and, `--switches` times,

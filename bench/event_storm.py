@@ -4,7 +4,7 @@
         --consoles 4 --busts-per-second 10 --seconds 60
 
 Seats `entries` players on PostgreSQL (database floor_bench_storm), starts the full stack
-(bench/_stack.py FullStack: gunicorn, two uvicorn processes, nginx in front when installed;
+(bench/_stack.py FullStack: two granian, two uvicorn processes, nginx in front when installed;
 Redis as the channel layer) and connects the clients from separate processes (at a higher
 scheduling priority where allowed, as bench/player_lookup.py runs its phones: a real client
 applies a message on its own device, not after the servers' work on theirs), as real
@@ -733,7 +733,7 @@ def run_clients(
 
 
 def server_cpu(stack: Any) -> dict[str, float]:
-    """CPU seconds used so far by the stack's processes, by kind: gunicorn (with its workers),
+    """CPU seconds used so far by the stack's processes, by kind: granian (with its workers),
     the uvicorn processes, the proxy."""
     web, ws = len(stack.web_ports), len(stack.ws_port_list)
     kinds = {"wsgi": stack.procs[:web], "asgi": stack.procs[web : web + ws]}
@@ -791,7 +791,7 @@ def main() -> None:
     phone = next(i for i, s in enumerate(specs) if s.kind == "phone")
     connection.close()
     # The floor's actions run here as in a web process, which loads its URL configuration,
-    # template engine and templates when it starts (deploy/gunicorn.conf.py, config/warmup.py).
+    # template engine and templates when it starts (config.wsgi.serve, config/warmup.py).
     from config.warmup import warm
 
     warm()

@@ -305,7 +305,7 @@ def main() -> None:
         # The floor closes the days and draws the Day 2 from a web process, as
         # bench/seating.py times its draw: one that holds none of the setup's model instances
         # and has frozen its settled heap out of full garbage collections
-        # (deploy/gunicorn.conf.py). Here a full collection walked the setup's 15,000 entries'
+        # (config.wsgi.serve). Here a full collection walked the setup's 15,000 entries'
         # worth of objects (a second of the draw at load 5).
         del players, entries
         gc.collect()

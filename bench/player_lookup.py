@@ -4,13 +4,13 @@
     python -m bench.player_lookup --rate 1000 --connections 256 --pages 0   # an open loop
 
 Runs the full stack on loopback as docker-compose.yml arranges it (PostgreSQL, Redis, two
-gunicorn processes for HTTP, two uvicorn processes for websockets, nginx in front routing by
-path when `nginx` is installed, else the clients route by path themselves; production-like
-settings: DEBUG off, Redis cache and channel layer) with a seated tournament of `entries`. A
-separate process (at a higher scheduling priority where allowed: the phones are not on the
-server's machine) sends "find my seat" look-ups by player number (the htmx request a phone
-makes) over keep-alive connections for `seconds`, each from its own client address (as a proxy
-would report it):
+granian processes for HTTP (the `web` service's command), two uvicorn processes for websockets,
+nginx in front routing by path when `nginx` is installed, else the clients route by path
+themselves; production-like settings: DEBUG off, Redis cache and channel layer) with a seated
+tournament of `entries`. A separate process (at a higher scheduling priority where allowed: the
+phones are not on the server's machine) sends "find my seat" look-ups by player number (the htmx
+request a phone makes) over keep-alive connections for `seconds`, each from its own client
+address (as a proxy would report it):
 
 - by default a closed loop, like wrk: `connections` connections, each sending its next look-up
   as soon as the last is answered; latency is request sent → answer read;
@@ -30,7 +30,7 @@ First, the same look-up load against a bare baseline: the same servers and proxy
 fixed small answer (bench/_stack.py bare_wsgi) for `--baseline-seconds`; `ratio_to_baseline` is
 Floor's look-ups a second over the baseline's.
 
-Prints one JSON line: entries, proxy, web (gunicorn processes x workers x threads), offered_rps,
+Prints one JSON line: entries, proxy, web (granian processes x workers x threads), offered_rps,
 connections, requests, rps, p50_ms, p99_ms, errors, error_statuses, server_cpu_ms_per_request
 (the servers' and the proxy's CPU time over the look-ups answered), client_cpu_ms_per_request
 (the load generator's own, which on one machine comes out of the same cores), machine_busy (the
@@ -312,9 +312,11 @@ def main() -> None:
     parser.add_argument(
         "--console-every", type=float, default=0.2, help="seconds between console actions; 0: none"
     )
-    parser.add_argument("--web", type=int, default=2, help="gunicorn processes (`web` replicas)")
-    parser.add_argument("--workers", type=int, default=1, help="workers per gunicorn process")
-    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument("--web", type=int, default=2, help="granian processes (`web` replicas)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="worker processes per granian process"
+    )
+    parser.add_argument("--threads", type=int, default=4, help="threads per granian worker")
     parser.add_argument("--no-proxy", action="store_true", help="no nginx: route by path")
     parser.add_argument(
         "--baseline-seconds", type=float, default=10, help="the bare baseline's load; 0: none"

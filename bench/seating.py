@@ -124,7 +124,7 @@ def main() -> None:
     _analyze(connection)
     # A running web process built its channel layer with its first broadcast (40 ms here), holds
     # no 60,000 model instances from a bulk registration, and has frozen its settled heap out
-    # of full garbage collections (deploy/gunicorn.conf.py freezes it the same way).
+    # of full garbage collections (config.wsgi.serve freezes it the same way).
     get_channel_layer()
     del players, entries
     gc.collect()

@@ -2,7 +2,7 @@
 
     python -m bench.signup --places 1000 --signups 2000 --clients 200
 
-Runs the full stack on loopback as docker-compose.yml arranges it (PostgreSQL, Redis, gunicorn
+Runs the full stack on loopback as docker-compose.yml arranges it (PostgreSQL, Redis, granian
 processes for HTTP, nginx in front when `nginx` is installed; `--stack asgi`: one uvicorn process
 instead) against its own scratch database `floor_bench_signup`, with one tournament whose sheet
 offers `places` places. Behind a pretend proxy (FLOOR_TRUSTED_PROXIES=127.0.0.1) every simulated
@@ -400,8 +400,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--baseline", type=int, default=5, help="trivial requests per client")
     parser.add_argument("--stack", choices=["full", "asgi"], default="full")
-    parser.add_argument("--web", type=int, default=2, help="gunicorn processes (`web` replicas)")
-    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
+    parser.add_argument("--web", type=int, default=2, help="granian processes (`web` replicas)")
+    parser.add_argument("--threads", type=int, default=4, help="threads per granian process")
     parser.add_argument("--no-proxy", action="store_true", help="no nginx in front")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="N sign-ups profiled")
     parser.add_argument(

@@ -2,7 +2,7 @@
 mode, HTTP too (Django's own ASGI handler).
 
 In the full stack the proxy sends only /ws/ here (the `ws` service, uvicorn); every other
-request goes to gunicorn (config/wsgi.py, the `web` service). `python3 floor.py run` serves
+request goes to granian (config/wsgi.py, the `web` service). `python3 floor.py run` serves
 both from this one process. /healthz is answered before Django (config/health.py), and a body
 over the cap is refused (413) before it is read (config/request_cap.py).
 

@@ -1,7 +1,7 @@
 """Health endpoints.
 
 - /healthz: liveness. The process answers HTTP; touches nothing else. Both servers answer it
-  before Django (`with_liveness` on the ASGI event loop, `with_wsgi_liveness` in gunicorn): no
+  before Django (`with_liveness` on the ASGI event loop, `with_wsgi_liveness` in granian): no
   host check, no HTTPS redirect, so the compose health check and the proxy's probe reach it on
   the internal network by the container's address.
 - /readyz: which dependency is down. The database, Redis (channel layer, cache and Celery

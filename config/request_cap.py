@@ -1,10 +1,10 @@
 """The cap on request bodies: 413, in the client's terms, before a byte of the body is read.
 
 Django limits form data (DATA_UPLOAD_MAX_MEMORY_SIZE) only when a view reads the body, and
-answers 400; neither gunicorn nor uvicorn limits a body at all. The reverse proxy refuses any
+answers 400; neither granian nor uvicorn limits a body at all. The reverse proxy refuses any
 body over 2 MB (deploy/nginx/locations.conf); behind it, and in the embedded mode without it,
 `RequestBodyCapMiddleware` (first in MIDDLEWARE) answers 413 from the declared Content-Length
-before anything reads the body. Under WSGI (gunicorn) the body is read only on demand, so that
+before anything reads the body. Under WSGI (granian) the body is read only on demand, so that
 is all it takes. Django's ASGI handler reads the whole body before any middleware runs:
 `cap_asgi_body` keeps it from doing so for an oversized body, declared or chunked.
 """

@@ -10,8 +10,8 @@ made the change (tournament/realtime.py, one builder thread), the first bust's t
 every message queued behind them waited for it (bench/event_storm.py: the slowest changes of a
 run were its first half second).
 
-`warm()` does it up front, in about 0.6 s: gunicorn calls it when a worker has loaded Floor
-(deploy/gunicorn.conf.py `post_worker_init`), `manage.py floor_serve` before it serves. A
+`warm()` does it up front, in about 0.6 s: `config.wsgi.serve` calls it in each `web` worker
+before its first request (granian's `--factory`), `manage.py floor_serve` before it serves. A
 template that fails to compile is logged, not raised: the process still starts, and the page
 fails as it would have.
 """

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy" / "nginx"
 SITE = "floor.example.org"
 
-# Stands for gunicorn and uvicorn: tells who answered and the headers it was sent.
+# Stands for granian and uvicorn: tells who answered and the headers it was sent.
 ECHO_APP = """
 import json, os
 

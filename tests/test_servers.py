@@ -1,4 +1,4 @@
-"""Floor behind its two servers: gunicorn (config/wsgi.py) for HTTP and uvicorn (config/asgi.py)
+"""Floor behind its two servers: granian (config/wsgi.py) for HTTP and uvicorn (config/asgi.py)
 for websockets, and for HTTP too in the embedded mode. Both answer /healthz before Django and
 refuse a body over the cap (413, config/request_cap.py) before reading it."""
 
@@ -73,7 +73,7 @@ class Unreadable(io.RawIOBase):
 
 
 def wsgi_call(path: str, method: str = "GET", **environ: Any) -> tuple[str, dict, bytes]:
-    """One request to config/wsgi.py's application, on a fresh thread as gunicorn serves it."""
+    """One request to config/wsgi.py's application, on a fresh thread as granian serves it."""
     from config.wsgi import application
 
     base = {
@@ -201,7 +201,7 @@ def test_the_asgi_application_cuts_off_a_chunked_body_past_the_cap():
     assert start["status"] in (401, 403)
 
 
-# --- the WSGI application (gunicorn) --------------------------------------------------------------
+# --- the WSGI application (granian) ---------------------------------------------------------------
 
 
 def test_the_wsgi_application_answers_liveness_before_django():
@@ -278,7 +278,7 @@ def _serve(cmd: list[str], env: dict[str, str], port: int) -> subprocess.Popen[b
         if proc.poll() is not None:
             raise AssertionError(proc.stderr.read().decode() if proc.stderr else "exited")
         try:
-            # gunicorn listens before its worker has loaded Floor: wait for an answer.
+            # The server may listen before its worker has loaded Floor: wait for an answer.
             if _raw(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 2).startswith(b"HTTP"):
                 return proc
         except OSError:
@@ -302,12 +302,13 @@ def _liveness_and_cap(port: int) -> None:
     assert b"request_too_large" in refused and time.monotonic() - t0 < 3
 
 
-@pytest.mark.parametrize("server", ["gunicorn", "uvicorn"])
+@pytest.mark.parametrize("server", ["granian", "uvicorn"])
 def test_both_servers_answer_liveness_and_refuse_a_big_body_unread(server, server_env):
     port = _free_port()
-    if server == "gunicorn":
-        env = {**server_env, "FLOOR_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "1"}
-        cmd = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    if server == "granian":
+        from bench._stack import web_command
+
+        env, cmd = server_env, web_command(port)  # the `web` service's own command
     else:
         env = server_env
         cmd = [
@@ -323,37 +324,73 @@ def test_both_servers_answer_liveness_and_refuse_a_big_body_unread(server, serve
         proc.wait(10)
 
 
-def test_gunicorn_settings_serve_an_application_that_is_not_floor(server_env, tmp_path):
-    """The settings' start-up hook warms Floor (config/warmup.py) only where Floor was loaded:
-    another WSGI application under the same settings (a bench's bare baseline) still boots."""
-    (tmp_path / "plain_app.py").write_text(
-        "def app(environ, start_response):\n"
-        "    start_response('200 OK', [('Content-Type', 'text/plain'), ('Content-Length', '5')])\n"
-        "    return [b'plain']\n"
-    )
+def test_the_wsgi_server_keeps_a_connection_for_the_next_request(server_env):
+    """The proxy sends one request after another over the same connection to `web`."""
+    from bench._stack import web_command
+
     port = _free_port()
-    env = {**server_env, "FLOOR_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "1"}
-    cmd = [
-        sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-        "--pythonpath", str(tmp_path), "plain_app:app",
-    ]  # fmt: skip
-    proc = _serve(cmd, env, port)
+    proc = _serve(web_command(port), server_env, port)
     try:
-        answer = _raw(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 2)
-        assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"plain"), answer
+        with socket.create_connection(("127.0.0.1", port), 5) as s:
+            for _ in range(3):
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 10.1.2.3:8000\r\n\r\n")
+                answer = b""
+                while not answer.endswith(b'{"ok": true}'):
+                    chunk = s.recv(65536)
+                    assert chunk, "the server closed the connection"
+                    answer += chunk
+                assert answer.startswith(b"HTTP/1.1 200")
     finally:
         proc.terminate()
         proc.wait(10)
 
 
+def test_the_server_readies_each_process_before_its_first_request():
+    """granian loads `config.wsgi:serve` in each worker: the URL resolver and the templates are
+    loaded (config/warmup.py) and the heap so far is frozen out of the collector's reach."""
+    import gc
+
+    from django.template import engines
+    from django.urls import clear_url_caches, get_resolver
+
+    import config.wsgi
+
+    clear_url_caches()
+    loader = engines["django"].engine.template_loaders[0]
+    loader.reset()
+    try:
+        assert config.wsgi.serve() is config.wsgi.application
+        assert get_resolver()._populated
+        assert {"base.html", "tournament/cage.html"} <= set(loader.get_template_cache)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
+def test_the_benches_run_the_deployed_command():
+    from bench._stack import web_command
+
+    floor = web_command(8123, workers=2, threads=3)
+    assert floor[1:3] == ["-m", "granian"] and floor[-1] == "config.wsgi:serve"
+    assert {"--factory", "--host=127.0.0.1", "--port=8123", "--workers=2"} <= set(floor)
+    assert "--blocking-threads=3" in floor and "--interface=wsgi" in floor
+    # A baseline application is a plain one, not Floor's factory.
+    bare = web_command(8123, app="bench._stack:bare_wsgi")
+    assert "--factory" not in bare and bare[-1] == "bench._stack:bare_wsgi"
+
+
 # --- the full stack's files ------------------------------------------------------------------------
 
 
-def test_compose_sends_http_to_gunicorn_and_websockets_to_uvicorn():
+def test_compose_sends_http_to_granian_and_websockets_to_uvicorn():
     import yaml
 
     services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
-    assert services["web"]["command"][:3] == ["gunicorn", "-c", "deploy/gunicorn.conf.py"]
+    web = services["web"]["command"]
+    assert web[0] == "granian" and web[-1] == "config.wsgi:serve"
+    assert {"--interface=wsgi", "--factory", "--host=0.0.0.0", "--port=8000"} <= set(web)
+    assert "--workers=${WEB_CONCURRENCY:-1}" in web
+    assert "--blocking-threads=${FLOOR_HTTP_THREADS:-4}" in web
     assert services["ws"]["command"][:2] == ["uvicorn", "config.asgi:application"]
     assert "--no-proxy-headers" in services["ws"]["command"]
     assert "websockets-sansio" in services["ws"]["command"]
@@ -367,3 +404,44 @@ def test_compose_sends_http_to_gunicorn_and_websockets_to_uvicorn():
     assert "server web:8000 resolve;" in template and "server ws:8000 resolve;" in template
     assert "include /etc/nginx/floor/locations.conf;" in template
     # How nginx itself routes, forwards and caps: tests/test_proxy.py.
+
+
+def _option(command: list[str], name: str) -> str:
+    return next(arg.split("=", 1)[1] for arg in command if arg.startswith(name + "="))
+
+
+def test_the_image_serves_what_compose_runs():
+    """The image's own command is the `web` service's with the defaults filled in."""
+    import json
+    import re
+
+    import yaml
+
+    web = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["web"]["command"]
+    cmd_line = next(
+        line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD ")
+    )
+    defaults = [re.sub(r"\$\{[A-Z_]+:-([^}]*)\}", r"\1", arg) for arg in web]
+    assert json.loads(cmd_line[4:]) == defaults
+
+
+def test_the_proxy_lets_an_idle_connection_go_before_the_wsgi_server_does():
+    """nginx must never send a request on a kept-alive connection that granian is closing:
+    its idle upstream connections are dropped before granian's own timeout."""
+    import re
+
+    import yaml
+
+    web = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["web"]["command"]
+    server_s = int(_option(web, "--http1-header-read-timeout")) / 1000
+    from bench._stack import nginx_conf
+
+    confs = {
+        "compose": (ROOT / "deploy" / "nginx" / "floor.conf.template").read_text(),
+        "benches": nginx_conf("/tmp/x", 8000, [8001], [8002]),
+    }
+    for name, conf in confs.items():
+        upstream = conf[conf.index("upstream web") :]
+        upstream = upstream[: upstream.index("}")]
+        proxy_s = int(re.search(r"keepalive_timeout (\d+)s;", upstream).group(1))
+        assert proxy_s + 5 <= server_s, name

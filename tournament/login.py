@@ -202,7 +202,7 @@ class LoginBusy(Exception):
     """More password checks at once than FLOOR_PASSWORD_CHECKS in this process."""
 
 
-# One per process: the HTTP threads of a web process (gunicorn's threads of a worker) share it.
+# One per process: the HTTP threads of a web process (granian's threads of a worker) share it.
 PASSWORD_CHECKS = threading.BoundedSemaphore(max(1, int(settings.FLOOR_PASSWORD_CHECKS)))
 
 

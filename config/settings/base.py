@@ -124,7 +124,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "pool": {
             "min_size": env_int("DB_POOL_MIN", 2),
             "max_size": env_int("DB_POOL_MAX", 20),
-            # gunicorn's threads (FLOOR_HTTP_THREADS <= DB_POOL_MAX) never wait for a busy pool;
+            # the `web` threads (FLOOR_HTTP_THREADS <= DB_POOL_MAX) never wait for a busy pool;
             # a wait means PostgreSQL is not answering, so it is short.
             "timeout": float(env_str("DB_POOL_TIMEOUT", "1")),
             # The pool retries a failed connect with growing pauses; giving up after a few
@@ -358,13 +358,13 @@ FLOOR_PUBLIC_RESULTS_DAYS = env_int("FLOOR_PUBLIC_RESULTS_DAYS", 90)
 # only on a request whose TCP peer is one of them (tournament/ratelimit.py client_address);
 # empty: the header is ignored and the peer is the client.
 FLOOR_TRUSTED_PROXIES = env_networks("FLOOR_TRUSTED_PROXIES")
-# Threads per gunicorn worker serving HTTP (deploy/gunicorn.conf.py reads the same variable);
+# Threads per `web` worker serving HTTP (docker-compose.yml passes the same variable to granian);
 # each holds at most one database connection while it serves a request, so keep it at or below
 # DB_POOL_MAX.
 FLOOR_HTTP_THREADS = env_int("FLOOR_HTTP_THREADS", 4)
 # The largest file Floor accepts (the structure import). A request body may carry this plus
 # DATA_UPLOAD_MAX_MEMORY_SIZE of form data; config/request_cap.py refuses a larger body (413)
-# before reading it, since neither gunicorn nor uvicorn has a limit of its own.
+# before reading it, since neither granian nor uvicorn has a limit of its own.
 FLOOR_UPLOAD_MAX_BYTES = 512 * 1024
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 

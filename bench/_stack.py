@@ -97,6 +97,7 @@ def web_command(
         if app and name == "--factory":
             continue  # a plain application, not Floor's factory
         options.append(f"{name}={set_to[name]}" if name in set_to else arg)
+    assert all(o.startswith("--") and "${" not in o for o in options), options
     return [sys.executable, "-m", "granian", *options, app or command[-1]]
 
 

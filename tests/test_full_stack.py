@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import http.cookiejar
 import json
+import os
 import re
 import urllib.parse
 import urllib.request
@@ -24,9 +25,9 @@ from bench import _stack
 from tables import services as seating
 from tests.services import redis_available, require
 
-# A Redis database of its own, emptied first: the servers' cache holds login counters and rate
-# limits that no other test's keys may touch.
-REDIS_URL = "redis://127.0.0.1:6379/13"
+# A Redis database no other test and no bench uses (they use 0 and 11 to 15), emptied first:
+# the servers' cache holds login counters and rate limits from an earlier run.
+REDIS_URL = os.environ.get("TEST_FULL_STACK_REDIS_URL", "redis://127.0.0.1:6379/10")
 
 
 @pytest.fixture
@@ -43,8 +44,9 @@ def stack(transactional_db: Any) -> Iterator[str]:
         f"postgres://{db['USER']}:{db.get('PASSWORD') or ''}@{db.get('HOST') or '127.0.0.1'}:"
         f"{db.get('PORT') or 5432}/{db['NAME']}"
     )
-    full = _stack.FullStack(_stack.stack_env(url, REDIS_URL), web=1, ws=1).start()
+    full = _stack.FullStack(_stack.stack_env(url, REDIS_URL), web=1, ws=1)
     try:
+        full.start()
         assert full.proxy_port is not None
         yield f"127.0.0.1:{full.proxy_port}"
     finally:

@@ -132,6 +132,12 @@ def test_the_floor_sees_each_tables_shot_clock_and_cards(asgi_server, night, new
     # The dealer stops the clock on the tablet: the chart follows over its socket.
     tablet = new_page(TABLET)
     tablet.goto(f"{asgi_server}/d/{night.dealer_token}/")
+    # Once its socket is live the tablet reloads its table (static/tables/dealer.js): a tap while
+    # that answer replaces the buttons can land half on the old button and half on the new one
+    # and may make no click at all. A dealer would tap again; the test waits for the reload first
+    # (one CI run saw the button stay here for 15 s; not reproduced since, under load either).
+    tablet.wait_for_selector("#conn.live")
+    tablet.wait_for_load_state("networkidle")
     tablet.click("#sc-stop")
     # The tablet shows the stop first (its button goes once the server has stopped the clock),
     # so a failure below is the chart's socket, not the tap.

@@ -105,7 +105,7 @@ def start_wsgi(
     port: int, env: dict[str, str], workers: int = 1, threads: int = 4, app: str | None = None
 ) -> subprocess.Popen[bytes]:
     """The WSGI server as in the `web` service (`web_command`), on loopback."""
-    env = {**env, "WEB_CONCURRENCY": str(workers), "FLOOR_HTTP_THREADS": str(threads)}
+    env = {**env, "FLOOR_HTTP_THREADS": str(threads)}  # Floor's settings read it too
     return subprocess.Popen(web_command(port, workers, threads, app), cwd=ROOT, env=env)
 
 

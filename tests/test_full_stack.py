@@ -7,17 +7,14 @@ their seat. The one test that sees an action travel from one server to the other
 from __future__ import annotations
 
 import asyncio
-import http.cookiejar
 import json
 import os
-import re
-import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+import requests
 from django.conf import settings
 from django.test import override_settings
 
@@ -53,26 +50,6 @@ def stack(transactional_db: Any) -> Iterator[str]:
         full.stop()
 
 
-def _opener() -> urllib.request.OpenerDirector:
-    return urllib.request.build_opener(
-        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
-    )
-
-
-def _csrf(html: str) -> str:
-    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
-    assert found, "no CSRF token on the page"
-    return found.group(1)
-
-
-def _post(opener: Any, url: str, fields: dict[str, str]) -> Any:
-    data = urllib.parse.urlencode(fields).encode()
-    request = urllib.request.Request(  # noqa: S310 - loopback http only
-        url, data=data, headers={"Referer": url}
-    )
-    return opener.open(request, timeout=10)
-
-
 async def _first_clock_message(host: str, pk: int, started: asyncio.Event) -> dict[str, Any]:
     from websockets.asyncio.client import connect
 
@@ -99,9 +76,8 @@ def test_an_action_reaches_a_screen_through_the_proxy_and_both_servers(
 
     # A player's look-up: nginx → granian → Floor → PostgreSQL.
     number = entries[0].number
-    with _opener().open(f"{base}/t/{t.pk}/find/?q={number}", timeout=10) as answer:
-        page = answer.read().decode()
-    assert answer.status == 200 and f"#{number}" in page and "Seat" in page
+    answer = requests.get(f"{base}/t/{t.pk}/find/", params={"q": number}, timeout=10)
+    assert answer.status_code == 200 and f"#{number}" in answer.text and "Seat" in answer.text
 
     async def scenario() -> dict[str, Any]:
         started = asyncio.Event()
@@ -109,19 +85,16 @@ def test_an_action_reaches_a_screen_through_the_proxy_and_both_servers(
         await asyncio.wait_for(started.wait(), 10)
 
         def start_the_clock() -> int:
-            desk = _opener()
-            login = desk.open(f"{base}/login/", timeout=10).read().decode()
-            fields = {"username": "flo", "password": "pw-floor-123"}
-            _post(desk, f"{base}/login/", {**fields, "csrfmiddlewaretoken": _csrf(login)})
-            clock_page = desk.open(f"{base}/console/t/{t.pk}/clock/", timeout=10)
+            desk = requests.Session()
+            desk.get(f"{base}/login/", timeout=10)
+            login = {"username": "flo", "password": "pw-floor-123"}
+            token = {"csrfmiddlewaretoken": desk.cookies["csrftoken"]}
+            desk.post(f"{base}/login/", data={**login, **token}, timeout=10)
+            clock_page = desk.get(f"{base}/console/t/{t.pk}/clock/", timeout=10)
             assert clock_page.url.endswith("/clock/"), clock_page.url  # logged in
-            token = _csrf(clock_page.read().decode())
-            done = _post(
-                desk,
-                f"{base}/console/t/{t.pk}/clock/start",
-                {"csrfmiddlewaretoken": token},
-            )
-            return int(done.status)
+            token = {"csrfmiddlewaretoken": desk.cookies["csrftoken"]}
+            done = desk.post(f"{base}/console/t/{t.pk}/clock/start", data=token, timeout=10)
+            return done.status_code
 
         with ThreadPoolExecutor(1) as pool:
             status = await asyncio.get_running_loop().run_in_executor(pool, start_the_clock)

@@ -112,8 +112,30 @@ function drawResults() {
   box.replaceChildren(...parts);
 }
 
+// The figures' labels are read whole ("DURCHSCHNITTSSTACK" beside six figures): they wrap
+// between words, and when a word is still wider than its panel every label is set smaller
+// together, just enough for the widest (--k-fit on the column of figures, bigscreen.css). Drawn
+// again when the column changes size or a label its words.
+const side = root.querySelector(".bs-side");
+function fitLabels() {
+  if (!side) return;
+  side.style.setProperty("--k-fit", "1");
+  let fit = 1;
+  for (const k of side.querySelectorAll(".bs-box .k")) {
+    if (k.clientWidth && k.scrollWidth > k.clientWidth) fit = Math.min(fit, k.clientWidth / k.scrollWidth);
+  }
+  if (fit < 1) side.style.setProperty("--k-fit", String(Math.floor(fit * 1000) / 1000));
+}
+if (side) {
+  const sizes = new ResizeObserver(fitLabels);
+  sizes.observe(side);
+  for (const box of side.querySelectorAll(".bs-box")) sizes.observe(box); // the chip leaders show late
+  document.fonts.ready.then(fitLabels);
+}
+
 function drawNumbers() {
   drawResults();
+  fitLabels();
   const finished = snapshot.status === "finished";
   show("bs-players", finished && document.body.classList.contains("bigscreen") ? formatChips(snapshot.entries) : `${formatChips(snapshot.players_left)} / ${formatChips(snapshot.entries)}`);
   show("bs-avg", formatChips(snapshot.average_stack));

@@ -10,7 +10,8 @@ made the change (tournament/realtime.py, one builder thread), the first bust's t
 every message queued behind them waited for it (bench/event_storm.py: the slowest changes of a
 run were its first half second).
 
-`warm()` does it up front, in about 0.6 s: `config.wsgi.serve` calls it in each `web` worker
+`warm()` does it up front, in about 0.6 s (and starts building the people's sort order in a
+thread of its own): `config.wsgi.serve` calls it in each `web` worker
 before its first request (granian's `--factory`), `manage.py floor_serve` before it serves. A
 template that fails to compile is logged, not raised: the process still starts, and the page
 fails as it would have.
@@ -46,3 +47,11 @@ def warm() -> None:
                     engine.get_template(name)  # compiled into the cached loader
                 except TemplateSyntaxError:
                     logger.exception("Template %s does not compile", name)
+    # The table of the people's sort order (tournament/domain/collation.py: some 2 s to build),
+    # in the background: the process serves meanwhile, and the first list by name waits for it
+    # only if it comes sooner.
+    import threading
+
+    from tournament.domain.collation import collator
+
+    threading.Thread(target=collator, name="floor-collation-warmup", daemon=True).start()

@@ -26,6 +26,7 @@ from displays.domain.views import (
 from displays.models import ClockLayout, Display, token_hash
 from leagues.models import Season
 from tables.models import SeatAssignment, Table
+from tournament.domain.collation import name_key
 from tournament.live import tournament_board
 from tournament.models import Tournament
 from tournament.public_selectors import initials, names_withheld
@@ -166,7 +167,7 @@ def seating_pages(tournament: Tournament) -> list[list[dict[str, Any]]]:
             }
             for r in rows
         ),
-        key=lambda r: (str(r["name"]).casefold(), r["number"]),
+        key=lambda r: (name_key(str(r["name"])), r["number"]),  # German order
     )
     return pages(seats, SEATING_PAGE)
 

@@ -26,6 +26,7 @@ from festivals.domain.bagging import (
 from festivals.domain.places import EventPlace, FlightBust, event_places
 from festivals.models import Bagging, Flight, FlightEvent
 from rules_engine.models import ColourUp
+from tournament.domain.collation import name_key
 from tournament.models import Entry, EntryStatus, Tournament
 from tournament.selectors import TournamentNumbers, tournament_numbers
 
@@ -357,7 +358,8 @@ class Standing:
 
 def event_standings(event: FlightEvent) -> list[Standing]:
     """Places across the whole event (festivals/domain/places.py): Day-2 players first, then the
-    Day-1 busts of every flight by how many busts of their flight came after theirs."""
+    Day-1 busts of every flight by how many busts of their flight came after theirs; a shared
+    place (everyone still in before the draw) in German order of the names."""
     labels = {f.position: f.label for f in event.flights.all()}
     flight_of = dict(event.flights.values_list("tournament_id", "position"))
     busts: list[FlightBust] = []
@@ -394,7 +396,8 @@ def event_standings(event: FlightEvent) -> list[Standing]:
                 names[e] = (name, labels[flight_of[tid]], 0)
     places = event_places(day2, busts, survivors)
     playing = {key for key, place in day2 if place is None}
-    return [_standing(p, names, p.key in playing) for p in places]
+    rows = [_standing(p, names, p.key in playing) for p in places]
+    return sorted(rows, key=lambda r: (r.place, name_key(r.name)))
 
 
 def _standing(p: EventPlace, names: dict[int, tuple[str, str, int]], still_in: bool) -> Standing:

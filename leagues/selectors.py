@@ -37,6 +37,7 @@ from leagues.domain.points import (
     tally,
 )
 from leagues.models import Scoring, Season, SeasonTournament
+from tournament.domain.collation import name_key
 from tournament.models import Entry, EntryStatus, Player, Status, Tournament
 from tournament.public_selectors import initials, names_withheld
 
@@ -341,7 +342,7 @@ def season_standings(season: Season, *, public: bool = False) -> SeasonStandings
 
     order = sorted(
         ((-line.tally.total, shown(player, line), player, line) for player, line in lines.items()),
-        key=lambda row: (row[0], row[1].casefold()),
+        key=lambda row: (row[0], name_key(row[1])),  # equal totals in German order
     )
     ranks = shared_ranks([-row[0] for row in order])
     rows_out = [

@@ -36,7 +36,7 @@ from tournament.public_selectors import entry_by_token
 from tournament.qr import qr_svg
 from tournament.ratelimit import allow
 from tournament.roles import floor_required, is_director
-from tournament.selectors import name_query
+from tournament.selectors import name_query, players_by_name
 from tournament.views import console_context, get_tournament
 
 # A flood of sign-ups from one address is throttled (issue: "with a clear message"); a club's
@@ -394,4 +394,4 @@ def _people(who: str) -> list[Player]:
         return list(Player.objects.filter(pk=number))
     if len(who) < 2:
         return []
-    return list(Player.objects.filter(name_query(who)).order_by("name")[:8])
+    return players_by_name(Player.objects.filter(name_query(who)), 8)

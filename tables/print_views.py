@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from tables.models import SeatAssignment, Table
+from tournament.domain.collation import name_key
 from tournament.inputs import whole_number_or_none
 from tournament.public_selectors import initials, names_withheld
 from tournament.qr import qr_svg
@@ -70,7 +71,7 @@ def seat_list(request: HttpRequest, pk: int) -> HttpResponse:
     """Alphabetical by display name, for the wall."""
     tournament = get_tournament(pk)
     rows = sorted(
-        _rows(pk, None), key=lambda r: (r.entry.player.display_name.casefold(), r.entry.number)
+        _rows(pk, None), key=lambda r: (name_key(r.entry.player.display_name), r.entry.number)
     )
     return render(
         request,

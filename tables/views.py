@@ -166,9 +166,9 @@ def seating(request: HttpRequest, pk: int) -> HttpResponse:
     q = search_text(request.GET.get("q"))
     if q:
         context["query"] = q
-        from tournament.selectors import entry_search
+        from tournament.selectors import entries_found
 
-        context["found"] = list(entry_search(tournament, q)[:20])
+        context["found"] = entries_found(tournament, q, 20)
     template = "tables/seating.html" if whole_page else "tables/_chart.html"
     return render(request, template, context)
 

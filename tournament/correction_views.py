@@ -22,7 +22,7 @@ from tournament.forms import entry_numbers
 from tournament.inputs import search_text, whole_number_or_none
 from tournament.models import Entry, EntryStatus, Event, Player, Tournament
 from tournament.roles import floor_required
-from tournament.selectors import name_query
+from tournament.selectors import name_query, players_by_name
 from tournament.services import corrections
 from tournament.views import console_context, get_tournament
 
@@ -143,7 +143,7 @@ def desk_same_name(tournament: Tournament, name: str) -> list[Player]:
         return []
     found = [
         p
-        for p in Player.objects.filter(name_query(name)).order_by("name")[:20]
+        for p in players_by_name(Player.objects.filter(name_query(name)), 20)
         if fold(p.name) == key
     ]
     return players_known(tournament, found[:5])

@@ -23,9 +23,11 @@ from tournament.models import Entry, EntryStatus, Player, Tournament
 from tournament.qr import qr_svg
 from tournament.roles import director_required, floor_required
 from tournament.selectors import (
+    entries_found,
     entry_search,
     name_query,
     payout_amounts,
+    players_by_name,
     satellite_seats,
     tournament_numbers,
 )
@@ -111,7 +113,7 @@ def _desk_page(
     same_name: Sequence[Player] = (),
 ) -> HttpResponse:
     query = search_text(request.GET.get("q"))
-    results = entry_search(tournament, query)[:25]
+    results = entries_found(tournament, query, 25)
     htmx = getattr(request, "htmx", None)
     if htmx and htmx.target == "desk-results":
         # The search box asks while someone types: only the list, nothing else of the page.
@@ -148,7 +150,7 @@ def player_search(request: HttpRequest, pk: int) -> HttpResponse:
     players: list[Player] = []
     if len(q) >= 2:
         players = players_known(
-            tournament, Player.objects.filter(name_query(q)).order_by("name")[:8]
+            tournament, players_by_name(Player.objects.filter(name_query(q)), 8)
         )
     return render(request, "tournament/_player_matches.html", {"players": players, "pk": pk})
 

@@ -23,7 +23,7 @@ from tournament.models import Club, Player
 from tournament.people_forms import ClubForm, PersonForm
 from tournament.people_selectors import duplicates_found
 from tournament.roles import director_required, floor_required, is_director
-from tournament.selectors import name_query
+from tournament.selectors import name_query, players_by_name
 from tournament.services import people, privacy
 
 
@@ -31,14 +31,14 @@ from tournament.services import people, privacy
 def players(request: HttpRequest) -> HttpResponse:
     """Names and numbers of entries for everyone; directors also see who read contact data."""
     query = search_text(request.GET.get("q"))
-    found = Player.objects.annotate(entry_count=Count("entries")).order_by("name")
+    found = Player.objects.annotate(entry_count=Count("entries"))
     if query:
         found = found.filter(name_query(query) | Q(membership_number=query))
     audit = privacy.contact_reads() if is_director(request.user) else []
     return render(
         request,
         "tournament/players_all.html",
-        {"players": found[:100], "query": query, "audit": audit},
+        {"players": players_by_name(found, 100), "query": query, "audit": audit},
     )
 
 

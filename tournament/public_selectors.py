@@ -13,6 +13,7 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from tournament.domain.collation import by_name
 from tournament.domain.names import query_words
 from tournament.models import Entry, EntryStatus, Status, Tournament
 from tournament.selectors import name_query
@@ -200,8 +201,9 @@ def seat_by_number(tournament_id: int, number: int) -> NumberLookup | None:
 def find_seats_by_name(tournament: Tournament, query: str, limit: int = 20) -> list[PublicSeat]:
     """Entries whose full or display name holds every word of `query`, in any order, folded
     the German way (tournament/domain/names.py: "Schäfer" = "Schaefer" = "schafer"). Only the
-    display name and the seat are shown (numbers: `seat_by_number`). Nobody, once the
-    tournament's names are withheld: a match would confirm the name."""
+    display name and the seat are shown (numbers: `seat_by_number`), in German alphabetical
+    order of the display names (tournament/domain/collation.py; the first `limit` entries by
+    number). Nobody, once the tournament's names are withheld: a match would confirm the name."""
     if names_withheld(status=tournament.status, starts_at=tournament.starts_at):
         return []
     if not query_words(query):
@@ -213,7 +215,7 @@ def find_seats_by_name(tournament: Tournament, query: str, limit: int = 20) -> l
         .select_related("player", "seat__table")
         .order_by("number")
     )
-    return [public_seat(e) for e in entries[:limit]]
+    return by_name((public_seat(e) for e in entries[:limit]), lambda s: s.display_name)
 
 
 def entry_by_token(token: str) -> Entry | None:

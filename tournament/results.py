@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from tournament.domain.collation import name_key
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.public_selectors import initials, names_withheld
 
@@ -53,7 +54,8 @@ class Results:
 
 
 def tournament_finishes(tournament: Tournament) -> list[Finish]:
-    """Every finish so far, best place first, in public names (one query)."""
+    """Every finish so far, best place first, in public names (one query); a shared place in
+    German alphabetical order of the names shown (tournament/domain/collation.py)."""
     withheld = names_withheld(status=tournament.status, starts_at=tournament.starts_at)
     rows = (
         tournament.entries.filter(place__isnull=False)
@@ -76,6 +78,7 @@ def tournament_finishes(tournament: Tournament) -> list[Finish]:
                 won_seat=e.won_seat,
             )
         )
+    finishes.sort(key=lambda f: (f.place, name_key(f.name)))  # stable: then by number
     return finishes
 
 

@@ -8,11 +8,12 @@ from datetime import datetime
 from django.db.models import Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
+from tournament.domain.collation import by_name
 from tournament.domain.ledger import LedgerError, Pool, pool_of
 from tournament.domain.names import query_words
 from tournament.domain.payouts import PayoutError, payout_table, satellite_payouts
 from tournament.inputs import search_text, whole_number_or_none
-from tournament.models import BountyKind, Entry, Event, Tournament
+from tournament.models import BountyKind, Entry, Event, Player, Tournament
 from tournament.validation import SettingsBroken
 
 
@@ -154,6 +155,8 @@ def name_query(query: str, *, through: str = "") -> Q:
 
 
 def entry_search(tournament: Tournament, query: str) -> QuerySet[Entry]:
+    """The entries a search finds: none typed, the latest first; a number, that entry; else by
+    name (the rows, for filtering further: `entries_found` gives them in German order)."""
     entries = tournament.entries.select_related("player", "seat__table")
     query = search_text(query)
     if not query:
@@ -162,7 +165,31 @@ def entry_search(tournament: Tournament, query: str) -> QuerySet[Entry]:
     if number is not None or query.isdigit():
         return entries.filter(number=number or 0)
     cond = name_query(query, through="player__")
-    return entries.filter(cond).order_by("player__name")
+    return entries.filter(cond).order_by("number")
+
+
+def entries_found(tournament: Tournament, query: str, limit: int) -> list[Entry]:
+    """At most `limit` of what `entry_search` finds; a search by name in German alphabetical
+    order of the names (tournament/domain/collation.py), sorted here: the database's order is
+    by code point (or its own locale). Every match is read to sort it; a name search within one
+    tournament matches few of its entries, and at most all of them."""
+    found = entry_search(tournament, query)
+    text = search_text(query)
+    if not text or whole_number_or_none(text, low=1) is not None or text.isdigit():
+        return list(found[:limit])
+    return by_name(found, lambda e: e.player.name)[:limit]
+
+
+def players_by_name(players: QuerySet[Player], limit: int) -> list[Player]:
+    """The first `limit` of `players` in German alphabetical order (tournament/domain/
+    collation.py). Sorted here, not in the database (whose order is by code point, or by its
+    own locale, and differs between SQLite and PostgreSQL): the ids and names of every match
+    are read (a club's register: thousands of short rows at most), sorted (keys cached per
+    name), and only the first `limit` rows fetched whole, in that order."""
+    pairs = sorted(players.order_by().values_list("pk", "name"))
+    chosen = [pk for pk, _name in by_name(pairs, lambda p: p[1])[:limit]]
+    rows = players.order_by().in_bulk(chosen)
+    return [rows[pk] for pk in chosen if pk in rows]
 
 
 # The event an import writes when it gave the tournament's rows new ids.

@@ -28,7 +28,7 @@ from tournament.events import Actor
 from tournament.inputs import search_text
 from tournament.models import ChipSet, Entry, Player, Structure, Tournament
 from tournament.roles import is_director
-from tournament.selectors import entry_search, name_query, payout_amounts, tournament_numbers
+from tournament.selectors import entries_found, name_query, payout_amounts, tournament_numbers
 from tournament.services import (
     eliminations,
     payouts,
@@ -158,7 +158,7 @@ class Entries(APIView):
 
     @extend_schema(responses=s.EntrySerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
-        entries = entry_search(_tournament(pk), request.query_params.get("q", ""))[:1000]
+        entries = entries_found(_tournament(pk), request.query_params.get("q", ""), 1000)
         return Response(s.EntrySerializer(entries, many=True).data)
 
     @extend_schema(

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from tournament.domain.collation import name_key
 from tournament.domain.deals import DealError, DealProposal, propose
 from tournament.domain.money import format_money
 from tournament.errors import FloorError
@@ -192,7 +193,7 @@ def amount_owed(entry: Entry) -> int:
 
 def owed(tournament: Tournament) -> list[Entry]:
     """Everyone owed money (a prize, an agreed deal share or bounties) or paid some, best place
-    first. Each entry carries `owed` (in all) and `open` (not paid yet; below zero when more was
+    first (a shared place in German order of the names). Each entry carries `owed` (in all) and `open` (not paid yet; below zero when more was
     paid than is owed now, after an undone bust: a correction to collect back)."""
     rows = list(
         tournament.entries.filter(
@@ -204,6 +205,7 @@ def owed(tournament: Tournament) -> list[Entry]:
         .select_related("player", "deal_share")
         .order_by(F("place").asc(nulls_first=True), "number")
     )
+    rows.sort(key=lambda e: (e.place is not None, e.place or 0, name_key(e.player.name)))
     for e in rows:
         e.owed = amount_owed(e)  # type: ignore[attr-defined]
         e.open = e.owed - e.paid_amount  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ from django.utils import timezone
 from festivals import services as fest
 from festivals.tests.test_cage import GUARANTEE, _flights_played
 from tests.browser.conftest import login, screenshot
+from tests.browser.test_accessibility import audit
 from tournament.domain.money import format_money, parse_money
 from tournament.events import Actor
 from tournament.models import EntryStatus, Status, Tournament
@@ -68,6 +69,10 @@ def test_an_event_s_money_reads_the_same_on_every_cage_page(
     assert en(132_000 - paid) in whole and en(GUARANTEE - paid) in whole
     assert en(12_000 - 180_000) in whole and "✗" not in page.content()
     screenshot(page, "event-cage-day2")
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    audit(axe, page, "event cage, Day 2")
     page.goto(f"{live_server.url}/console/festivals/{event.pk}/")
     page.click(f".t-head a[href='/console/t/{day2.pk}/cage/#event-money']")
     page.wait_for_url(f"{day2_url}#event-money")
@@ -98,6 +103,11 @@ def test_an_event_s_money_reads_the_same_on_every_cage_page(
     width = phone.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, width
     screenshot(phone, "event-cage-day2-phone-de")
+    audit(axe, phone, "event cage, Day 2, phone, German")
     phone.goto(f"{live_server.url}/console/t/{a.pk}/cage/")
     assert "an Tag 2 übertragen" in phone.text_content("main")
     screenshot(phone, "event-cage-flight-phone-de")
+    audit(axe, phone, "event cage, flight, phone, German")
+    phone.goto(f"{live_server.url}/console/t/{a.pk}/payouts/")
+    assert "an Tag 2 übertragen" in phone.text_content("main")
+    audit(axe, phone, "flight payout table, phone, German")

@@ -22,9 +22,11 @@ from tournament.events import Actor
 from tournament.inputs import whole_number_or_none
 from tournament.ledger_selectors import (
     DayCage,
+    EventCage,
     TournamentCage,
     day_cages,
     day_tournaments,
+    event_cage,
     ledger_lines,
     tournament_cage,
 )
@@ -90,13 +92,24 @@ SUMMARY_HEADER = [
     "paid_out_cents",
     "still_owed_cents",
     "unexplained_cents",
+    "carried_to_day2_cents",
+    "carried_in_from_flights_cents",
 ]
 
 
-def _summary_row(name: str, currency: str, cage: TournamentCage | DayCage) -> list[object]:
+def _summary_row(
+    name: str, currency: str, cage: TournamentCage | DayCage | EventCage
+) -> list[object]:
+    """One row of the summary CSV. A flight has no pool of its own (0): its players' money is
+    in `carried_to_day2`, and the Day 2 counts it in `carried_in_from_flights` and its pool."""
     report, house = cage.report, cage.house
-    pool = cage.pool.total if isinstance(cage, TournamentCage) else ""
-    bounties = cage.bounty_pool if isinstance(cage, TournamentCage) else ""
+    pool: object = ""
+    bounties: object = ""
+    if isinstance(cage, TournamentCage):
+        pool = cage.pool.total if cage.pool is not None else 0
+        bounties = cage.bounty_pool
+    elif isinstance(cage, EventCage) and cage.pool is not None:
+        pool = cage.pool.total
     return [
         name,
         currency,
@@ -115,6 +128,8 @@ def _summary_row(name: str, currency: str, cage: TournamentCage | DayCage) -> li
         report.paid_out,
         cage.still_owed,
         cage.unexplained,
+        cage.reckoning.carried_out,
+        cage.reckoning.carried_in,
     ]
 
 
@@ -141,23 +156,30 @@ def _methods_table(cage: TournamentCage | DayCage) -> list[dict[str, Any]]:
 @floor_required
 def cage(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
-    view = tournament_cage(tournament)
+    event = event_cage(tournament)
+    if event is not None:
+        view = next(p for p in event.parts if p.tournament.pk == tournament.pk)
+    else:
+        view = tournament_cage(tournament)
     fmt = request.GET.get("format")
     if fmt == "csv":
         return csv_response(
             f"ledger-{tournament.pk}.csv", LINE_HEADER, _line_rows(ledger_lines([tournament.pk]))
         )
     if fmt == "summary":
-        return csv_response(
-            f"cage-{tournament.pk}.csv",
-            SUMMARY_HEADER,
-            [_summary_row(tournament.name, tournament.currency, view)],
-        )
+        if event is not None and tournament.pooled:
+            # The Day 2's summary is the event's: each flight, the Day 2, and the whole event.
+            rows = [_summary_row(p.tournament.name, tournament.currency, p) for p in event.parts]
+            rows.append(_summary_row(_("Event total"), tournament.currency, event))
+        else:
+            rows = [_summary_row(tournament.name, tournament.currency, view)]
+        return csv_response(f"cage-{tournament.pk}.csv", SUMMARY_HEADER, rows)
     lines = ledger_lines([tournament.pk])
     context = console_context(
         tournament,
         "payouts",
         cage=view,
+        event=event,
         methods=_methods_table(view),
         corrected_any=any(view.report.corrected.values()),
         lines=lines[-100:][::-1],

@@ -413,6 +413,8 @@ def _payouts_page(
             manual=tournament.payouts.exists(),
             satellite_seats=satellite_seats(tournament, numbers),
             typed_amounts=typed,
+            # An event's flight pays nothing itself: its players' money is the Day 2's pool.
+            day2=tournament.pool_to,
         ),
         status=status,
     )

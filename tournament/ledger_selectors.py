@@ -2,7 +2,9 @@
 
 The report takes the money from the ledger and what is owed from the tournament's records
 (its prize pool, bounties and payments), so a ledger that drifted from the records shows as a
-difference instead of being hidden.
+difference instead of being hidden. An event's money is counted once (tournament/domain/
+ledger.py, `Reckoning`): each flight holds what was paid there and carries its players' money
+to the Day 2, which owes the one pool and pays it out.
 """
 
 from __future__ import annotations
@@ -15,13 +17,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.domain.ledger import (
+    PAYOUT,
     CageReport,
     HouseResult,
     Line,
     Pool,
-    house_result,
+    Reckoning,
+    reckon,
+    reckonings_sum,
     report_of,
-    unexplained,
 )
 from tournament.models import LedgerLine, Tournament
 from tournament.selectors import tournament_numbers
@@ -40,15 +44,48 @@ class Check:
 
 @dataclass
 class TournamentCage:
+    """One tournament's cage report. An event's flight has no pool of its own (`pool` None):
+    it holds the money paid there and carries its players' money to the Day 2 (`day2`), which
+    counts it as carried in, owes the pool and pays it out."""
+
     tournament: Tournament
-    report: CageReport
-    pool: Pool
+    reckoning: Reckoning
+    pool: Pool | None
     bounty_pool: int
-    house: HouseResult
     paid_records: int
-    still_owed: int
-    unexplained: int
     checks: list[Check] = field(default_factory=list)
+    day2: Tournament | None = None
+
+    @property
+    def report(self) -> CageReport:
+        return self.reckoning.report
+
+    @property
+    def house(self) -> HouseResult:
+        return self.reckoning.house
+
+    @property
+    def still_owed(self) -> int:
+        return self.reckoning.still_owed
+
+    @property
+    def carried_out(self) -> int:
+        return self.reckoning.carried_out
+
+    @property
+    def carried_in(self) -> int:
+        return self.reckoning.carried_in
+
+    @property
+    def own_contributions(self) -> int:
+        """The players' contributions to the pool taken in this tournament's own cage."""
+        if self.pool is None:
+            return self.carried_out
+        return self.pool.contributions - self.carried_in
+
+    @property
+    def unexplained(self) -> int:
+        return self.reckoning.unexplained
 
     @property
     def balanced(self) -> bool:
@@ -71,28 +108,43 @@ def tournament_cage(tournament: Tournament, lines: list[Line] | None = None) -> 
     if lines is None:
         lines = _lines(LedgerLine.objects.filter(tournament=tournament))
     report = report_of(lines)
-    house = house_result(report, [numbers.pool])
     paid = tournament.entries.aggregate(s=Sum("paid_amount"))["s"] or 0
-    still_owed = numbers.prize_pool + numbers.bounty_pool - paid
+    own_money = numbers.contributions - numbers.carried_in + numbers.bounty_pool
     checks = [
-        Check(
-            _("Players' money taken in"),
-            report.prizes_in,
-            numbers.contributions + numbers.bounty_pool,
-        ),
-        Check(_("Fees taken in"), report.fees_in, numbers.fees),
+        Check(_("Players' money taken in"), report.prizes_in, own_money),
+        Check(_("Fees taken in"), report.fees_in, numbers.fees - numbers.carried_fees),
         Check(_("Paid out to players"), report.paid_out, paid),
     ]
+    day2 = None
+    if tournament.pool_to_id:
+        # A flight: its players' money goes to its event's Day 2, which owes and pays it.
+        day2 = Tournament.objects.get(pk=tournament.pool_to_id)
+        reckoning = reckon(report, None, paid=paid, carried_out=own_money)
+        pool = None
+    else:
+        if tournament.pooled:
+            flights = (
+                LedgerLine.objects.filter(tournament__pool_to=tournament)
+                .exclude(kind=PAYOUT)
+                .aggregate(s=Sum("prizes"))["s"]
+            )
+            checks.append(Check(_("Carried in from the flights"), flights or 0, numbers.carried_in))
+        reckoning = reckon(
+            report,
+            numbers.pool,
+            bounties=numbers.bounty_pool,
+            paid=paid,
+            carried_in=numbers.carried_in,
+        )
+        pool = numbers.pool
     return TournamentCage(
         tournament=tournament,
-        report=report,
-        pool=numbers.pool,
+        reckoning=reckoning,
+        pool=pool,
         bounty_pool=numbers.bounty_pool,
-        house=house,
         paid_records=paid,
-        still_owed=still_owed,
-        unexplained=unexplained(report, house, still_owed),
         checks=checks,
+        day2=day2,
     )
 
 
@@ -104,10 +156,31 @@ class DayCage:
     day: date
     currency: str
     tournaments: list[TournamentCage]
-    report: CageReport
-    house: HouseResult
-    still_owed: int
-    unexplained: int
+    reckoning: Reckoning
+
+    @property
+    def report(self) -> CageReport:
+        return self.reckoning.report
+
+    @property
+    def house(self) -> HouseResult:
+        return self.reckoning.house
+
+    @property
+    def still_owed(self) -> int:
+        return self.reckoning.still_owed
+
+    @property
+    def carried_out(self) -> int:
+        return self.reckoning.carried_out
+
+    @property
+    def carried_in(self) -> int:
+        return self.reckoning.carried_in
+
+    @property
+    def unexplained(self) -> int:
+        return self.reckoning.unexplained
 
     @property
     def balanced(self) -> bool:
@@ -128,35 +201,84 @@ def day_tournaments(day: date) -> list[Tournament]:
     )
 
 
-def day_cages(day: date) -> list[DayCage]:
-    """One report per currency played that day; the ledger is read once for all of them."""
-    tournaments = day_tournaments(day)
+def _cages(tournaments: list[Tournament]) -> list[TournamentCage]:
+    """The cage reports of `tournaments`, the ledger read once for all of them."""
     lines: dict[int, list[Line]] = {t.pk: [] for t in tournaments}
     rows = LedgerLine.objects.filter(tournament_id__in=list(lines)).values_list(
         "tournament_id", "kind", "method", "amount", "prizes", "fees"
     )
     for tournament_id, kind, method, amount, prizes, fees in rows:
         lines[tournament_id].append(Line(kind, method, amount, prizes, fees))
+    return [tournament_cage(t, lines[t.pk]) for t in tournaments]
+
+
+def day_cages(day: date) -> list[DayCage]:
+    """One report per currency played that day. Each tournament counts as its own report does:
+    an event's flight holds its money and carries its players' part to the Day 2, the Day 2
+    owes the pool; on a day with both the carried amounts cancel out."""
     by_currency: dict[str, list[TournamentCage]] = {}
-    for t in tournaments:
-        by_currency.setdefault(t.currency, []).append(tournament_cage(t, lines[t.pk]))
-    days = []
-    for currency, cages in sorted(by_currency.items()):
-        report = report_of(line for c in cages for line in lines[c.tournament.pk])
-        house = house_result(report, [c.pool for c in cages])
-        owed = sum(c.still_owed for c in cages)
-        days.append(
-            DayCage(
-                day=day,
-                currency=currency,
-                tournaments=cages,
-                report=report,
-                house=house,
-                still_owed=owed,
-                unexplained=unexplained(report, house, owed),
-            )
+    for cage in _cages(day_tournaments(day)):
+        by_currency.setdefault(cage.tournament.currency, []).append(cage)
+    return [
+        DayCage(
+            day=day,
+            currency=currency,
+            tournaments=cages,
+            reckoning=reckonings_sum(c.reckoning for c in cages),
         )
-    return days
+        for currency, cages in sorted(by_currency.items())
+    ]
+
+
+@dataclass
+class EventCage:
+    """An event's money at once: its flights, then its Day 2. Taken in the flights, carried into
+    the one pool, paid out from the Day 2; the house pays the overlay up to the guarantee."""
+
+    day2: Tournament
+    parts: list[TournamentCage]
+    reckoning: Reckoning
+
+    @property
+    def flights(self) -> list[TournamentCage]:
+        return self.parts[:-1]
+
+    @property
+    def report(self) -> CageReport:
+        return self.reckoning.report
+
+    @property
+    def house(self) -> HouseResult:
+        return self.reckoning.house
+
+    @property
+    def pool(self) -> Pool | None:
+        return self.parts[-1].pool
+
+    @property
+    def still_owed(self) -> int:
+        return self.reckoning.still_owed
+
+    @property
+    def unexplained(self) -> int:
+        return self.reckoning.unexplained
+
+    @property
+    def balanced(self) -> bool:
+        return self.unexplained == 0 and all(p.balanced for p in self.parts)
+
+
+def event_cage(tournament: Tournament) -> EventCage | None:
+    """The event `tournament` (a flight or a Day 2) belongs to; None for a tournament alone."""
+    if tournament.pooled:
+        day2 = tournament
+    elif tournament.pool_to_id:
+        day2 = Tournament.objects.get(pk=tournament.pool_to_id)
+    else:
+        return None
+    flights = list(Tournament.objects.filter(pool_to=day2).order_by("starts_at", "pk"))
+    parts = _cages([*flights, day2])
+    return EventCage(day2=day2, parts=parts, reckoning=reckonings_sum(p.reckoning for p in parts))
 
 
 def ledger_lines(tournament_ids: list[int]) -> list[LedgerLine]:

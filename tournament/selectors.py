@@ -33,6 +33,10 @@ class TournamentNumbers:
     # How the pool is made (tournament/domain/ledger.py): contributions less the staff fee
     # withheld, plus the house's contribution, plus the overlay up to the guarantee.
     pool: Pool | None = None
+    # An event's Day 2: the players' money and the fees its flights took, counted above with
+    # its own (the flights hold that money, the Day 2 owes the pool; docs/ledger.md).
+    carried_in: int = 0
+    carried_fees: int = 0
 
 
 def tournament_numbers(tournament: Tournament, *, fresh: bool = True) -> TournamentNumbers:
@@ -57,6 +61,7 @@ def tournament_numbers(tournament: Tournament, *, fresh: bool = True) -> Tournam
         addons,
         _tables_open,
     ) = row
+    carried_in = carried_fees = 0
     if tournament.pooled:
         # An event's Day 2: the entries and the money are its flights' and its own buy-ins
         # (its carried stacks are not entries, festivals/).
@@ -64,8 +69,9 @@ def tournament_numbers(tournament: Tournament, *, fresh: bool = True) -> Tournam
             entries=Sum("entries_counted"), paid=Sum("paid_in"), fees=Sum("fees_in")
         )
         entries = (fed["entries"] or 0) + buyins + reentries
-        paid_in += fed["paid"] or 0
-        fees_in += fed["fees"] or 0
+        carried_in, carried_fees = fed["paid"] or 0, fed["fees"] or 0
+        paid_in += carried_in
+        fees_in += carried_fees
     bounty_pool = 0
     if tournament.bounty_kind != BountyKind.NONE:
         bounty_pool = tournament.bounty * (buyins + reentries)
@@ -92,6 +98,8 @@ def tournament_numbers(tournament: Tournament, *, fresh: bool = True) -> Tournam
         addons=addons,
         bounty_pool=bounty_pool,
         pool=made,
+        carried_in=carried_in,
+        carried_fees=carried_fees,
     )
 
 

@@ -16,6 +16,10 @@ per method (what the drawer and the card terminal should show), what the house k
 withholding, less what it put in: house contribution, guarantee overlay, comps and vouchers, cash
 differences), and whether that reconciles: the real money held equals what the house keeps plus
 what is still owed to the players, plus satellite seats given out less those taken in.
+
+An event with starting flights counts its money once (`Reckoning`, `event_reckoning`): each
+flight holds what was paid there and carries its players' money to the Day 2's one prize pool;
+the Day 2 owes that pool (with the house's overlay up to the guarantee) and pays it out.
 """
 
 from __future__ import annotations
@@ -198,8 +202,153 @@ def house_result(report: CageReport, pools: Iterable[Pool]) -> HouseResult:
     )
 
 
-def unexplained(report: CageReport, house: HouseResult, still_owed: int) -> int:
+def unexplained(
+    report: CageReport,
+    house: HouseResult,
+    still_owed: int,
+    *,
+    carried_out: int = 0,
+    carried_in: int = 0,
+) -> int:
     """The money held that nothing explains (0 when the ledger reconciles): the real money
     held, less what the house keeps, less what the players are still owed, less the satellite
-    seats given out and plus those taken in (their money sits in another tournament's pool)."""
-    return report.held_total - house.total - still_owed - report.seats_out + report.seats_in
+    seats given out and plus those taken in (their money sits in another tournament's pool).
+
+    An event's flight carries its players' money to the Day 2's prize pool (`carried_out`): it
+    holds that money but owes it to nobody itself. The Day 2 owes the whole pool and holds none
+    of what the flights took (`carried_in`)."""
+    return (
+        report.held_total
+        - house.total
+        - still_owed
+        - carried_out
+        + carried_in
+        - report.seats_out
+        + report.seats_in
+    )
+
+
+def reports_sum(reports: Iterable[CageReport]) -> CageReport:
+    """The report of several sets of lines (a day's tournaments, an event's days) at once."""
+    total = CageReport()
+    for r in reports:
+        for m in METHODS:
+            total.taken[m] += r.taken[m]
+            total.paid[m] += r.paid[m]
+            total.corrected[m] += r.corrected[m]
+        total.prizes_in += r.prizes_in
+        total.fees_in += r.fees_in
+        total.paid_out += r.paid_out
+        total.cash_differences += r.cash_differences
+        total.house_paid_entries += r.house_paid_entries
+        total.seats_in += r.seats_in
+        total.seats_out += r.seats_out
+        total.lines += r.lines
+    return total
+
+
+def houses_sum(houses: Iterable[HouseResult]) -> HouseResult:
+    houses = list(houses)
+    return HouseResult(
+        fees=sum(h.fees for h in houses),
+        withheld=sum(h.withheld for h in houses),
+        house_contribution=sum(h.house_contribution for h in houses),
+        overlay=sum(h.overlay for h in houses),
+        house_paid_entries=sum(h.house_paid_entries for h in houses),
+        cash_differences=sum(h.cash_differences for h in houses),
+    )
+
+
+@dataclass(frozen=True)
+class Reckoning:
+    """One cage report's account of the money: what it holds (`report`), what the house keeps,
+    the prizes it pays from (`prizes`: its pool and bounties; 0 for an event's flight, whose
+    players' money is `carried_out` to the Day 2), what it has paid and what it still owes.
+
+    A tournament of its own pays its own pool. An event counts its money once: each flight
+    holds what was paid there and carries its players' money to the Day 2; the Day 2 counts
+    it as `carried_in`, adds the house's overlay up to the guarantee, pays the places and owes
+    the rest. Summed over the event (or a day) the carried amounts cancel out."""
+
+    report: CageReport
+    house: HouseResult
+    prizes: int
+    paid: int
+    carried_out: int = 0
+    carried_in: int = 0
+
+    @property
+    def still_owed(self) -> int:
+        return self.prizes - self.paid
+
+    @property
+    def unexplained(self) -> int:
+        return unexplained(
+            self.report,
+            self.house,
+            self.still_owed,
+            carried_out=self.carried_out,
+            carried_in=self.carried_in,
+        )
+
+
+def reckon(
+    report: CageReport,
+    pool: Pool | None,
+    *,
+    bounties: int = 0,
+    paid: int = 0,
+    carried_out: int = 0,
+    carried_in: int = 0,
+) -> Reckoning:
+    """The reckoning of one tournament's lines; `pool` None for an event's flight (it pays no
+    prizes of its own: its players' money goes to the Day 2's pool)."""
+    if pool is None and (bounties or carried_in):
+        raise LedgerError("flight")
+    return Reckoning(
+        report=report,
+        house=house_result(report, [pool] if pool is not None else []),
+        prizes=(pool.total if pool is not None else 0) + bounties,
+        paid=paid,
+        carried_out=carried_out,
+        carried_in=carried_in,
+    )
+
+
+def reckonings_sum(parts: Iterable[Reckoning]) -> Reckoning:
+    """Several reckonings as one: a day's tournaments, or an event's flights and its Day 2."""
+    parts = list(parts)
+    return Reckoning(
+        report=reports_sum(p.report for p in parts),
+        house=houses_sum(p.house for p in parts),
+        prizes=sum(p.prizes for p in parts),
+        paid=sum(p.paid for p in parts),
+        carried_out=sum(p.carried_out for p in parts),
+        carried_in=sum(p.carried_in for p in parts),
+    )
+
+
+def event_reckoning(
+    flights: Iterable[Iterable[Line]],
+    day2: Iterable[Line],
+    *,
+    withholding_bp: int = 0,
+    house: int = 0,
+    guarantee: int = 0,
+    paid: int = 0,
+) -> list[Reckoning]:
+    """An event's money from its lines: one reckoning per flight, then the Day 2's. Each flight
+    carries the players' money it took to the one prize pool; the Day 2 counts those with its
+    own, withholds the staff fee, adds the house's contribution and the overlay up to the
+    guarantee, and owes that pool less what it has `paid`."""
+    parts = []
+    for lines in flights:
+        report = report_of(lines)
+        parts.append(reckon(report, None, carried_out=report.prizes_in))
+    own = report_of(day2)
+    carried = sum(p.carried_out for p in parts)
+    pool = pool_of(
+        carried + own.prizes_in, withholding_bp=withholding_bp, house=house, guarantee=guarantee
+    )
+    parts.append(reckon(own, pool, paid=paid, carried_in=carried))
+    return parts

@@ -12,12 +12,20 @@ class MoneyError(ValueError):
     """The text is not an amount of money."""
 
 
-def format_money(amount_minor: int, currency: str = "EUR", locale: str = "en") -> str:
+MINUS = "\u2212"  # the minus sign: every negative amount is written with it, as '−36,25 €'
+
+
+def format_money(
+    amount_minor: int, currency: str = "EUR", locale: str = "en", *, signed: bool = False
+) -> str:
     """Format cents for people: `123450` -> '€1,234.50' (en) or '1.234,50 €' (de).
 
     Whole amounts drop the cents ('€120'), as prize lists and buy-ins are usually written.
+    A negative amount always starts with the minus sign, without a space ('−€5', '−36,25 €');
+    `signed` writes a plus before an amount above zero too ('+1.800 €'), for a sum whose lines
+    add and take off. This is the one place money is written for people.
     """
-    sign = "-" if amount_minor < 0 else ""
+    sign = MINUS if amount_minor < 0 else ("+" if signed and amount_minor > 0 else "")
     units, cents = divmod(abs(amount_minor), 100)
     thousands, decimal = (".", ",") if locale == "de" else (",", ".")
     whole = f"{units:,}".replace(",", thousands)

@@ -13,11 +13,32 @@ from tournament.domain.money import format_money
 register = template.Library()
 
 
-@register.filter
-def money(amount: Any, currency: str = "EUR") -> str:
+def _money(amount: Any, currency: str, *, signed: bool = False) -> str:
     if amount is None or amount == "":
         return ""
-    return format_money(int(amount), currency or "EUR", (get_language() or "en")[:2])
+    language = (get_language() or "en")[:2]
+    return format_money(int(amount), currency or "EUR", language, signed=signed)
+
+
+@register.filter
+def money(amount: Any, currency: str = "EUR") -> str:
+    """An amount as people write it; below zero with the minus sign ('−36,25 €')."""
+    return _money(amount, currency)
+
+
+@register.filter
+def money_less(amount: Any, currency: str = "EUR") -> str:
+    """An amount taken off a sum: '−100 €' for 100 € (nothing more for 0). Never put a sign
+    before `money` by hand: negative amounts would read '− -36,25 €'."""
+    if amount is None or amount == "":
+        return ""
+    return _money(-int(amount), currency)
+
+
+@register.filter
+def money_signed(amount: Any, currency: str = "EUR") -> str:
+    """An amount added to (+) or taken off (−) a sum: '+1.800 €', '−36,25 €'."""
+    return _money(amount, currency, signed=True)
 
 
 @register.filter

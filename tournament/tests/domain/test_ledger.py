@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournament.domain.ledger import (
@@ -11,9 +11,12 @@ from tournament.domain.ledger import (
     REAL,
     LedgerError,
     Line,
+    event_reckoning,
     house_result,
     line_check,
     pool_of,
+    reckon,
+    reckonings_sum,
     report_of,
     unexplained,
     withheld,
@@ -50,6 +53,8 @@ def test_the_pool_is_contributions_less_staff_fee_plus_house_then_the_overlay():
     assert short.overlay == 48_000 and short.total == 150_000
 
 
+# No deadline: on a busy two-core machine one example may take longer than 200 ms to run.
+@settings(deadline=None)
 @given(st.integers(0, 10**9), st.integers(0, 5_000), st.integers(0, 10**7), st.integers(0, 10**9))
 def test_the_pool_never_falls_below_the_guarantee_and_its_parts_add_up(c, bp, house, g):
     pool = pool_of(c, withholding_bp=bp, house=house, guarantee=g)
@@ -153,3 +158,90 @@ def test_a_method_change_moves_money_between_methods_and_changes_no_total(bought
     if to in REAL:
         assert after.held[to] == total
         assert after.house_paid_entries == 0 and after.seats_in == 0
+
+
+def test_an_event_counts_its_money_once():
+    # Two flights take 7 and 5 buy-ins of 100 + 10; the guarantee is 3,000: 1,800 overlay.
+    flight_a = [Line("buyin", "cash", 11_000, 10_000, 1_000)] * 7
+    flight_b = [Line("buyin", "card", 11_000, 10_000, 1_000)] * 5
+    a, b, day2 = event_reckoning([flight_a, flight_b], [], guarantee=300_000)
+    # A flight holds its buy-ins and owes nothing: its players' money is carried to the pool.
+    assert (a.report.held_total, a.still_owed, a.carried_out, a.unexplained) == (
+        77_000,
+        0,
+        70_000,
+        0,
+    )
+    assert (b.report.held_total, b.still_owed, b.carried_out, b.unexplained) == (
+        55_000,
+        0,
+        50_000,
+        0,
+    )
+    # The Day 2 holds none of it, owes the whole pool and the house pays the overlay.
+    assert (day2.report.held_total, day2.carried_in, day2.still_owed) == (0, 120_000, 300_000)
+    assert (day2.house.overlay, day2.house.total, day2.unexplained) == (180_000, -180_000, 0)
+    whole = reckonings_sum([a, b, day2])
+    assert whole.still_owed == 300_000 and whole.carried_out == whole.carried_in
+    assert whole.report.held_total == 132_000 == whole.house.total + whole.still_owed
+    # A tournament of its own owes its own pool.
+    alone = reckon(report_of(flight_a), pool_of(70_000))
+    assert (alone.still_owed, alone.unexplained) == (70_000, 0)
+
+
+@settings(deadline=None)
+@given(
+    st.lists(purchases, min_size=1, max_size=4),
+    st.integers(0, 5_000),
+    st.integers(0, 50_000),
+    st.integers(0, 2_000_000),
+    st.lists(st.tuples(st.sampled_from(["cash", "transfer", "satellite"]), st.integers(1, 90_000))),
+    st.lists(st.tuples(st.sampled_from(sorted(REAL - {"unrecorded"})), st.integers(-5_000, 5_000))),
+)
+def test_over_an_event_s_reports_the_money_is_counted_once(
+    flights, bp, house_in, guarantee, payouts, differences
+):
+    """Whatever the flights took and the Day 2 paid: over the event's reports what is owed is
+    the pool less what was paid, what is held is what was taken less what was paid out, each
+    report reconciles on its own, and so do the flights and the Day 2 together."""
+    flight_lines: list[list[Line]] = []
+    taken = contributions = 0
+    for bought in flights:
+        lines: list[Line] = []
+        for method, price, fee, refunded in bought:
+            if price + fee == 0:
+                continue
+            lines.append(Line("buyin", method, price + fee, price, fee))
+            if refunded:
+                lines.append(Line("refund", method, -(price + fee), -price, -fee))
+            else:
+                contributions += price
+                taken += price + fee if method in REAL else 0
+        flight_lines.append(lines)
+    pool = pool_of(contributions, withholding_bp=bp, house=house_in, guarantee=guarantee)
+    day2: list[Line] = []
+    paid = paid_real = 0
+    for method, amount in payouts:
+        amount = min(amount, pool.total - paid)
+        if amount <= 0:
+            break
+        day2.append(Line("payout", method, -amount, -amount, 0))
+        paid += amount
+        paid_real += amount if method in REAL else 0
+    counted = 0
+    for method, amount in differences:
+        if amount:
+            day2.append(Line("correction", method, amount, 0, amount))
+            counted += amount
+    parts = event_reckoning(
+        flight_lines, day2, withholding_bp=bp, house=house_in, guarantee=guarantee, paid=paid
+    )
+    assert [p.unexplained for p in parts] == [0] * len(parts)
+    assert all(p.still_owed == 0 for p in parts[:-1])
+    whole = reckonings_sum(parts)
+    assert whole.still_owed == sum(p.still_owed for p in parts) == pool.total - paid
+    assert whole.report.held_total == sum(p.report.held_total for p in parts)
+    assert whole.report.held_total == taken - paid_real + counted
+    assert whole.carried_out == whole.carried_in == contributions
+    assert whole.house.overlay == pool.overlay and whole.house.withheld == pool.withheld
+    assert whole.unexplained == 0

@@ -36,7 +36,10 @@ def test_format():
     assert format_money(123450) == "€1,234.50"
     assert format_money(123450, locale="de") == "1.234,50\u00a0€"
     assert format_money(12000, locale="de") == "120\u00a0€"
-    assert format_money(-500) == "-€5"
+    assert format_money(-500) == "\u2212€5"
+    assert format_money(-3625, locale="de") == "\u221236,25\u00a0€"
+    assert format_money(180000, locale="de", signed=True) == "+1.800\u00a0€"
+    assert format_money(0, signed=True) == "€0"
 
 
 @given(st.integers(min_value=0, max_value=10**12), st.sampled_from(["en", "de"]))

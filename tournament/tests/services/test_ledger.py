@@ -258,3 +258,34 @@ def test_the_api_needs_the_payment_method(floor_user, make_tournament):
     made = api.post(url, {"name": "Greta Lange", "payment_method": "card"}, format="json")
     assert made.status_code == 201
     assert t.ledger.get().method == "card"
+
+
+def test_the_cage_writes_every_amount_below_zero_one_way(client, director, make_tournament, actor):
+    """A counted difference of −36,25 € and the house's 100 € contribution taken off what it
+    keeps are written alike: the minus sign against the amount, in English and German."""
+    import re
+
+    t = make_tournament(status="registering", house_contribution=10_000)
+    registration.entry_register(
+        tournament=t, player=_player(actor, "Mia Minus"), actor=actor, method="cash"
+    )
+    ledger.cash_difference(
+        tournament=t, amount=-3625, method="cash", reason="drawer short", actor=actor
+    )
+    client.force_login(director)
+    for language, short, house in (
+        ("de", "\u221236,25\u00a0€", "\u2212100\u00a0€"),
+        ("en", "\u2212€36.25", "\u2212€100"),
+    ):
+        page = client.get(reverse("cage", args=[t.pk]), HTTP_ACCEPT_LANGUAGE=language)
+        text = page.content.decode()
+        assert short in text and house in text
+        assert not re.search(r"\u2212\s+[€\d]", text), "a minus sign set apart from its amount"
+        assert not re.search(r"-(€|\d[\d.,]*\u00a0€)", text), "a hyphen for a minus"
+        day = timezone.localtime(t.starts_at).date().isoformat()
+        text = client.get(
+            reverse("cage-day"), {"day": day}, HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+        assert short in text and house in text
+        assert not re.search(r"\u2212\s+[€\d]", text)
+        assert not re.search(r"-(€|\d[\d.,]*\u00a0€)", text)

@@ -65,6 +65,8 @@ class SignUpStatus(models.TextChoices):
 
 # The statuses of a sign-up on the list: holding a place or waiting for one.
 ON_THE_LIST = (SignUpStatus.CONFIRMED.value, SignUpStatus.WAITING.value)
+# ... or checked in: a person's contact data tells them apart on the sheet in all three.
+ON_THE_SHEET = (*ON_THE_LIST, SignUpStatus.CHECKED_IN.value)
 
 
 class SignUp(models.Model):
@@ -116,12 +118,12 @@ class SignUp(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["sheet", "email_key"],
-                condition=~Q(email_key="") & Q(status__in=ON_THE_LIST),
+                condition=~Q(email_key="") & Q(status__in=ON_THE_SHEET),
                 name="signup_one_per_email",
             ),
             models.UniqueConstraint(
                 fields=["sheet", "phone_key"],
-                condition=~Q(phone_key="") & Q(status__in=ON_THE_LIST),
+                condition=~Q(phone_key="") & Q(status__in=ON_THE_SHEET),
                 name="signup_one_per_phone",
             ),
         ]

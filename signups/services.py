@@ -36,7 +36,7 @@ from signups.domain.places import (
     phone_key,
     walk_in_refused,
 )
-from signups.models import SignUp, SignUpSheet, SignUpStatus, new_token
+from signups.models import ON_THE_SHEET, SignUp, SignUpSheet, SignUpStatus, new_token
 from tournament.catalogue import check_action
 from tournament.errors import Conflict, FloorError, NotFound
 from tournament.events import Actor, event_record
@@ -409,11 +409,12 @@ WITH tournament_locked AS (
         AND (sheet.check_in_deadline IS NULL OR sheet.deadline_applied_at IS NOT NULL
              OR sheet.check_in_deadline > clock_timestamp())
         AND (sheet.waiting = 0 OR NOT {placed})
-        AND NOT EXISTS (
+        AND NOT (%(email_key)s <> '' AND EXISTS (
             SELECT 1 FROM {signup} AS same WHERE same.sheet_id = sheet.id
-                AND same.status IN (%(confirmed)s, %(waiting)s, %(checked_in)s)
-                AND ((%(email_key)s <> '' AND same.email_key = %(email_key)s)
-                     OR (%(phone_key)s <> '' AND same.phone_key = %(phone_key)s)))
+                AND same.email_key = %(email_key)s AND same.status IN {present}))
+        AND NOT (%(phone_key)s <> '' AND EXISTS (
+            SELECT 1 FROM {signup} AS same WHERE same.sheet_id = sheet.id
+                AND same.phone_key = %(phone_key)s AND same.status IN {present}))
     RETURNING sheet.id, sheet.sequence, sheet.held, sheet.promised, sheet.waiting,
         sheet.last_placed, sheet.places, sheet.reserved, t.capacity, t.players_left
 ), made AS (
@@ -460,6 +461,9 @@ def _one_statement_sql() -> str:
         signup=SignUp._meta.db_table,
         event=Event._meta.db_table,
         placed=_PLACED,
+        # The statuses as the unique indexes on the contact keys name them, so that PostgreSQL
+        # finds the same person in them (signups/models.py).
+        present="(" + ", ".join(f"'{status}'" for status in ON_THE_SHEET) + ")",
     )
 
 
@@ -484,7 +488,6 @@ def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> S
         "phone_key": form.phone_key,
         "confirmed": SignUpStatus.CONFIRMED.value,
         "waiting": SignUpStatus.WAITING.value,
-        "checked_in": SignUpStatus.CHECKED_IN.value,
         "token": token,
         "nonce": nonce,
         "actor": actor.user.pk if actor.user is not None else None,

@@ -4,6 +4,7 @@ from django.db import migrations, models
 from django.db.models import Count, Q
 
 ON_THE_LIST = ("confirmed", "waiting")
+ON_THE_SHEET = ("confirmed", "waiting", "checked_in")
 
 
 def _email_key(email):
@@ -27,23 +28,24 @@ def _phone_key(phone):
 
 def keys_and_counts(apps, schema_editor):
     """The sign-ups made before: their contact keys, and each sheet's places promised. Where
-    one person already had two sign-ups on a list (from before the check), the first keeps the
-    key and the person record, the later ones keep their place without them (a director links
-    the person again if it is the same)."""
+    one person already had two sign-ups on a sheet (from before the check), the first keeps the
+    contact key (and, on the list, the person record); the later ones keep their place without
+    them (a director links the person again if it is the same)."""
     SignUp = apps.get_model("signups", "SignUp")
     SignUpSheet = apps.get_model("signups", "SignUpSheet")
     seen = set()
     for s in SignUp.objects.order_by("sheet_id", "sequence").iterator():
         email, phone = _email_key(s.email), _phone_key(s.phone)
         player = s.player_id
-        if s.status in ON_THE_LIST:
+        if s.status in ON_THE_SHEET:
             if email and (s.sheet_id, "e", email) in seen:
                 email = ""
             if phone and (s.sheet_id, "p", phone) in seen:
                 phone = ""
+            seen.update({(s.sheet_id, "e", email), (s.sheet_id, "p", phone)})
+        if s.status in ON_THE_LIST:
             if player and (s.sheet_id, "pl", player) in seen:
                 player = None
-            seen.update({(s.sheet_id, "e", email), (s.sheet_id, "p", phone)})
             seen.add((s.sheet_id, "pl", player))
         SignUp.objects.filter(pk=s.pk).update(email_key=email, phone_key=phone, player_id=player)
     for sheet in SignUpSheet.objects.annotate(
@@ -82,10 +84,10 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='signup',
-            constraint=models.UniqueConstraint(condition=models.Q(models.Q(('email_key', ''), _negated=True), ('status__in', ('confirmed', 'waiting'))), fields=('sheet', 'email_key'), name='signup_one_per_email'),
+            constraint=models.UniqueConstraint(condition=models.Q(models.Q(('email_key', ''), _negated=True), ('status__in', ('confirmed', 'waiting', 'checked_in'))), fields=('sheet', 'email_key'), name='signup_one_per_email'),
         ),
         migrations.AddConstraint(
             model_name='signup',
-            constraint=models.UniqueConstraint(condition=models.Q(models.Q(('phone_key', ''), _negated=True), ('status__in', ('confirmed', 'waiting'))), fields=('sheet', 'phone_key'), name='signup_one_per_phone'),
+            constraint=models.UniqueConstraint(condition=models.Q(models.Q(('phone_key', ''), _negated=True), ('status__in', ('confirmed', 'waiting', 'checked_in'))), fields=('sheet', 'phone_key'), name='signup_one_per_phone'),
         ),
     ]

@@ -283,11 +283,12 @@ def test_the_one_statement_and_the_locked_sign_up_agree(make_tournament, actor, 
             (e.action, e.source, {k: v for k, v in e.payload.items() if k != "signup"})
             for e in Event.objects.filter(tournament=t, action="signup.create").order_by("id")
         ]
-        made.append((rows, (sheet.sequence, sheet.held, sheet.waiting, sheet.last_placed), events))
+        counts = (sheet.sequence, sheet.held, sheet.promised, sheet.waiting, sheet.last_placed)
+        made.append((rows, counts, events))
     assert made[0] == made[1]
     rows, counts, events = made[0]
     assert [r[2] for r in rows] == ["confirmed", "waiting", "waiting"]  # capacity 2, 1 held back
-    assert counts == (3, 1, 2, False)
+    assert counts == (3, 1, 1, 2, False)
     assert events[0] == (
         "signup.create",
         "10.1.2.3",

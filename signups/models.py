@@ -40,6 +40,9 @@ class SignUpSheet(models.Model):
     # count costs the same on a sheet of 30,000 as of 30. Every other change of a status counts
     # them again from the sign-ups under the same lock (signups/services.py `_tell`).
     held = models.PositiveIntegerField(default=0, editable=False)
+    # Of those, the places promised: sign-ups with a place not checked in yet (a checked-in one
+    # is an entry, counted in the tournament's players left).
+    promised = models.PositiveIntegerField(default=0, editable=False)
     waiting = models.PositiveIntegerField(default=0, editable=False)
     # Whether the last arrival got a place: the statement that takes a number sets it from the
     # counts before its change and reads it back (RETURNING shows only the row after it).
@@ -60,6 +63,12 @@ class SignUpStatus(models.TextChoices):
     NO_SHOW = "no_show", _("No-show")
 
 
+# The statuses of a sign-up on the list: holding a place or waiting for one.
+ON_THE_LIST = (SignUpStatus.CONFIRMED.value, SignUpStatus.WAITING.value)
+# ... or checked in: a person's contact data tells them apart on the sheet in all three.
+ON_THE_SHEET = (*ON_THE_LIST, SignUpStatus.CHECKED_IN.value)
+
+
 class SignUp(models.Model):
     sheet = models.ForeignKey(SignUpSheet, on_delete=models.CASCADE, related_name="signups")
     sequence = models.PositiveIntegerField(_("arrival"))
@@ -69,6 +78,10 @@ class SignUp(models.Model):
     # Contact data, optional, given with consent; directors only; erased on request.
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
+    # The e-mail and phone as they tell a person apart (signups/domain/places.py `email_key`,
+    # `phone_key`): one person holds one sign-up of a sheet.
+    email_key = models.CharField(max_length=254, blank=True, editable=False)
+    phone_key = models.CharField(max_length=40, blank=True, editable=False)
     consent_at = models.DateTimeField(null=True, blank=True)
     # The language the player signed up in: a mail to them is written in it.
     language = models.CharField(max_length=10, blank=True)
@@ -95,6 +108,23 @@ class SignUp(models.Model):
             models.UniqueConstraint(fields=["sheet", "sequence"], name="signup_arrival_unique"),
             models.UniqueConstraint(
                 fields=["sheet", "nonce"], condition=~Q(nonce=""), name="signup_nonce_unique"
+            ),
+            # One sign-up on the list per person (docs/signups.md, "the same person"): the
+            # services refuse a second one under the lock; these are the last word.
+            models.UniqueConstraint(
+                fields=["sheet", "player"],
+                condition=Q(player__isnull=False, status__in=ON_THE_LIST),
+                name="signup_one_per_person",
+            ),
+            models.UniqueConstraint(
+                fields=["sheet", "email_key"],
+                condition=~Q(email_key="") & Q(status__in=ON_THE_SHEET),
+                name="signup_one_per_email",
+            ),
+            models.UniqueConstraint(
+                fields=["sheet", "phone_key"],
+                condition=~Q(phone_key="") & Q(status__in=ON_THE_SHEET),
+                name="signup_one_per_phone",
             ),
         ]
         indexes = [models.Index(fields=["sheet", "status", "sequence"], name="signup_by_status")]

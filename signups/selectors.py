@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
-from signups.domain.places import Slot, Status, free_of, waiting_positions
+from signups.domain.places import Slot, Status, waiting_positions
 from signups.models import SignUp, SignUpSheet, SignUpStatus
-from signups.services import places_of
+from signups.services import room_of
 from tournament.domain.names import fold, name_matches
 from tournament.models import Tournament
 
@@ -77,12 +77,18 @@ def sheet_numbers(tournament: Tournament, sheet: SignUpSheet | None = None) -> S
     )
     holding = counted[SignUpStatus.CONFIRMED]
     checked_in = counted[SignUpStatus.CHECKED_IN]
-    places = places_of(sheet, tournament)
+    # Every entry counts, whoever made it (a walk-in at the desk takes a seat too).
+    capacity, entries = Tournament.objects.values_list("capacity", "players_left").get(
+        pk=tournament.pk
+    )
+    room = room_of(
+        sheet, capacity=capacity, entries=entries, counted=(holding + checked_in, holding)
+    )
     return SheetNumbers(
         is_open=sheet.is_open,
-        places=places,
+        places=room.offered,
         reserved=sheet.reserved,
-        free=free_of(holding + checked_in, places),
+        free=room.free,
         holding=holding,
         waiting=counted[SignUpStatus.WAITING],
         checked_in=checked_in,

@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Min
+from django.db.models import Count, Min, Q
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -28,15 +28,17 @@ from django.utils.translation import gettext as _
 
 from signups.domain.places import (
     NameRefused,
+    Room,
     Status,
-    admitted,
-    free_of,
+    email_key,
     moving_up_in,
     name_refusal,
+    phone_key,
+    walk_in_refused,
 )
-from signups.models import SignUp, SignUpSheet, SignUpStatus, new_token
+from signups.models import ON_THE_SHEET, SignUp, SignUpSheet, SignUpStatus, new_token
 from tournament.catalogue import check_action
-from tournament.errors import FloorError, NotFound
+from tournament.errors import Conflict, FloorError, NotFound
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Event, Player, Tournament
@@ -62,6 +64,43 @@ def places_of(sheet: SignUpSheet, tournament: Tournament | None = None) -> int:
     return max(0, (tournament.capacity or 0) - sheet.reserved)
 
 
+def room_of(
+    sheet: SignUpSheet,
+    *,
+    capacity: int | None,
+    entries: int,
+    counted: tuple[int, int] | None = None,
+) -> Room:
+    """The sheet's places with the tournament's seats (`capacity`) and the entries playing
+    (`entries`, its players left): every entry counts, whatever path made it (the desk, the
+    API, a check-in). The sign-ups holding a place and those of them promised are the sheet's
+    kept counts, or `counted` (held, promised)."""
+    held, promised = counted if counted is not None else (sheet.held, sheet.promised)
+    if capacity is not None:
+        seats: int | None = capacity
+    elif sheet.places is not None:  # no capacity: the sheet's places and those held back
+        seats = sheet.places + sheet.reserved
+    else:
+        seats = None
+    places = sheet.places if sheet.places is not None else max(0, (capacity or 0) - sheet.reserved)
+    return Room(
+        places=places,
+        reserved=sheet.reserved,
+        seats=seats,
+        entries=entries,
+        promised=promised,
+        holding=held,
+    )
+
+
+def _room(sheet: SignUpSheet) -> Room:
+    """The room as it is now (call with the tournament locked: its players left stay put)."""
+    capacity, entries = Tournament.objects.values_list("capacity", "players_left").get(
+        pk=sheet.tournament_id
+    )
+    return room_of(sheet, capacity=capacity, entries=entries)
+
+
 def _locked(tournament: Tournament) -> SignUpSheet:
     """The sheet's row, locked to the end of the transaction (made first if there is none),
     after the tournament's: every action on a tournament locks it first (tournament/locks.py),
@@ -74,18 +113,30 @@ def _locked(tournament: Tournament) -> SignUpSheet:
         return SignUpSheet.objects.select_for_update().get(tournament=tournament)
 
 
-def _state(sheet: SignUpSheet) -> tuple[int, list[int]]:
-    """(places held, the waiting list's arrival numbers in their order), in two indexed queries:
-    the sheet's row lock is held while they run, so they read counts and numbers, not rows."""
-    held = sheet.signups.filter(
-        status__in=[SignUpStatus.CONFIRMED, SignUpStatus.CHECKED_IN]
-    ).count()
+def _state(sheet: SignUpSheet) -> tuple[int, int, list[int]]:
+    """(places held, of them promised (not checked in), the waiting list's arrival numbers in
+    their order), in two indexed queries: the sheet's row lock is held while they run, so they
+    read counts and numbers, not rows."""
+    counted = sheet.signups.aggregate(
+        held=Count("pk", filter=Q(status__in=[SignUpStatus.CONFIRMED, SignUpStatus.CHECKED_IN])),
+        promised=Count("pk", filter=Q(status=SignUpStatus.CONFIRMED)),
+    )
     waiting = list(
         sheet.signups.filter(status=SignUpStatus.WAITING)
         .order_by(Coalesce("rank", "sequence"), "sequence")
         .values_list("sequence", flat=True)
     )
-    return held, waiting
+    return counted["held"], counted["promised"], waiting
+
+
+def _recount(sheet: SignUpSheet) -> list[int]:
+    """Count the sheet's sign-ups again into its kept counts (after any change of a status);
+    returns the waiting list's arrival numbers in their order."""
+    held, promised, waiting = _state(sheet)
+    if (sheet.held, sheet.promised, sheet.waiting) != (held, promised, len(waiting)):
+        sheet.held, sheet.promised, sheet.waiting = held, promised, len(waiting)
+        sheet.save(update_fields=["held", "promised", "waiting"])
+    return waiting
 
 
 def _refuse_name(name: str) -> str:
@@ -121,6 +172,16 @@ def sheet_update(
         raise FloorError(_("Places are 1 to 10,000."))
     if not 0 <= reserved <= PLACES_MOST:
         raise FloorError(_("Places held back are 0 to 10,000."))
+    seats = Tournament.objects.values_list("capacity", flat=True).get(pk=tournament.pk)
+    if seats is not None and places is not None and places + reserved > seats:
+        raise FloorError(
+            _(
+                "%(p)s places and %(r)s held back are more than the tournament's %(c)s seats: "
+                "raise its capacity first, or leave the places blank."
+            )
+            % {"p": places, "r": reserved, "c": seats},
+            field="places",
+        )
     sheet.places, sheet.reserved = places, reserved
     if is_open and places_of(sheet, tournament) < 1:
         raise FloorError(
@@ -159,6 +220,47 @@ class _Form:
     phone: str
     nonce: str
     language: str
+
+    @property
+    def email_key(self) -> str:
+        return email_key(self.email)
+
+    @property
+    def phone_key(self) -> str:
+        return phone_key(self.phone)
+
+
+class SignedUpAlready(Conflict):
+    """The same person is on the sheet already (docs/signups.md, "the same person"): nothing
+    is written; `signup` is their sign-up (its link is for them only, never shown to whoever
+    asked)."""
+
+    def __init__(self, signup: SignUp) -> None:
+        super().__init__(
+            _("%(n)s is signed up for this tournament already (as #%(s)s): one sign-up per person.")
+            % {"n": signup.display_name, "s": signup.sequence},
+            code="signed_up_already",
+        )
+        self.signup = signup
+
+
+# A sign-up on the sheet that tells a person is there already: on the list or checked in.
+_PRESENT = [SignUpStatus.CONFIRMED, SignUpStatus.WAITING, SignUpStatus.CHECKED_IN]
+
+
+def same_person(sheet: SignUpSheet, form: _Form, player: Player | None) -> SignUp | None:
+    """The sheet's sign-up of the same person, if any: the same person record, the same e-mail
+    address or the same phone number (as `email_key` and `phone_key` read them)."""
+    match = Q()
+    if player is not None:
+        match |= Q(player=player)
+    if form.email_key:
+        match |= Q(email_key=form.email_key)
+    if form.phone_key:
+        match |= Q(phone_key=form.phone_key)
+    if not match:
+        return None
+    return sheet.signups.filter(match, status__in=_PRESENT).order_by("sequence").first()
 
 
 def _checked(
@@ -233,22 +335,21 @@ def _signup_locked(
             return again
     if not sheet.is_open and not by_staff:
         raise FloorError(_("Sign-ups are closed for this tournament."), code="closed")
-    if (
-        player is not None
-        and sheet.signups.filter(
-            player=player, status__in=[SignUpStatus.CONFIRMED, SignUpStatus.WAITING]
-        ).exists()
-    ):
-        raise FloorError(_("This person is signed up already."))
+    there = same_person(sheet, form, player)
+    if there is not None:
+        raise SignedUpAlready(there)
     _apply_deadline(sheet, tournament, actor)
-    status = admitted(sheet.held, places_of(sheet, tournament))
+    if sheet.waiting and _room(sheet).free:
+        _move_up(sheet, tournament, actor)  # a seat freed meanwhile goes to the list first
+    status = Status.CONFIRMED if _room(sheet).free and not sheet.waiting else Status.WAITING
     sheet.sequence += 1
     sheet.last_placed = status is Status.CONFIRMED
     if sheet.last_placed:
         sheet.held += 1
+        sheet.promised += 1
     else:
         sheet.waiting += 1
-    sheet.save(update_fields=["sequence", "held", "waiting", "last_placed"])
+    sheet.save(update_fields=["sequence", "held", "promised", "waiting", "last_placed"])
     # The nonce was checked under the lock; the unique constraint stays the last word (an
     # IntegrityError then rolls the whole sign-up back).
     signup = SignUp.objects.create(
@@ -257,6 +358,8 @@ def _signup_locked(
         display_name=form.name,
         email=form.email,
         phone=form.phone,
+        email_key=form.email_key,
+        phone_key=form.phone_key,
         consent_at=timezone.now() if (form.email or form.phone) else None,
         status=status.value,
         nonce=form.nonce,
@@ -277,7 +380,7 @@ def _signup_locked(
         },
     )
     # A new sign-up joins the end of the list: nobody's position changes, the count does.
-    _tell(sheet, tournament, moved=[], counts=(sheet.held, sheet.waiting))
+    _tell(sheet, tournament, moved=[], counts=True)
     return signup
 
 
@@ -292,22 +395,34 @@ def _signup_locked(
 # tests compare the two (signups/tests/test_signups.py).
 _ONE_STATEMENT = """
 WITH tournament_locked AS (
-    SELECT id FROM {tournament} WHERE id = %(tournament)s FOR NO KEY UPDATE
+    SELECT id, capacity, players_left FROM {tournament} WHERE id = %(tournament)s
+    FOR NO KEY UPDATE
 ), taken AS (
-    UPDATE {sheet} SET
-        sequence = sequence + 1,
-        last_placed = held < {places},
-        held = held + CASE WHEN held < {places} THEN 1 ELSE 0 END,
-        waiting = waiting + CASE WHEN held < {places} THEN 0 ELSE 1 END
-    WHERE tournament_id = (SELECT id FROM tournament_locked) AND is_open
-        AND (check_in_deadline IS NULL OR deadline_applied_at IS NOT NULL
-             OR check_in_deadline > clock_timestamp())
-    RETURNING id, sequence, held, waiting, last_placed, {places} AS places
+    UPDATE {sheet} AS sheet SET
+        sequence = sheet.sequence + 1,
+        last_placed = {placed},
+        held = sheet.held + CASE WHEN {placed} THEN 1 ELSE 0 END,
+        promised = sheet.promised + CASE WHEN {placed} THEN 1 ELSE 0 END,
+        waiting = sheet.waiting + CASE WHEN {placed} THEN 0 ELSE 1 END
+    FROM tournament_locked AS t
+    WHERE sheet.tournament_id = t.id AND sheet.is_open
+        AND (sheet.check_in_deadline IS NULL OR sheet.deadline_applied_at IS NOT NULL
+             OR sheet.check_in_deadline > clock_timestamp())
+        AND (sheet.waiting = 0 OR NOT {placed})
+        AND NOT (%(email_key)s <> '' AND EXISTS (
+            SELECT 1 FROM {signup} AS same WHERE same.sheet_id = sheet.id
+                AND same.email_key = %(email_key)s AND same.status IN {present}))
+        AND NOT (%(phone_key)s <> '' AND EXISTS (
+            SELECT 1 FROM {signup} AS same WHERE same.sheet_id = sheet.id
+                AND same.phone_key = %(phone_key)s AND same.status IN {present}))
+    RETURNING sheet.id, sheet.sequence, sheet.held, sheet.promised, sheet.waiting,
+        sheet.last_placed, sheet.places, sheet.reserved, t.capacity, t.players_left
 ), made AS (
-    INSERT INTO {signup} (sheet_id, sequence, rank, display_name, email, phone, consent_at,
-        language, status, token, nonce, player_id, entry_id, created_at, moved_up_at, ended_at,
-        by_staff)
-    SELECT id, sequence, NULL, %(name)s, %(email)s, %(phone)s, %(consent_at)s, %(language)s,
+    INSERT INTO {signup} (sheet_id, sequence, rank, display_name, email, phone, email_key,
+        phone_key, consent_at, language, status, token, nonce, player_id, entry_id, created_at,
+        moved_up_at, ended_at, by_staff)
+    SELECT id, sequence, NULL, %(name)s, %(email)s, %(phone)s, %(email_key)s, %(phone_key)s,
+        %(consent_at)s, %(language)s,
         CASE WHEN last_placed THEN %(confirmed)s ELSE %(waiting)s END, %(token)s, %(nonce)s,
         NULL, NULL, clock_timestamp(), NULL, NULL, false
     FROM taken
@@ -320,24 +435,35 @@ WITH tournament_locked AS (
     FROM made
 )
 SELECT made.id, made.sequence, made.status, made.created_at, taken.id, taken.held,
-    taken.waiting, taken.places
+    taken.promised, taken.waiting, taken.places, taken.reserved, taken.capacity,
+    taken.players_left
 FROM made, taken
 """
+
+# `Room.free` in SQL, on the sheet's row before the change and the locked tournament's: a place
+# while fewer sign-ups hold one than are offered (the sheet's places, else the capacity less
+# those held back; never more than the seats less those held back), and the entries playing
+# and the places promised leave a seat. Without a capacity the seats are the sheet's places
+# and those held back.
+_PLACES = "COALESCE(sheet.places, GREATEST(0, t.capacity - sheet.reserved))"
+_SEATS = "COALESCE(t.capacity, sheet.places + sheet.reserved)"
+_PLACED = (
+    f"(sheet.held < {_PLACES} AND ({_SEATS} IS NULL OR (sheet.held < {_SEATS} - sheet.reserved"
+    f" AND t.players_left + sheet.promised < {_SEATS})))"
+)
 
 
 @functools.cache
 def _one_statement_sql() -> str:
-    tournament_table = Tournament._meta.db_table
-    places = (  # places_of in SQL; the names are the models' tables, the values parameters
-        f"COALESCE(places, GREATEST(0, (SELECT capacity FROM {tournament_table} "  # noqa: S608
-        "WHERE id = %(tournament)s) - reserved))"
-    )
     return _ONE_STATEMENT.format(
-        tournament=tournament_table,
+        tournament=Tournament._meta.db_table,
         sheet=SignUpSheet._meta.db_table,
         signup=SignUp._meta.db_table,
         event=Event._meta.db_table,
-        places=places,
+        placed=_PLACED,
+        # The statuses as the unique indexes on the contact keys name them, so that PostgreSQL
+        # finds the same person in them (signups/models.py).
+        present="(" + ", ".join(f"'{status}'" for status in ON_THE_SHEET) + ")",
     )
 
 
@@ -358,6 +484,8 @@ def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> S
         "phone": phone,
         "consent_at": consent_at,
         "language": form.language,
+        "email_key": form.email_key,
+        "phone_key": form.phone_key,
         "confirmed": SignUpStatus.CONFIRMED.value,
         "waiting": SignUpStatus.WAITING.value,
         "token": token,
@@ -377,10 +505,14 @@ def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> S
         again = SignUp.objects.filter(sheet__tournament_id=tournament_id, nonce=nonce).first()
         if nonce and again is not None:
             return again
-        raise
+        # The same person signed up at the same instant: the locked path says so.
+        return None
     if row is None:
         return None
-    pk, sequence, status, created_at, sheet_id, held, waiting, places = row
+    pk, sequence, status, created_at, sheet_id, held, promised, waiting = row[:8]
+    places, reserved, capacity, entries = row[8:]
+    sheet = SignUpSheet(pk=sheet_id, places=places, reserved=reserved, held=held, promised=promised)
+    free = room_of(sheet, capacity=capacity, entries=entries).free
     signup = SignUp(
         pk=pk,
         sheet_id=sheet_id,
@@ -388,6 +520,8 @@ def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> S
         display_name=form.name,
         email=email,
         phone=phone,
+        email_key=form.email_key,
+        phone_key=form.phone_key,
         consent_at=consent_at,
         language=form.language,
         status=status,
@@ -399,7 +533,7 @@ def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> S
     broadcast_on_commit(
         tournament_group(tournament_id),
         "signups",
-        {"moved": [], "waiting_count": waiting, "free": free_of(held, places), "open": True},
+        {"moved": [], "waiting_count": waiting, "free": free, "open": True},
     )
     return signup
 
@@ -475,8 +609,8 @@ def signup_to_top(*, signup: SignUp, actor: Actor) -> SignUp:
 
 def _move_up(sheet: SignUpSheet, tournament: Tournament, actor: Actor) -> list[SignUp]:
     """Free places go to the waiting list in order (the sheet is locked by the caller)."""
-    held, waiting = _state(sheet)
-    up = moving_up_in(waiting, free_of(held, places_of(sheet, tournament)))
+    waiting = _recount(sheet)
+    up = moving_up_in(waiting, _room(sheet).free)
     moved: list[SignUp] = []
     if up:
         now = timezone.now()
@@ -535,22 +669,19 @@ def _tell(
     tournament: Tournament,
     *,
     moved: list[int],
-    counts: tuple[int, int] | None = None,
+    counts: bool = False,
 ) -> None:
     """The sign-up pages are told the new state (numbers only, no names): who moved up, how
-    many wait and the places left, and the waiting order unless `counts` (held, waiting) says
-    that only its end changed."""
+    many wait and the places left, and the waiting order unless `counts` says that the sheet's
+    kept counts are right and only the list's end changed."""
     data: dict[str, Any] = {"moved": moved}
-    if counts is not None:
-        held, data["waiting_count"] = counts
+    if counts:
+        data["waiting_count"] = sheet.waiting
     else:
-        held, waiting = _state(sheet)
-        data["waiting_count"], data["waiting"] = len(waiting), waiting
         # Whatever changed the statuses, the sheet's counts are counted again here.
-        if (sheet.held, sheet.waiting) != (held, len(waiting)):
-            sheet.held, sheet.waiting = held, len(waiting)
-            sheet.save(update_fields=["held", "waiting"])
-    data["free"] = free_of(held, places_of(sheet, tournament))
+        waiting = _recount(sheet)
+        data["waiting_count"], data["waiting"] = len(waiting), waiting
+    data["free"] = _room(sheet).free
     data["open"] = sheet.is_open
     broadcast_on_commit(tournament_group(tournament.pk), "signups", data)
 
@@ -632,6 +763,13 @@ def signup_link_person(*, signup: SignUp, player: Player, actor: Actor) -> SignU
     signup = SignUp.objects.select_for_update().get(pk=signup.pk)
     if signup.status == SignUpStatus.CHECKED_IN:
         raise FloorError(_("This player is checked in: the entry keeps its person."))
+    other = (
+        SignUp.objects.filter(sheet_id=signup.sheet_id, player=player, status__in=_PRESENT)
+        .exclude(pk=signup.pk)
+        .first()
+    )
+    if other is not None and signup.status in (SignUpStatus.CONFIRMED, SignUpStatus.WAITING):
+        raise SignedUpAlready(other)
     signup.player = player
     signup.save(update_fields=["player"])
     event_record(
@@ -682,20 +820,46 @@ def _apply_deadline(sheet: SignUpSheet, tournament: Tournament, actor: Actor) ->
     return len(missing)
 
 
-def held_places(tournament: Tournament) -> tuple[int, int]:
-    """(places held by sign-ups not yet at the door, all places of the sheet incl. those held
-    back), for the desk's walk-ins; (0, 0) without an open sheet."""
-    sheet = SignUpSheet.objects.filter(tournament=tournament).first()
+def seat_freed(tournament_id: int, actor: Actor) -> None:
+    """An entry left the field before the start (unregistered or voided at the desk, in the
+    caller's transaction with the tournament locked): its seat goes to the waiting list."""
+    sheet = SignUpSheet.objects.filter(tournament_id=tournament_id, waiting__gt=0).first()
     if sheet is None:
-        return (0, 0)
-    held = sheet.signups.filter(status__in=[SignUpStatus.CONFIRMED, SignUpStatus.WAITING]).count()
-    return (held, places_of(sheet, tournament) + sheet.reserved)
+        return
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        _move_up(_locked(tournament), tournament, actor)
+
+
+def walk_in_check(tournament: Tournament) -> None:
+    """A registration at the desk that is not a check-in (the desk's page, the API, any path
+    through `entry_register`, which holds the tournament's lock): refused while every seat is
+    taken or promised to a sign-up and a sign-up still holds a place or waits for one (before
+    the check-in deadline). `tournament` is the locked row (its players left are current)."""
+    sheet = SignUpSheet.objects.filter(tournament_id=tournament.pk).first()
+    if sheet is None:
+        return
+    room = room_of(sheet, capacity=tournament.capacity, entries=tournament.players_left)
+    deadline = sheet.check_in_deadline
+    past = sheet.deadline_applied_at is not None or (
+        deadline is not None and timezone.now() >= deadline
+    )
+    if walk_in_refused(room, waiting=0 if past else sheet.waiting):
+        raise FloorError(
+            _(
+                "All %(seats)s places are taken or held for sign-ups (%(promised)s not checked "
+                "in yet, %(waiting)s on the waiting list): nothing was registered. A walk-in can "
+                "join the waiting list."
+            )
+            % {"seats": room.seats, "promised": room.promised, "waiting": sheet.waiting},
+            code="held_for_signups",
+        )
 
 
 def status_payload(signup: SignUp) -> dict[str, Any]:
     """A sign-up's state for its private page (no other player's data)."""
     sheet = signup.sheet
-    _held, waiting = _state(sheet)
+    _held, _promised, waiting = _state(sheet)
     positions = {seq: i + 1 for i, seq in enumerate(waiting)}
     return {
         "sequence": signup.sequence,

@@ -47,6 +47,29 @@ SIGNUP_WINDOW_SECONDS = 600
 STATUS_LOOKUPS_PER_MINUTE = 120
 HONEYPOT = "website"
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")
+# The private links of the sign-ups made in this browser (tokens, newest last): a second
+# sign-up of the same person from it shows the first one instead of a refusal.
+MINE_COOKIE = "floor_signups"
+MINE_KEPT = 8
+MINE_DAYS = 60
+
+
+def _mine(request: HttpRequest) -> list[str]:
+    tokens = (request.COOKIES.get(MINE_COOKIE) or "").split(".")
+    return [t for t in (_link_token(t) for t in tokens) if t][-MINE_KEPT:]
+
+
+def _remember(request: HttpRequest, response: HttpResponse, signup: SignUp) -> HttpResponse:
+    mine = [t for t in _mine(request) if t != signup.token] + [signup.token]
+    response.set_cookie(
+        MINE_COOKIE,
+        ".".join(mine[-MINE_KEPT:]),
+        max_age=MINE_DAYS * 24 * 3600,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response
 
 
 # --- The public sign-up ---------------------------------------------------------------------
@@ -112,10 +135,24 @@ def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
                     signup = su.signup_create(
                         tournament=tournament, player=returning, one_statement=False, **fields
                     )
+            except su.SignedUpAlready as exc:
+                if exc.signup.token in _mine(request):
+                    # This browser made it: the player sees their sign-up again.
+                    messages.info(request, _("You are signed up already: this is your sign-up."))
+                    return redirect("signup-status", exc.signup.token)
+                # Anyone else learns nothing of it: its link is its owner's alone.
+                error, status = (
+                    _(
+                        "This e-mail address, phone number or person is signed up for this "
+                        "tournament already: one sign-up per person. Open the sign-up with the "
+                        "link it got; the desk can help."
+                    ),
+                    exc.status_code,
+                )
             except FloorError as exc:
                 error, status = str(exc), exc.status_code
             else:
-                return redirect("signup-status", signup.token)
+                return _remember(request, redirect("signup-status", signup.token), signup)
     tournament = tournament or get_tournament(pk)
     numbers = sheet_numbers(tournament)
     return render(

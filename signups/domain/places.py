@@ -48,6 +48,81 @@ def admitted(holding: int, places: int) -> Status:
     return Status.CONFIRMED if holding < places else Status.WAITING
 
 
+@dataclass(frozen=True)
+class Room:
+    """What decides whether a place is free, whoever asks (a sign-up, the desk, the waiting list).
+
+    `places`: offered to sign-ups (the sheet's number, else the capacity less the places held
+    back); `reserved`: held back for the desk; `seats`: the tournament's capacity (None: no
+    limit); `entries`: the entries playing (walk-ins and checked-in sign-ups alike: the
+    tournament's players left); `promised`: sign-ups with a place not checked in yet;
+    `holding`: sign-ups holding a place (promised or checked in)."""
+
+    places: int
+    reserved: int
+    seats: int | None
+    entries: int
+    promised: int
+    holding: int
+
+    @property
+    def taken(self) -> int:
+        """Seats taken or promised: every entry playing and every place a sign-up holds."""
+        return self.entries + self.promised
+
+    @property
+    def offered(self) -> int:
+        """The places sign-ups can have: never more than the seats less those held back."""
+        if self.seats is None:
+            return self.places
+        return max(0, min(self.places, self.seats - self.reserved))
+
+    @property
+    def free(self) -> int:
+        """Places a new sign-up (or the first waiting) can have now: one of the places offered,
+        and a seat nobody has taken or was promised (a walk-in beyond the places held back
+        takes one of the sign-ups' places)."""
+        free = self.offered - self.holding
+        if self.seats is not None:
+            free = min(free, self.seats - self.taken)
+        return max(0, free)
+
+
+def walk_in_refused(room: Room, *, waiting: int) -> bool:
+    """Whether a registration at the desk that is not a check-in must be refused: every seat is
+    taken or promised, and a sign-up still holds a place or waits for one (`waiting`, before
+    the check-in deadline). Without any, a full room makes an alternate, as without sign-ups."""
+    if room.seats is None or room.taken < room.seats:
+        return False
+    return room.promised > 0 or waiting > 0
+
+
+# The country code a national phone number (0171 …) is read in, for telling people apart.
+PHONE_COUNTRY = "49"
+PHONE_SHORTEST = 6
+
+
+def email_key(email: str) -> str:
+    """An e-mail address as it tells a person apart: trimmed, case folded; "" for none."""
+    return email.strip().casefold()
+
+
+def phone_key(phone: str) -> str:
+    """A phone number as it tells a person apart: its digits in international form ("+49 171
+    …", "0049 171 …" and "0171 …" are one number); "" for none or fewer than six digits."""
+    text = phone.strip()
+    digits = "".join(c for c in text if c.isascii() and c.isdigit())
+    if text.startswith("+"):
+        key = digits
+    elif digits.startswith("00"):
+        key = digits[2:]
+    elif digits.startswith("0"):
+        key = PHONE_COUNTRY + digits[1:]
+    else:
+        key = digits
+    return key if len(key) >= PHONE_SHORTEST else ""
+
+
 def free_places(slots: Iterable[Slot], places: int) -> int:
     """Places not held by anyone (never below zero: places may have been reduced)."""
     held = sum(1 for s in slots if s.status in HOLDING)

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from signups import services as su
 from signups.models import SignUp, SignUpSheet, SignUpStatus
+from tournament.errors import FloorError
 from tournament.events import Actor
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -117,3 +118,67 @@ def test_sign_ups_cancellations_and_staff_at_once_keep_the_counts_and_the_order(
     assert max(r.sequence for r in held) < min(waiting)  # the places went first come first
     sheet = SignUpSheet.objects.get(tournament=t)
     assert (sheet.held, sheet.waiting, sheet.sequence) == (PLACES, 26, 42)
+
+
+def test_walk_ins_and_sign_ups_at_once_never_promise_a_seat_twice(make_tournament, actor):
+    """Capacity 10 with 2 held back: walk-ins at the desk and phones signing up, all at once.
+    Entries playing and places promised never exceed the seats; every refused walk-in is
+    refused for that reason; every sign-up with a place checks in as a playing entry."""
+    from tournament.models import EntryStatus
+    from tournament.services.registration import player_register
+
+    t = make_tournament(status="registering", capacity=PLACES)
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=None, reserved=2, check_in_deadline=None
+    )
+    phone = Actor.system("phone")
+    refused: list[str] = []
+
+    def work(i):
+        if i % 2:
+            su.signup_create(tournament=t, display_name=f"Phone {i}", actor=phone, nonce=f"w{i}")
+            return
+        try:
+            player_register(tournament=t, name=f"Walk In {i}", actor=actor)
+        except FloorError as exc:
+            refused.append(exc.code)
+
+    _all_at_once(work, 30)
+    playing = t.entries.filter(status=EntryStatus.ACTIVE).count()
+    promised = SignUp.objects.filter(sheet__tournament=t, status=SignUpStatus.CONFIRMED)
+    assert playing + promised.count() == PLACES  # full, never more
+    assert set(refused) <= {"held_for_signups"} and playing + len(refused) == 15
+    assert not t.entries.filter(status=EntryStatus.ALTERNATE).exists()
+    assert promised.count() <= PLACES - 2  # the places held back stay the desk's
+    sheet = SignUpSheet.objects.get(tournament=t)
+    assert (sheet.promised, sheet.held) == (promised.count(), promised.count())
+    for s in list(promised):
+        su.signup_check_in(signup=s, actor=actor)
+    assert t.entries.filter(status=EntryStatus.ACTIVE).count() == PLACES
+    assert not t.entries.filter(status=EntryStatus.ALTERNATE).exists()
+
+
+def test_one_person_signing_up_from_several_phones_at_once_gets_one_sign_up(make_tournament, actor):
+    t = make_tournament(status="registering")
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=PLACES, reserved=0, check_in_deadline=None
+    )
+    phone = Actor.system("phone")
+    refused: list[str] = []
+
+    def work(i):
+        try:
+            su.signup_create(
+                tournament=t,
+                display_name="Anna",
+                actor=phone,
+                email="anna@example.org",
+                consent=True,
+                nonce=f"same{i}",
+            )
+        except su.SignedUpAlready as exc:
+            refused.append(exc.code)
+
+    _all_at_once(work, 12)
+    assert SignUp.objects.filter(sheet__tournament=t).count() == 1 and len(refused) == 11
+    assert SignUpSheet.objects.get(tournament=t).sequence == 1

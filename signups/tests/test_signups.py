@@ -131,6 +131,8 @@ def test_more_places_and_a_move_to_the_top(night, actor):
     for n in ["AA", "BB", "CC", "DD", "EE", "FF", "GG"]:
         sign(night, n)
     su.signup_to_top(signup=SignUp.objects.get(display_name="GG"), actor=actor)
+    night.capacity = 5  # a fifth seat, offered to the sign-ups
+    night.save(update_fields=["capacity"])
     su.sheet_update(
         tournament=night, actor=actor, is_open=True, places=5, reserved=0, check_in_deadline=None
     )
@@ -171,7 +173,7 @@ def test_check_in_makes_a_paid_entry_and_walk_ins_come_after_the_list(night, act
         su.signup_check_in(signup=SignUp.objects.get(display_name="EE"), actor=actor)
     walk_in = player_create(name="Walk In", actor=actor)
     night.refresh_from_db()
-    with pytest.raises(FloorError, match="held for a sign-up"):
+    with pytest.raises(FloorError, match="held for sign-ups"):
         entry_register(tournament=night, player=walk_in, actor=actor)
     # The waiting list gives up (E cancels), three more no-shows: places free for walk-ins.
     su.signup_cancel(signup=SignUp.objects.get(display_name="EE"), actor=NOBODY)
@@ -219,6 +221,8 @@ def test_the_sheets_counts_follow_every_change(night, actor):
     sign(night, "HH", by_staff=True)
     kept, rows = counted(night)
     assert kept == rows == (4, 2)
+    night.capacity = 6
+    night.save(update_fields=["capacity"])
     su.sheet_update(
         tournament=night, actor=actor, is_open=True, places=6, reserved=0, check_in_deadline=None
     )
@@ -279,13 +283,188 @@ def test_the_one_statement_and_the_locked_sign_up_agree(make_tournament, actor, 
             (e.action, e.source, {k: v for k, v in e.payload.items() if k != "signup"})
             for e in Event.objects.filter(tournament=t, action="signup.create").order_by("id")
         ]
-        made.append((rows, (sheet.sequence, sheet.held, sheet.waiting, sheet.last_placed), events))
+        counts = (sheet.sequence, sheet.held, sheet.promised, sheet.waiting, sheet.last_placed)
+        made.append((rows, counts, events))
     assert made[0] == made[1]
     rows, counts, events = made[0]
     assert [r[2] for r in rows] == ["confirmed", "waiting", "waiting"]  # capacity 2, 1 held back
-    assert counts == (3, 1, 2, False)
+    assert counts == (3, 1, 1, 2, False)
     assert events[0] == (
         "signup.create",
         "10.1.2.3",
         {"sequence": 1, "name": "Anna", "status": "confirmed", "by_staff": False},
     )
+
+
+# --- Walk-ins and sign-ups share the seats (issue 55: findings 2 and 3) ----------------------
+
+
+def walk_in(t, name, actor):
+    from tournament.services.registration import player_register
+
+    return player_register(tournament=t, name=name, actor=actor)
+
+
+def seats_taken(t):
+    """Entries playing and places promised to sign-ups not checked in yet."""
+    playing = t.entries.filter(status=EntryStatus.ACTIVE).count()
+    return playing + SignUp.objects.filter(sheet__tournament=t, status="confirmed").count()
+
+
+def test_walk_ins_at_the_desk_count_against_the_sign_ups_places(make_tournament, actor):
+    """Capacity 6, places blank: two sign-ups and four walk-ins fill the room; the sheet says
+    so, the next sign-ups wait, a fifth walk-in is refused with nothing written, and the two
+    sign-ups check in as playing entries, not alternates."""
+    from signups.selectors import sheet_numbers
+
+    t = make_tournament(status="registering", capacity=6)
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=None, reserved=0, check_in_deadline=None
+    )
+    sign(t, "AA")
+    sign(t, "BB")
+    for k in range(4):
+        assert walk_in(t, f"Walk In {k}", actor).status == EntryStatus.ACTIVE
+    numbers = sheet_numbers(t)
+    assert (numbers.free, numbers.places) == (0, 6)
+    for n in ["CC", "DD", "EE", "FF"]:
+        assert sign(t, n).status == SignUpStatus.WAITING
+    players, entries = Player.objects.count(), t.entries.count()
+    with pytest.raises(FloorError, match="All 6 places are taken") as refused:
+        walk_in(t, "One Too Many", actor)
+    assert refused.value.code == "held_for_signups"
+    assert (Player.objects.count(), t.entries.count()) == (players, entries)
+    for n in ["AA", "BB"]:
+        checked = su.signup_check_in(signup=SignUp.objects.get(display_name=n), actor=actor)
+        assert checked.entry.status == EntryStatus.ACTIVE
+    assert t.entries.filter(status=EntryStatus.ACTIVE).count() == 6
+    assert not t.entries.filter(status=EntryStatus.ALTERNATE).exists()
+
+
+def test_a_place_given_back_moves_the_list_up_within_the_seats(make_tournament, actor):
+    """Capacity 4, nobody held back: a place given back by a sign-up goes to the first waiting
+    only if no walk-in took the seat meanwhile; seats are never promised twice."""
+    t = make_tournament(status="registering", capacity=4)
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=None, reserved=0, check_in_deadline=None
+    )
+    for n in ["AA", "BB", "CC"]:
+        sign(t, n)
+    walk_in(t, "Walk In", actor)
+    assert sign(t, "DD").status == SignUpStatus.WAITING
+    su.signup_cancel(signup=SignUp.objects.get(display_name="AA"), actor=NOBODY)
+    assert SignUp.objects.get(display_name="DD").status == SignUpStatus.CONFIRMED
+    assert seats_taken(t) == 4
+
+
+def test_a_waiting_sign_up_takes_no_place_held_back(make_tournament, actor):
+    """Capacity 6, 2 held back, places blank (6 - 2 = 4 for sign-ups); 5 sign-ups: 4 with a
+    place, 1 waiting. The 2 places held back are the desk's: both walk-ins get in (4 promised
+    + 2 playing = 6), a third is refused, and every sign-up with a place still has a seat."""
+    t = make_tournament(status="registering", capacity=6)
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=None, reserved=2, check_in_deadline=None
+    )
+    for n in ["AA", "BB", "CC", "DD", "EE"]:
+        sign(t, n)
+    assert [s for _n, s in statuses(t)] == ["confirmed"] * 4 + ["waiting"]
+    assert walk_in(t, "Walk One", actor).status == EntryStatus.ACTIVE
+    assert walk_in(t, "Walk Two", actor).status == EntryStatus.ACTIVE
+    with pytest.raises(FloorError) as refused:
+        walk_in(t, "Walk Three", actor)
+    assert refused.value.code == "held_for_signups"
+    for n in ["AA", "BB", "CC", "DD"]:
+        su.signup_check_in(signup=SignUp.objects.get(display_name=n), actor=actor)
+    assert t.entries.filter(status=EntryStatus.ACTIVE).count() == 6
+
+
+def test_a_full_room_without_sign_ups_holding_or_waiting_makes_alternates(make_tournament, actor):
+    """Every sign-up checked in and nobody waiting: a walk-in in a full room is an alternate,
+    as without sign-ups (tda-de 7)."""
+    t = make_tournament(status="registering", capacity=2)
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=None, reserved=0, check_in_deadline=None
+    )
+    su.signup_check_in(signup=sign(t, "AA"), actor=actor)
+    walk_in(t, "Walk One", actor)
+    assert walk_in(t, "Walk Two", actor).status == EntryStatus.ALTERNATE
+
+
+def test_places_beyond_the_seats_are_refused(make_tournament, actor):
+    t = make_tournament(status="registering", capacity=6)
+    with pytest.raises(FloorError, match="more than the tournament's 6 seats"):
+        su.sheet_update(
+            tournament=t, actor=actor, is_open=True, places=5, reserved=2, check_in_deadline=None
+        )
+    assert not SignUpSheet.objects.filter(tournament=t, is_open=True).exists()
+
+
+# --- The same person signs up once (issue 55: finding 4) --------------------------------------
+
+
+def creates(t):
+    return Event.objects.filter(tournament=t, action="signup.create").count()
+
+
+@pytest.mark.parametrize(
+    "first,again",
+    [
+        (dict(email="Anna@Example.org"), dict(email=" anna@example.ORG ")),
+        (dict(phone="0171 123 4567"), dict(phone="+49 (171) 1234567")),
+        (dict(phone="+49 171 1234567", email="a@example.org"), dict(phone="0049 171 1234567")),
+    ],
+    ids=["e-mail", "phone", "phone in another form"],
+)
+def test_the_same_contact_data_signs_up_once(night, first, again):
+    one = sign(night, "Anna", consent=True, nonce="n-1", **first)
+    with pytest.raises(su.SignedUpAlready, match="signed up for this tournament already") as no:
+        sign(night, "Anna", consent=True, nonce="n-2", **again)
+    assert no.value.signup.pk == one.pk and no.value.status_code == 409
+    assert SignUp.objects.filter(sheet__tournament=night).count() == 1
+    assert creates(night) == 1
+    # Cancelled, the person may sign up again.
+    su.signup_cancel(signup=one, actor=NOBODY)
+    assert sign(night, "Anna", consent=True, nonce="n-3", **again).status == "confirmed"
+
+
+def test_the_same_person_record_signs_up_once_also_after_check_in(night, actor):
+    p = Player.objects.create(name="Anna Berg", display_name="Anna")
+    first = sign(night, "Anna", player=p)
+    with pytest.raises(FloorError, match="already"):
+        sign(night, "Anna B", player=p)
+    su.signup_check_in(signup=first, actor=actor)
+    with pytest.raises(FloorError, match="already"):
+        sign(night, "Anna B", player=p, by_staff=True)
+    other = sign(night, "Anna Berg")
+    with pytest.raises(FloorError, match="already"):
+        su.signup_link_person(signup=other, player=p, actor=actor)
+    assert creates(night) == 2
+
+
+def test_the_database_holds_one_sign_up_per_person_on_the_list(night):
+    from django.db import IntegrityError
+
+    p = Player.objects.create(name="Anna Berg", display_name="Anna")
+    one = sign(night, "Anna", player=p, email="a@example.org", consent=True)
+    for kw in (dict(player=p), dict(email_key="a@example.org")):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            SignUp.objects.create(sheet=one.sheet, sequence=99, display_name="Anna", **kw)
+
+
+def test_a_seat_freed_at_the_desk_goes_to_the_waiting_list(make_tournament, actor):
+    """Capacity 3: one sign-up, two walk-ins, then a sign-up waits. A walk-in unregistered at
+    the desk gives its seat to the first waiting at once; a new sign-up never overtakes it."""
+    from tournament.services.registration import entry_unregister
+
+    t = make_tournament(status="registering", capacity=3)
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=None, reserved=0, check_in_deadline=None
+    )
+    sign(t, "AA")
+    gone = walk_in(t, "Walk One", actor)
+    walk_in(t, "Walk Two", actor)
+    assert sign(t, "BB").status == SignUpStatus.WAITING
+    entry_unregister(entry=gone, actor=actor)
+    assert SignUp.objects.get(display_name="BB").status == SignUpStatus.CONFIRMED
+    assert sign(t, "CC").status == SignUpStatus.WAITING
+    assert seats_taken(t) == 3

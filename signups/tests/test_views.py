@@ -237,6 +237,8 @@ def test_the_director_runs_the_sheet(client, night, director):
     assert dora.status == SignUpStatus.CONFIRMED and carl.status == SignUpStatus.WAITING
     added = client.post(console(night), {"action": "add", "display_name": "Emil"})
     assert added.status_code == 302 and SignUp.objects.get(display_name="Emil").by_staff
+    night.capacity = 5  # room for four places and one held back
+    night.save(update_fields=["capacity"])
     settings = {
         "action": "sheet",
         "is_open": "on",
@@ -294,3 +296,62 @@ def test_the_desk_shows_the_signups_to_check_in(client, night, director, make_to
     assert "1 sign-up to check in" in desk and console(night) in desk
     plain = make_tournament(name="No sheet")
     assert 'id="desk-signups"' not in client.get(reverse("desk", args=[plain.pk])).content.decode()
+
+
+# --- Walk-ins count, one sign-up per person (issue 55: findings 2 and 4) ----------------------
+
+
+def test_the_page_counts_walk_ins_at_the_desk(client, night, actor):
+    """Capacity 3, 2 places for sign-ups: one sign-up and two walk-ins fill the room. The page
+    says it is full and a new sign-up is told it waits."""
+    sign(night, "AA")
+    for name in ("Walk One", "Walk Two"):
+        entry_register(tournament=night, player=player_create(name=name, actor=actor), actor=actor)
+    page = client.get(reverse("signup", args=[night.pk])).content.decode()
+    assert "waiting list, position 1" in page and "Join the waiting list" in page
+    response = post_signup(client, night, "Bert")
+    status = client.get(response["Location"]).content.decode()
+    assert "Waiting list: position 1 of 1" in status
+
+
+def test_a_walk_in_is_refused_at_the_desk_and_the_api_when_the_seats_are_promised(
+    client, night, floor_user
+):
+    """Capacity 3, 2 places: two sign-ups and one walk-in take every seat; the desk shows its
+    form again with the reason, the API answers 400 with its code; nothing is written."""
+    from tournament.models import Entry
+
+    sign(night, "AA")
+    sign(night, "BB")
+    client.force_login(floor_user)
+    first = client.post(f"/console/t/{night.pk}/desk/", {"name": "Walk One", "method": "cash"})
+    assert first.status_code == 302
+    players, entries = Player.objects.count(), Entry.objects.count()
+    desk = client.post(f"/console/t/{night.pk}/desk/", {"name": "Walk Two", "method": "cash"})
+    assert "All 3 places are taken or held for sign-ups" in desk.content.decode()
+    api = client.post(
+        f"/api/tournaments/{night.pk}/entries/",
+        {"name": "Walk Three", "payment_method": "cash"},
+        content_type="application/json",
+    )
+    assert api.status_code == 400 and api.json()["code"] == "held_for_signups"
+    assert (Player.objects.count(), Entry.objects.count()) == (players, entries)
+
+
+def test_the_same_person_from_the_same_phone_sees_their_sign_up(client, night):
+    one = post_signup(client, night, "Anna", email="anna@example.org", consent="on", nonce="a1")
+    two = post_signup(client, night, "Anna", email="Anna@example.org", consent="on", nonce="a2")
+    assert two.status_code == 302 and two["Location"] == one["Location"]
+    assert "You are signed up already" in client.get(two["Location"]).content.decode()
+    assert SignUp.objects.count() == 1
+
+
+def test_the_same_contact_from_elsewhere_is_refused_without_the_link(client, night):
+    from django.test import Client
+
+    post_signup(client, night, "Anna", phone="0171 1234567", consent="on", nonce="a1")
+    anna = SignUp.objects.get()
+    other = post_signup(Client(), night, "Anna", phone="+491711234567", consent="on", nonce="b1")
+    page = other.content.decode()
+    assert other.status_code == 409 and "signed up for this tournament already" in page
+    assert anna.token not in page and SignUp.objects.count() == 1

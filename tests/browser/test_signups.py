@@ -131,3 +131,100 @@ def test_sign_up_wait_move_up_live_and_check_in(
     assert david.entry.player.display_name == "David Engel"
     assert david.entry.purchases.count() == 1
     assert list(david.entry.ledger.values_list("method", flat=True)) == ["cash"]
+
+
+def _context(browser: Any, locale: str, address: str) -> Any:
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        locale=locale,
+        extra_http_headers={"X-Forwarded-For": address, "Accept-Language": locale},
+    )
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    return page
+
+
+def _walk_in(desk: Any, base: str, tournament_id: int, name: str) -> None:
+    desk.goto(f"{base}/console/t/{tournament_id}/desk/")
+    desk.fill("#id_name", name)
+    desk.click("#register-button")
+    desk.wait_for_load_state()
+
+
+def test_walk_ins_share_the_seats_and_one_person_signs_up_once(
+    asgi_server, browser, director, actor, make_tournament
+):
+    """Capacity 6, 2 held back (4 places for sign-ups): a phone signs up in German, four more
+    sign up (the last waits); two walk-ins at the desk take the places held back, a third is
+    refused with the reason (in German and in English). The public page is full. The German
+    phone signing up again is shown its sign-up; another phone with the same e-mail is
+    refused without the link."""
+    t = make_tournament(status="registering", capacity=6)
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=None, reserved=2, check_in_deadline=None
+    )
+    de = _context(browser, "de-DE", "10.0.1.1")
+    en = _context(browser, "en-GB", "10.0.1.2")
+    desk_de = _context(browser, "de-DE", "10.0.1.3")
+    desk_en = _context(browser, "en-GB", "10.0.1.4")
+    try:
+        de.goto(f"{asgi_server}/t/{t.pk}/signup/")
+        assert de.inner_text("#signup-places .su-big") == "4"
+        screenshot(de, "signup-shared-de-open")
+        de.fill("#id_display_name", "Anna Berg")
+        de.fill("#id_email", "anna@example.org")
+        de.check("#id_consent")
+        de.click("#signup-submit")
+        de.wait_for_url(f"{asgi_server}/signup/*/")
+        first = de.url
+        for name in ("Ben Cohn", "Clara Dietz", "David Engel", "Eva Fink"):
+            su.signup_create(tournament=t, display_name=name, actor=actor)
+        assert SignUp.objects.get(display_name="Eva Fink").status == SignUpStatus.WAITING
+
+        login(desk_de, asgi_server, "dir", "pw-director-123")
+        login(desk_en, asgi_server, "dir", "pw-director-123")
+        for name in ("Walter Eins", "Wilma Zwei"):
+            _walk_in(desk_de, asgi_server, t.pk, name)
+            assert "angemeldet" in desk_de.inner_text(".messages")
+        _walk_in(desk_de, asgi_server, t.pk, "Werner Drei")
+        refusal = desk_de.inner_text(".messages .error")
+        assert "Alle 6 Plätze sind belegt" in refusal and "1 auf der Warteliste" in refusal
+        screenshot(desk_de, "signup-shared-desk-refused-de")
+        _walk_in(desk_en, asgi_server, t.pk, "Werner Drei")
+        assert "All 6 places are taken" in desk_en.inner_text(".messages .error")
+        screenshot(desk_en, "signup-shared-desk-refused-en")
+        assert t.entries.count() == 2
+        desk_de.goto(f"{asgi_server}/console/t/{t.pk}/signups/")
+        assert desk_de.inner_text("#su-free").replace(" ", "") == "0/4"
+        screenshot(desk_de, "signup-shared-console-de")
+
+        de.goto(f"{asgi_server}/t/{t.pk}/signup/")
+        assert "Warteliste" in de.inner_text("#signup-places")
+        screenshot(de, "signup-shared-de-full")
+        de.fill("#id_display_name", "Anna Berg")
+        de.fill("#id_email", "Anna@Example.org")
+        de.check("#id_consent")
+        de.click("#signup-submit")
+        de.wait_for_url(first)
+        assert "Du bist schon angemeldet" in de.inner_text("body")
+        screenshot(de, "signup-shared-de-again")
+
+        en.goto(f"{asgi_server}/t/{t.pk}/signup/")
+        assert "waiting list" in en.inner_text("#signup-places")
+        en.fill("#id_display_name", "Anna B.")
+        en.fill("#id_email", "anna@example.org")
+        en.check("#id_consent")
+        en.click("#signup-submit")
+        en.wait_for_selector("#signup-error")
+        assert "signed up for this tournament already" in en.inner_text("#signup-error")
+        assert first.rsplit("/", 2)[-2] not in en.content()
+        screenshot(en, "signup-shared-en-refused")
+        assert SignUp.objects.filter(sheet__tournament=t).count() == 5
+        for page in (de, en, desk_de, desk_en):
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], (page.url, width)
+    finally:
+        for page in (de, en, desk_de, desk_en):
+            page.context.close()

@@ -88,3 +88,57 @@ def test_the_counted_form_agrees_with_the_slots(n, places, data):
     order = sorted(waiting_positions(slots), key=lambda q: waiting_positions(slots)[q])
     assert free_of(held, places) == free_places(slots, places)
     assert moving_up_in(order, free_of(held, places)) == moving_up(slots, places)
+
+
+# --- The seats shared with the desk, the same person (issue 55) -------------------------------
+
+
+def test_walk_ins_count_and_the_places_held_back_stay_the_desks():
+    from signups.domain.places import Room, walk_in_refused
+
+    # Capacity 6, places blank, nobody held back: 2 sign-ups and 4 walk-ins fill the room.
+    full = Room(places=6, reserved=0, seats=6, entries=4, promised=2, holding=2)
+    assert full.free == 0 and walk_in_refused(full, waiting=0)
+    # Capacity 6, 2 held back: 4 with a place, 1 waiting; the waiting one holds nothing.
+    room = Room(places=4, reserved=2, seats=6, entries=0, promised=4, holding=4)
+    assert room.free == 0 and not walk_in_refused(room, waiting=1)
+    two_in = Room(places=4, reserved=2, seats=6, entries=2, promised=4, holding=4)
+    assert walk_in_refused(two_in, waiting=1)
+    # Places beyond the seats are never offered; no capacity: the sheet's places and held back.
+    assert Room(places=9, reserved=2, seats=6, entries=0, promised=0, holding=0).free == 4
+    assert Room(places=3, reserved=1, seats=None, entries=0, promised=0, holding=0).free == 3
+    # A full room with nobody promised or waiting makes an alternate (not refused).
+    room_full = Room(places=6, reserved=0, seats=6, entries=6, promised=0, holding=6)
+    assert not walk_in_refused(room_full, waiting=0)
+
+
+@given(
+    seats=st.integers(0, 30),
+    reserved=st.integers(0, 10),
+    entries=st.integers(0, 40),
+    promised=st.integers(0, 30),
+    checked_in=st.integers(0, 30),
+)
+def test_a_free_place_never_oversells_the_room(seats, reserved, entries, promised, checked_in):
+    from signups.domain.places import Room
+
+    room = Room(
+        places=max(0, seats - reserved),
+        reserved=reserved,
+        seats=seats,
+        entries=entries,
+        promised=promised,
+        holding=promised + checked_in,
+    )
+    assert room.free <= max(0, seats - entries - promised)
+    assert room.free <= max(0, seats - reserved - promised - checked_in)
+
+
+def test_contact_keys_tell_the_same_person():
+    from signups.domain.places import email_key, phone_key
+
+    assert email_key(" Anna@Example.ORG ") == email_key("anna@example.org") != ""
+    same = {phone_key(p) for p in ("0171 1234567", "+49 171 1234567", "0049 (171) 123-4567")}
+    assert same == {"491711234567"}
+    assert phone_key("+43 660 1234567") == "436601234567"
+    assert phone_key("12") == phone_key("") == ""

@@ -40,6 +40,9 @@ from tournament.templatetags.floor import chips
 
 BAG = "bag_"
 COUNT = "count_"
+# The fields of one table's bag form read at most (two per seat; Django caps a request at
+# DATA_UPLOAD_MAX_NUMBER_FIELDS anyway).
+MAX_FIELDS = 200
 
 
 def _event(pk: int) -> FlightEvent:
@@ -166,6 +169,7 @@ def festivals_home(request: HttpRequest) -> HttpResponse:
 @floor_required
 def festival(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(pk)
+    status = 200
     if request.method == "POST":
         if not is_director(request.user):
             raise Http404
@@ -193,10 +197,13 @@ def festival(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("festival", pk=event.pk)
             raise FloorError(_("Unknown action."))
         except FloorError as exc:
+            # Refused: the page again with the reason, and a 4xx (docs/input.md).
             messages.error(request, str(exc))
-            return redirect("festival", pk=event.pk)
+            status = exc.status_code
     state = event_state(event)
-    return render(request, "festivals/festival.html", {"event": event, "state": state})
+    return render(
+        request, "festivals/festival.html", {"event": event, "state": state}, status=status
+    )
 
 
 # --- Bag and tag --------------------------------------------------------------------------------
@@ -206,6 +213,7 @@ def festival(request: HttpRequest, pk: int) -> HttpResponse:
 def bagging(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
     event = _event(pk)
     bagging = _bagging(event, bag)
+    status = 200
     if request.method == "POST":
         if not is_director(request.user):
             raise Http404
@@ -226,8 +234,11 @@ def bagging(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
             else:
                 raise FloorError(_("Unknown action."))
         except FloorError as exc:
+            # Refused: the page again with the reason, and a 4xx (docs/input.md).
             messages.error(request, str(exc))
-        return redirect("bagging", pk=event.pk, bag=bagging.pk)
+            status = exc.status_code
+        else:
+            return redirect("bagging", pk=event.pk, bag=bagging.pk)
     # Read before the report: the page fetches itself once when its socket's hello is newer
     # (static/counts/live.js).
     version = board_version(bagging.tournament_id)
@@ -242,13 +253,17 @@ def bagging(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
             "version": version,
             "findings": _findings(bagging, report),
             "done_tables": sum(1 for t in report.tables if not t.missing and not t.unverified),
+            "reason": request.POST.get("reason", "")[:200] if status != 200 else "",
         },
+        status=status,
     )
 
 
 def _typed_bags(post: Any, lines: list[Any]) -> dict[int, tuple[int | None, str]]:
-    """{entry id: (chips or None, bag)} for the players at the table; a field for anyone else
-    is ignored (the service refuses a player who moved)."""
+    """{entry id: (chips or None, bag)} for the players at the table, and for anyone else the
+    form holds a count for (a player who busted or moved since the form was drawn): those go
+    to the service too, which refuses the whole form naming them (nothing is dropped
+    silently)."""
     out: dict[int, tuple[int | None, str]] = {}
     for line in lines:
         chips = chips_typed(post.get(f"{COUNT}{line.entry_id}", ""), number=line.number)
@@ -256,6 +271,13 @@ def _typed_bags(post: Any, lines: list[Any]) -> dict[int, tuple[int | None, str]
         if chips is None and bag.strip() and bag.strip().upper() != line.bag:
             raise FloorError(_("#%(n)s: enter the count with the bag number.") % {"n": line.number})
         out[line.entry_id] = (chips, bag)
+    for key in list(post.keys())[:MAX_FIELDS]:
+        entry_id = whole_number_or_none(key[len(COUNT) :]) if key.startswith(COUNT) else None
+        if entry_id is None or entry_id in out:
+            continue
+        chips = chips_typed(str(post.get(key, "")))
+        if chips is not None:
+            out[entry_id] = (chips, str(post.get(f"{BAG}{entry_id}", ""))[:40])
     return out
 
 
@@ -304,7 +326,7 @@ def bag_table_page(
             return redirect(back)
         except FloorError as exc:
             messages.error(request, str(exc))
-            status = 400
+            status = exc.status_code
     return render(
         request,
         template,

@@ -87,27 +87,33 @@ def event_create(
     template = lock_tournament(template.pk, key=True)
     name = (name or "").strip()
     if not name or len(name) > 100:
-        raise FloorError(_("Give the event a name of 1 to 100 characters."))
+        raise FloorError(_("Give the event a name of 1 to 100 characters."), field="name")
     if not 2 <= flights <= MAX_FLIGHTS:
-        raise FloorError(_("An event has 2 to 26 starting flights."))
+        raise FloorError(_("An event has 2 to 26 starting flights."), field="flights")
     if advance not in Advance.values:
-        raise FloorError(_("Choose who advances to Day 2."))
+        raise FloorError(_("Choose who advances to Day 2."), field="advance")
     if flight_cap is not None and flight_cap < 2:
-        raise FloorError(_("A flight holds at least 2 players."))
+        raise FloorError(_("A flight holds at least 2 players."), field="flight_cap")
     if not 0 <= tolerance_bp <= 1000:
-        raise FloorError(_("The count tolerance is 0 to 10 % of the chips in play."))
+        raise FloorError(
+            _("The count tolerance is 0 to 10 % of the chips in play."), field="tolerance_bp"
+        )
     if not 0 <= days_between <= 7:
-        raise FloorError(_("Flights start 0 to 7 days apart."))
+        raise FloorError(_("Flights start 0 to 7 days apart."), field="days_between")
     if template.status not in (Status.PLANNED, Status.REGISTERING):
-        raise FloorError(_("Make an event from a tournament that has not started."))
+        raise FloorError(
+            _("Make an event from a tournament that has not started."), field="template"
+        )
     if (
         template.pool_to_id
         or template.pooled
         or Flight.objects.filter(tournament=template).exists()
     ):
-        raise FloorError(_("This tournament belongs to an event already."))
+        raise FloorError(_("This tournament belongs to an event already."), field="template")
     if template.satellite_seat_value or template.bounty_kind != "none":
-        raise FloorError(_("Satellites and bounty tournaments cannot be made into flights."))
+        raise FloorError(
+            _("Satellites and bounty tournaments cannot be made into flights."), field="template"
+        )
     copied = {f: getattr(template, f) for f in TOURNAMENT_FIELDS if f not in _NOT_COPIED} | {
         "capacity": flight_cap,
         "guarantee": 0,

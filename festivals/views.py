@@ -95,9 +95,24 @@ def _findings(bagging: Bagging, found: BagReport | list[Finding]) -> list[dict[s
 # --- The list and a new event ---------------------------------------------------------------
 
 
+def _flight_cap(value: Any) -> int | None:
+    """The cap of players per flight: blank is no cap (as the form's help says); anything else
+    typed must be a whole number of at least 2, never read as "no cap"."""
+    text = str(value or "").strip()
+    if not text:
+        return None
+    return whole_number(
+        text,
+        low=2,
+        message=_("Players per flight: a whole number of at least 2, or blank for no cap."),
+        field="flight_cap",
+    )
+
+
 @floor_required
 def festivals_home(request: HttpRequest) -> HttpResponse:
     typed: dict[str, str] = {}
+    errors: dict[str, str] = {}
     if request.method == "POST":
         if not is_director(request.user):
             raise Http404
@@ -107,8 +122,9 @@ def festivals_home(request: HttpRequest) -> HttpResponse:
                 pk=whole_number_or_none(request.POST.get("template", "")) or 0
             ).first()
             if template is None:
-                raise FloorError(_("Choose the tournament the flights are made from."))
-            cap = whole_number_or_none(request.POST.get("flight_cap", ""))
+                raise FloorError(
+                    _("Choose the tournament the flights are made from."), field="template"
+                )
             event = fest.event_create(
                 template=template,
                 name=request.POST.get("name", ""),
@@ -117,24 +133,32 @@ def festivals_home(request: HttpRequest) -> HttpResponse:
                     low=2,
                     high=fest.MAX_FLIGHTS,
                     message=_("An event has 2 to 26 starting flights."),
+                    field="flights",
                 ),
                 advance=request.POST.get("advance", ""),
                 reentry_across_flights=request.POST.get("reentry") == "on",
-                flight_cap=cap,
+                flight_cap=_flight_cap(request.POST.get("flight_cap", "")),
                 tolerance_bp=whole_number(
                     request.POST.get("tolerance_bp", "50"),
                     high=1000,
                     message=_("The count tolerance is 0 to 10 % of the chips in play."),
+                    field="tolerance_bp",
                 ),
                 days_between=whole_number(
                     request.POST.get("days_between", "1"),
                     high=7,
                     message=_("Flights start 0 to 7 days apart."),
+                    field="days_between",
                 ),
                 actor=Actor.from_request(request),
             )
         except FloorError as exc:
-            messages.error(request, str(exc))
+            if exc.field:
+                # Beside the field it is about (templates/festivals/home.html).
+                errors[exc.field] = str(exc)
+                messages.error(request, _("The event was not made: see the field marked."))
+            else:
+                messages.error(request, str(exc))
         else:
             messages.success(request, _("Event “%(n)s” made.") % {"n": event.name})
             return redirect("festival", pk=event.pk)
@@ -158,6 +182,7 @@ def festivals_home(request: HttpRequest) -> HttpResponse:
             "candidates": candidates,
             "advances": Advance.choices,
             "typed": typed,
+            "errors": errors,
         },
         status=400 if request.method == "POST" else 200,
     )

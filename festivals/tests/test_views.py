@@ -301,3 +301,51 @@ def test_refusals_on_the_festival_pages_answer_4xx_with_the_reason_and_change_no
     assert FlightEvent.objects.get().drawn_at is None
     assert not SeatAssignment.objects.filter(entry__tournament_id=event.day2_id).exists()
     assert Tournament.objects.get(pk=event.day2_id).status == Status.PLANNED
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("flight_cap", "-5"),
+        ("flight_cap", "zehn"),
+        ("flight_cap", "1"),
+        ("flight_cap", "²"),
+        ("flights", ""),
+        ("flights", "drei"),
+        ("days_between", ""),
+        ("days_between", "-1"),
+        ("tolerance_bp", "viel"),
+        ("tolerance_bp", ""),
+    ],
+)
+def test_a_bad_number_in_the_new_event_form_is_a_field_error_and_makes_nothing(
+    boss, base, field, value
+):
+    """A cap of "-5" or "zehn" is not "no cap": the form is refused at that field, nothing is
+    made, and what was typed stays in the form. Blank means "no cap" for the cap alone."""
+    data = {
+        "name": "Sommer Main",
+        "template": base.pk,
+        "flights": "2",
+        "days_between": "1",
+        "advance": "all",
+        "tolerance_bp": "50",
+        field: value,
+    }
+    tournaments = Tournament.objects.count()
+    response = boss.post(reverse("festivals"), data)
+    page = response.content.decode()
+    assert response.status_code == 400, page[:2000]
+    ids = {"flight_cap": "fe-cap", "flights": "fe-flights", "days_between": "fe-days"}
+    ids["tolerance_bp"] = "fe-tol"
+    assert f'id="{ids[field]}-error"' in page
+    assert f'name="{field}" inputmode="numeric"' in page and f'value="{value}"' in page
+    assert 'aria-invalid="true"' in page
+    assert not FlightEvent.objects.exists() and Tournament.objects.count() == tournaments
+    base.refresh_from_db()
+    assert base.pool_to_id is None and base.capacity is None
+
+
+def test_a_blank_flight_cap_is_no_cap(boss, base):
+    event = make_event(boss, base, flight_cap="")
+    assert event.flight_cap is None

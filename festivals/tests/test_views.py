@@ -349,3 +349,42 @@ def test_a_bad_number_in_the_new_event_form_is_a_field_error_and_makes_nothing(
 def test_a_blank_flight_cap_is_no_cap(boss, base):
     event = make_event(boss, base, flight_cap="")
     assert event.flight_cap is None
+
+
+def test_a_drawn_day2_says_registration_closed_on_every_page_that_shows_its_state(
+    boss, base, actor, floor_user
+):
+    """After the Day-2 draw nobody can register: no page says "Registering" ("Anmeldung
+    offen") for the Day 2, in the console, the festival view, the public pages and the
+    screens' board (the lobby names the status from it)."""
+    from festivals import services as fest
+    from festivals.tests.test_festival import bag_all
+    from tournament.events import Actor
+
+    second = Actor(user=floor_user, label="flo", source="127.0.0.1")
+    event = make_event(boss, base)
+    for i, f in enumerate(event.flights.order_by("position")):
+        t = run_flight(f.tournament, actor, 7, i * 100)
+        fest.bagging_close(bagging=bag_all(t, actor, second), actor=actor)
+    fest.day2_draw_run(event=event, seeded=True, actor=actor)
+    day2 = Tournament.objects.get(pk=event.day2_id)
+    assert day2.status == Status.REGISTERING and day2.registration_closed_at is not None
+    assert day2.status_text == "Registration closed"
+    pages = [
+        (boss, reverse("festival", args=[event.pk])),
+        (boss, reverse("tournament-overview", args=[day2.pk])),
+        (boss, reverse("console-home")),
+        (boss, reverse("console-phone", args=[day2.pk])),
+        (Client(), reverse("tournament-public", args=[day2.pk])),
+        (Client(), reverse("home")),
+    ]
+    for language, closed, open_ in (
+        ("en", "Registration closed", "Registering"),
+        ("de", "Anmeldung geschlossen", "Anmeldung offen"),
+    ):
+        for client, url in pages:
+            page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            assert closed in page, (url, language)
+            assert f">{open_}<" not in page, (url, language)
+    clock = Client().get(reverse("clock-json", args=[day2.pk])).json()
+    assert clock["status"] == "registering" and clock["registration_closed"] is True

@@ -191,6 +191,9 @@ def test_a_day2_desk_and_seating_offer_no_registration_and_no_draw_of_their_own(
     event = make_event(boss, base)
     overview = boss.get(reverse("tournament-overview", args=[event.day2_id])).content.decode()
     assert 'id="waits-for-draw"' in overview and 'name="status"' not in overview
+    # Its registration never opens: it does not say "not open yet".
+    assert "registration is not open yet" not in overview
+    assert "Nobody registers into a Day 2" in overview
     desk = boss.get(reverse("desk", args=[event.day2_id])).content.decode()
     assert 'id="register-form"' not in desk and "No registration in a Day 2." in desk
     seating_page = boss.get(reverse("seating", args=[event.day2_id])).content.decode()

@@ -202,7 +202,9 @@ def festival(request: HttpRequest, pk: int) -> HttpResponse:
         action = request.POST.get("action", "")
         try:
             if action == "bagging_open":
-                t = get_object_or_404(Tournament, pk=request.POST.get("tournament", 0))
+                t = get_object_or_404(
+                    Tournament, pk=whole_number_or_none(request.POST.get("tournament", "")) or 0
+                )
                 if t.pk != event.day2_id and t.pk not in flight_labels(event):
                     raise Http404
                 bagging = fest.bagging_open(tournament=t, actor=actor)

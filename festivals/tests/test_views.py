@@ -267,6 +267,11 @@ def test_refusals_on_the_festival_pages_answer_4xx_with_the_reason_and_change_no
     run_flight(a, actor, 7, 0)
     run_flight(b, actor, 7, 100)
     page = reverse("festival", args=[event.pk])
+    # Bag and tag for a tournament that is not a number: not found, not a server error.
+    for odd in ("abc", "²", "9" * 30, ""):
+        response = boss.post(page, {"action": "bagging_open", "tournament": odd})
+        assert response.status_code == 404
+    assert not Bagging.objects.exists()
     # A day with players still to bag is not closed.
     opened = fest.bagging_open(tournament=a, actor=actor)
     url = reverse("bagging", args=[event.pk, opened.pk])

@@ -32,7 +32,7 @@ from festivals.selectors import (
 from tables.dealer_view import tablet_table
 from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.inputs import whole_number, whole_number_or_none
+from tournament.inputs import plain_text, whole_number, whole_number_or_none
 from tournament.live import board_version
 from tournament.models import Status, Tournament
 from tournament.roles import floor_required, is_director
@@ -127,7 +127,7 @@ def festivals_home(request: HttpRequest) -> HttpResponse:
                 )
             event = fest.event_create(
                 template=template,
-                name=request.POST.get("name", ""),
+                name=plain_text(request.POST.get("name", ""), longest=100, field="name"),
                 flights=whole_number(
                     request.POST.get("flights", ""),
                     low=2,
@@ -255,7 +255,9 @@ def bagging(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
                 messages.success(request, _("The day is closed."))
             elif request.POST.get("action") == "reopen":
                 fest.bagging_reopen(
-                    bagging=bagging, actor=actor, reason=request.POST.get("reason", "")
+                    bagging=bagging,
+                    actor=actor,
+                    reason=plain_text(request.POST.get("reason", ""), longest=200, field="reason"),
                 )
                 messages.success(request, _("The day is open again for corrections."))
             else:

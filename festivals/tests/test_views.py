@@ -296,6 +296,8 @@ def test_refusals_on_the_festival_pages_answer_4xx_with_the_reason_and_change_no
     # A flight's day reopened: the draw names it, seats nobody.
     closed_b = Bagging.objects.get(tournament=b)
     reopen = reverse("bagging", args=[event.pk, closed_b.pk])
+    response = boss.post(reopen, {"action": "reopen", "reason": "nul\x00"})
+    assert response.status_code == 400
     response = boss.post(reopen, {"action": "reopen", "reason": " "})
     assert (
         response.status_code == 400 and "Say why the day is reopened." in response.content.decode()
@@ -352,6 +354,14 @@ def test_a_bad_number_in_the_new_event_form_is_a_field_error_and_makes_nothing(
     assert not FlightEvent.objects.exists() and Tournament.objects.count() == tournaments
     base.refresh_from_db()
     assert base.pool_to_id is None and base.capacity is None
+
+
+@pytest.mark.parametrize("name", ["", "Main\x00Event", "x" * 101])
+def test_a_bad_event_name_is_a_field_error_and_makes_nothing(boss, base, name):
+    data = {"name": name, "template": base.pk, "flights": "2", "advance": "all"}
+    response = boss.post(reverse("festivals"), data)
+    assert response.status_code == 400 and 'id="fe-name-error"' in response.content.decode()
+    assert not FlightEvent.objects.exists()
 
 
 def test_a_blank_flight_cap_is_no_cap(boss, base):

@@ -203,6 +203,8 @@ def _lobby_config() -> dict[str, Any]:
             "ante": _("Ante"),
             "bbAnte": _("BB ante"),
             "status": {value: str(label) for value, label in Status.choices},
+            # Registering with registration closed (a Day 2 once drawn): Tournament.status_text.
+            "registrationClosed": _("Registration closed"),
         },
     }
 

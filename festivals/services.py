@@ -36,7 +36,7 @@ from festivals.selectors import (
 )
 from tables.domain.seating import secure_random, tables_needed
 from tables.services import seats_place
-from tournament.errors import FloorError
+from tournament.errors import Conflict, FloorError, NotFound
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import (
@@ -87,27 +87,33 @@ def event_create(
     template = lock_tournament(template.pk, key=True)
     name = (name or "").strip()
     if not name or len(name) > 100:
-        raise FloorError(_("Give the event a name of 1 to 100 characters."))
+        raise FloorError(_("Give the event a name of 1 to 100 characters."), field="name")
     if not 2 <= flights <= MAX_FLIGHTS:
-        raise FloorError(_("An event has 2 to 26 starting flights."))
+        raise FloorError(_("An event has 2 to 26 starting flights."), field="flights")
     if advance not in Advance.values:
-        raise FloorError(_("Choose who advances to Day 2."))
+        raise FloorError(_("Choose who advances to Day 2."), field="advance")
     if flight_cap is not None and flight_cap < 2:
-        raise FloorError(_("A flight holds at least 2 players."))
+        raise FloorError(_("A flight holds at least 2 players."), field="flight_cap")
     if not 0 <= tolerance_bp <= 1000:
-        raise FloorError(_("The count tolerance is 0 to 10 % of the chips in play."))
+        raise FloorError(
+            _("The count tolerance is 0 to 10 % of the chips in play."), field="tolerance_bp"
+        )
     if not 0 <= days_between <= 7:
-        raise FloorError(_("Flights start 0 to 7 days apart."))
+        raise FloorError(_("Flights start 0 to 7 days apart."), field="days_between")
     if template.status not in (Status.PLANNED, Status.REGISTERING):
-        raise FloorError(_("Make an event from a tournament that has not started."))
+        raise FloorError(
+            _("Make an event from a tournament that has not started."), field="template"
+        )
     if (
         template.pool_to_id
         or template.pooled
         or Flight.objects.filter(tournament=template).exists()
     ):
-        raise FloorError(_("This tournament belongs to an event already."))
+        raise FloorError(_("This tournament belongs to an event already."), field="template")
     if template.satellite_seat_value or template.bounty_kind != "none":
-        raise FloorError(_("Satellites and bounty tournaments cannot be made into flights."))
+        raise FloorError(
+            _("Satellites and bounty tournaments cannot be made into flights."), field="template"
+        )
     copied = {f: getattr(template, f) for f in TOURNAMENT_FIELDS if f not in _NOT_COPIED} | {
         "capacity": flight_cap,
         "guarantee": 0,
@@ -246,6 +252,7 @@ def bags_record(
     typed = {e: (c, b) for e, (c, b) in bags.items() if c is not None}
     if not typed:
         raise FloorError(_("Enter at least one count."))
+    _at_table(tournament, table_number, list(typed))
     latest = latest_bags(bagging, typed)
     held = bag_holders(bagging, [b for _c, b in typed.values()])
     taken = {bag: row.entry_id for bag, row in held.items()}
@@ -299,6 +306,58 @@ def bags_record(
         verified=verified,
     )
     return recorded.counts
+
+
+def _at_table(tournament: Tournament, table_number: int, entry_ids: list[int]) -> None:
+    """Refuse the whole form when a count is for a player who is no longer at this table (out,
+    or moved since the form was drawn), naming them: a count is never dropped silently."""
+    entries = {
+        e.pk: e
+        for e in Entry.objects.filter(tournament_id=tournament.pk, pk__in=entry_ids)
+        .select_related("player", "seat__table")
+        .only("id", "number", "status", "player__display_name", "seat__table__number")
+    }
+    for entry_id in entry_ids:
+        entry = entries.get(entry_id)
+        if entry is None:
+            raise NotFound(_("No such player in this tournament."))
+        who = {"n": entry.number, "name": entry.player.display_name, "t": table_number}
+        if entry.status == EntryStatus.BUSTED:
+            raise Conflict(
+                _(
+                    "#%(n)s %(name)s busted after this form was drawn and gets no bag. Nothing "
+                    "was recorded: check the other counts and record them again."
+                )
+                % who,
+                code="not_playing",
+            )
+        if entry.status != EntryStatus.ACTIVE:
+            raise Conflict(
+                _(
+                    "#%(n)s %(name)s is no longer in the field and gets no bag. Nothing was "
+                    "recorded: check the other counts and record them again."
+                )
+                % who,
+                code="not_playing",
+            )
+        seat = getattr(entry, "seat", None)
+        if seat is None or seat.table.number != table_number:
+            raise Conflict(
+                (
+                    _(
+                        "#%(n)s %(name)s moved to table %(now)s after this form was drawn: "
+                        "count them there. Nothing was recorded: check the other counts and "
+                        "record them again."
+                    )
+                    if seat is not None
+                    else _(
+                        "#%(n)s %(name)s has no seat at table %(t)s any more. Nothing was "
+                        "recorded: check the other counts and record them again."
+                    )
+                )
+                % (who | {"now": seat.table.number if seat is not None else ""}),
+                code="moved",
+            )
 
 
 @transaction.atomic
@@ -371,20 +430,20 @@ def bagging_close(*, bagging: Bagging, actor: Actor, despite_flags: bool = False
     report = bagging_report(bagging)
     if report.missing:
         tables = sorted({t.table for t in report.tables if t.missing})
-        raise FloorError(
+        raise Conflict(
             _("%(n)s players have no bag yet (tables %(t)s).")
             % {"n": report.missing, "t": ", ".join(map(str, tables))},
             code="missing",
         )
     if report.unverified:
         tables = sorted({t.table for t in report.tables if t.unverified})
-        raise FloorError(
+        raise Conflict(
             _("%(n)s counts wait for a second person (tables %(t)s).")
             % {"n": report.unverified, "t": ", ".join(map(str, tables))},
             code="unverified",
         )
     if report.findings and not despite_flags:
-        raise FloorError(
+        raise Conflict(
             _(
                 "%(n)s counts are flagged for a recount; recount them or close the day despite the flags."
             )
@@ -628,12 +687,12 @@ def day2_draw_run(
         elif flight.tournament.players_left != bagging.survivors:
             changed.append(flight.label)  # a bust or a correction after the day closed
     if open_days:
-        raise FloorError(
+        raise Conflict(
             _("These flights have not closed their day yet: %(f)s.") % {"f": ", ".join(open_days)},
             code="open_days",
         )
     if changed:
-        raise FloorError(
+        raise Conflict(
             _(
                 "These flights changed after their day closed: %(f)s. Reopen their bag and tag "
                 "and close it again."

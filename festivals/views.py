@@ -32,7 +32,7 @@ from festivals.selectors import (
 from tables.dealer_view import tablet_table
 from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.inputs import whole_number, whole_number_or_none
+from tournament.inputs import plain_text, whole_number, whole_number_or_none
 from tournament.live import board_version
 from tournament.models import Status, Tournament
 from tournament.roles import floor_required, is_director
@@ -40,6 +40,9 @@ from tournament.templatetags.floor import chips
 
 BAG = "bag_"
 COUNT = "count_"
+# The fields of one table's bag form read at most (two per seat; Django caps a request at
+# DATA_UPLOAD_MAX_NUMBER_FIELDS anyway).
+MAX_FIELDS = 200
 
 
 def _event(pk: int) -> FlightEvent:
@@ -92,9 +95,24 @@ def _findings(bagging: Bagging, found: BagReport | list[Finding]) -> list[dict[s
 # --- The list and a new event ---------------------------------------------------------------
 
 
+def _flight_cap(value: Any) -> int | None:
+    """The cap of players per flight: blank is no cap (as the form's help says); anything else
+    typed must be a whole number of at least 2, never read as "no cap"."""
+    text = str(value or "").strip()
+    if not text:
+        return None
+    return whole_number(
+        text,
+        low=2,
+        message=_("Players per flight: a whole number of at least 2, or blank for no cap."),
+        field="flight_cap",
+    )
+
+
 @floor_required
 def festivals_home(request: HttpRequest) -> HttpResponse:
     typed: dict[str, str] = {}
+    errors: dict[str, str] = {}
     if request.method == "POST":
         if not is_director(request.user):
             raise Http404
@@ -104,34 +122,43 @@ def festivals_home(request: HttpRequest) -> HttpResponse:
                 pk=whole_number_or_none(request.POST.get("template", "")) or 0
             ).first()
             if template is None:
-                raise FloorError(_("Choose the tournament the flights are made from."))
-            cap = whole_number_or_none(request.POST.get("flight_cap", ""))
+                raise FloorError(
+                    _("Choose the tournament the flights are made from."), field="template"
+                )
             event = fest.event_create(
                 template=template,
-                name=request.POST.get("name", ""),
+                name=plain_text(request.POST.get("name", ""), longest=100, field="name"),
                 flights=whole_number(
                     request.POST.get("flights", ""),
                     low=2,
                     high=fest.MAX_FLIGHTS,
                     message=_("An event has 2 to 26 starting flights."),
+                    field="flights",
                 ),
                 advance=request.POST.get("advance", ""),
                 reentry_across_flights=request.POST.get("reentry") == "on",
-                flight_cap=cap,
+                flight_cap=_flight_cap(request.POST.get("flight_cap", "")),
                 tolerance_bp=whole_number(
                     request.POST.get("tolerance_bp", "50"),
                     high=1000,
                     message=_("The count tolerance is 0 to 10 % of the chips in play."),
+                    field="tolerance_bp",
                 ),
                 days_between=whole_number(
                     request.POST.get("days_between", "1"),
                     high=7,
                     message=_("Flights start 0 to 7 days apart."),
+                    field="days_between",
                 ),
                 actor=Actor.from_request(request),
             )
         except FloorError as exc:
-            messages.error(request, str(exc))
+            if exc.field:
+                # Beside the field it is about (templates/festivals/home.html).
+                errors[exc.field] = str(exc)
+                messages.error(request, _("The event was not made: see the field marked."))
+            else:
+                messages.error(request, str(exc))
         else:
             messages.success(request, _("Event “%(n)s” made.") % {"n": event.name})
             return redirect("festival", pk=event.pk)
@@ -155,6 +182,7 @@ def festivals_home(request: HttpRequest) -> HttpResponse:
             "candidates": candidates,
             "advances": Advance.choices,
             "typed": typed,
+            "errors": errors,
         },
         status=400 if request.method == "POST" else 200,
     )
@@ -166,6 +194,7 @@ def festivals_home(request: HttpRequest) -> HttpResponse:
 @floor_required
 def festival(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(pk)
+    status = 200
     if request.method == "POST":
         if not is_director(request.user):
             raise Http404
@@ -173,7 +202,9 @@ def festival(request: HttpRequest, pk: int) -> HttpResponse:
         action = request.POST.get("action", "")
         try:
             if action == "bagging_open":
-                t = get_object_or_404(Tournament, pk=request.POST.get("tournament", 0))
+                t = get_object_or_404(
+                    Tournament, pk=whole_number_or_none(request.POST.get("tournament", "")) or 0
+                )
                 if t.pk != event.day2_id and t.pk not in flight_labels(event):
                     raise Http404
                 bagging = fest.bagging_open(tournament=t, actor=actor)
@@ -193,10 +224,13 @@ def festival(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("festival", pk=event.pk)
             raise FloorError(_("Unknown action."))
         except FloorError as exc:
+            # Refused: the page again with the reason, and a 4xx (docs/input.md).
             messages.error(request, str(exc))
-            return redirect("festival", pk=event.pk)
+            status = exc.status_code
     state = event_state(event)
-    return render(request, "festivals/festival.html", {"event": event, "state": state})
+    return render(
+        request, "festivals/festival.html", {"event": event, "state": state}, status=status
+    )
 
 
 # --- Bag and tag --------------------------------------------------------------------------------
@@ -206,6 +240,7 @@ def festival(request: HttpRequest, pk: int) -> HttpResponse:
 def bagging(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
     event = _event(pk)
     bagging = _bagging(event, bag)
+    status = 200
     if request.method == "POST":
         if not is_director(request.user):
             raise Http404
@@ -220,14 +255,19 @@ def bagging(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
                 messages.success(request, _("The day is closed."))
             elif request.POST.get("action") == "reopen":
                 fest.bagging_reopen(
-                    bagging=bagging, actor=actor, reason=request.POST.get("reason", "")
+                    bagging=bagging,
+                    actor=actor,
+                    reason=plain_text(request.POST.get("reason", ""), longest=200, field="reason"),
                 )
                 messages.success(request, _("The day is open again for corrections."))
             else:
                 raise FloorError(_("Unknown action."))
         except FloorError as exc:
+            # Refused: the page again with the reason, and a 4xx (docs/input.md).
             messages.error(request, str(exc))
-        return redirect("bagging", pk=event.pk, bag=bagging.pk)
+            status = exc.status_code
+        else:
+            return redirect("bagging", pk=event.pk, bag=bagging.pk)
     # Read before the report: the page fetches itself once when its socket's hello is newer
     # (static/counts/live.js).
     version = board_version(bagging.tournament_id)
@@ -242,13 +282,17 @@ def bagging(request: HttpRequest, pk: int, bag: int) -> HttpResponse:
             "version": version,
             "findings": _findings(bagging, report),
             "done_tables": sum(1 for t in report.tables if not t.missing and not t.unverified),
+            "reason": request.POST.get("reason", "")[:200] if status != 200 else "",
         },
+        status=status,
     )
 
 
 def _typed_bags(post: Any, lines: list[Any]) -> dict[int, tuple[int | None, str]]:
-    """{entry id: (chips or None, bag)} for the players at the table; a field for anyone else
-    is ignored (the service refuses a player who moved)."""
+    """{entry id: (chips or None, bag)} for the players at the table, and for anyone else the
+    form holds a count for (a player who busted or moved since the form was drawn): those go
+    to the service too, which refuses the whole form naming them (nothing is dropped
+    silently)."""
     out: dict[int, tuple[int | None, str]] = {}
     for line in lines:
         chips = chips_typed(post.get(f"{COUNT}{line.entry_id}", ""), number=line.number)
@@ -256,6 +300,13 @@ def _typed_bags(post: Any, lines: list[Any]) -> dict[int, tuple[int | None, str]
         if chips is None and bag.strip() and bag.strip().upper() != line.bag:
             raise FloorError(_("#%(n)s: enter the count with the bag number.") % {"n": line.number})
         out[line.entry_id] = (chips, bag)
+    for key in list(post.keys())[:MAX_FIELDS]:
+        entry_id = whole_number_or_none(key[len(COUNT) :]) if key.startswith(COUNT) else None
+        if entry_id is None or entry_id in out:
+            continue
+        chips = chips_typed(str(post.get(key, "")))
+        if chips is not None:
+            out[entry_id] = (chips, str(post.get(f"{BAG}{entry_id}", ""))[:40])
     return out
 
 
@@ -304,7 +355,7 @@ def bag_table_page(
             return redirect(back)
         except FloorError as exc:
             messages.error(request, str(exc))
-            status = 400
+            status = exc.status_code
     return render(
         request,
         template,

@@ -47,6 +47,7 @@ class Board(TypedDict, total=False):
 
     version: int
     status: str
+    registration_closed: bool
     players_left: int | None
     entries: int | None
     average_stack: int | None

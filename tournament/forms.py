@@ -188,8 +188,12 @@ class TournamentForm(forms.ModelForm):
                 "Empty: one full table, as many seats as a table has (at most 10)."
             )
             if self.instance.pk is None and "final_table_size" not in (kwargs.get("initial") or {}):
-                # A new tournament's final table follows its seats per table (tda-de 11).
+                # A new tournament's final table follows its seats per table (tda-de 11): the
+                # field starts empty, as its help says, not with the model's default of 9
+                # (which the form field takes as its own initial value), so a 6-max event made
+                # with the page's defaults gets a final table of 6, as through the API.
                 self.initial.pop("final_table_size", None)
+                self.fields["final_table_size"].initial = None
 
     def show_until_texts(self, texts: dict[str, str]) -> None:
         """Say beside each "until level" setting when it closes as the tournament stands now

@@ -48,7 +48,14 @@ def tournament_board(
 
     if version is None:
         version = board_version(tournament.pk)
-    board: Board = {"version": version, "status": tournament.status, "notice": ""}
+    board: Board = {
+        "version": version,
+        "status": tournament.status,
+        # A tournament not started yet may have closed its registration (a Day 2 once drawn):
+        # the screens that name the status say so instead of "Registering".
+        "registration_closed": tournament.registration_closed_at is not None,
+        "notice": "",
+    }
     try:
         numbers = tournament_numbers(tournament, fresh=fresh)
         board["payouts"] = payout_amounts(tournament, numbers)[:BIG_SCREEN_PAYOUTS]

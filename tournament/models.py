@@ -380,6 +380,15 @@ class Tournament(DatabaseCounted):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def status_text(self) -> str:
+        """The status as the pages show it. Before the start with registration closed (a Day 2
+        once its draw seated the field, or a tournament closed by hand) it says so: its status
+        is still `registering`, but nobody can register."""
+        if self.status == Status.REGISTERING and self.registration_closed_at is not None:
+            return str(_("Registration closed"))
+        return status_label(self.status)
+
     def clean(self) -> None:
         """The setting rules on the whole row (tournament/domain/settings_rules.py)."""
         from django.core.exceptions import ValidationError

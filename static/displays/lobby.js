@@ -30,7 +30,9 @@ function draw(c) {
     else if (lv.ante) blinds += ` · ${t.ante} ${formatChips(lv.ante, lang)}`;
   }
   set(c.node, "blinds", blinds || "\u00a0");
-  set(c.node, "status", t.status[s.status] || s.status);
+  // Registering with registration closed (a Day 2 once drawn) says so, as the pages do.
+  const closed = s.status === "registering" && s.registration_closed;
+  set(c.node, "status", closed ? t.registrationClosed : t.status[s.status] || s.status);
   const num = (v) => (v === null || v === undefined ? "–" : formatChips(v, lang));
   set(c.node, "players", num(s.players_left));
   set(c.node, "entries", num(s.entries));

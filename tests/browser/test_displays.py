@@ -585,3 +585,34 @@ def test_a_full_table_map_is_readable_across_the_room(
             assert min(numbers_px) >= 0.055 * 1080
             words = " ".join(x["text"] for x in texts)
             assert ("Open: 1–8" if locale == "en-GB" else "Frei: 1–8") in words
+
+
+@pytest.mark.parametrize(
+    ("locale", "closed"), [("en-GB", "Registration closed"), ("de-DE", "Anmeldung geschlossen")]
+)
+def test_the_lobby_says_registration_closed_before_the_start_once_it_is_closed(
+    asgi_server, make_tournament, new_page, actor, locale, closed
+):
+    """A tournament whose registration closed before its start (a Day 2 once its draw seated
+    the field) is not "Registering" on the lobby: neither as the page is drawn nor once the
+    tournament's board has come."""
+    from django.utils import timezone
+
+    from displays.domain.views import Kind, Step
+    from displays.services import display_assign, display_open, display_pair
+    from tournament.models import Tournament
+
+    t = make_tournament(name="Main Event – Day 2", status="registering")
+    Tournament.objects.filter(pk=t.pk).update(registration_closed_at=timezone.now())
+    display, token = display_open()
+    display_pair(code=display.code, name="Lobby", actor=actor)
+    display_assign(
+        display_id=display.pk, steps=[Step(Kind.LOBBY, tournaments=(t.pk,))], actor=actor
+    )
+    page = new_page(SIZES["1920x1080"], locale=locale)
+    page.context.add_cookies([{"name": "floor_display", "value": token, "url": asgi_server}])
+    page.goto(f"{asgi_server}/display/view/0/")
+    assert page.inner_text("[data-f=status]") == closed
+    # The snapshot is drawn (the time is set from it), and the status stays.
+    page.wait_for_function("() => document.querySelector('[data-f=time]').textContent !== '--:--'")
+    assert page.inner_text("[data-f=status]") == closed

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from counts.selectors import LEADERS, chip_leaders, table_sheet, tables_of, tournament_field
 from counts.services import count_record, table_counts_record
+from tournament import figures
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.inputs import CHIPS_MAX, whole_number, whole_number_or_none
@@ -72,7 +73,9 @@ def counts_console(request: HttpRequest, pk: int) -> HttpResponse:
                     raise FloorError(_("Enter the count."))
                 count_record(tournament=tournament, entry=entry, count=chips, actor=actor)
                 messages.success(
-                    request, _("Count of #%(n)s recorded: %(c)s.") % {"n": number, "c": chips}
+                    request,
+                    _("Count of #%(n)s recorded: %(c)s.")
+                    % {"n": number, "c": figures.chips(chips)},
                 )
             else:
                 if chosen is None:

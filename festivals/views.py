@@ -32,11 +32,11 @@ from festivals.selectors import (
 from tables.dealer_view import tablet_table
 from tournament.errors import FloorError
 from tournament.events import Actor
+from tournament.figures import chips
 from tournament.inputs import whole_number, whole_number_or_none
 from tournament.live import board_version
 from tournament.models import Status, Tournament
 from tournament.roles import floor_required, is_director
-from tournament.templatetags.floor import chips
 
 BAG = "bag_"
 COUNT = "count_"

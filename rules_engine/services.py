@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
-from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -54,6 +53,7 @@ from rules_engine.selectors import (  # noqa: F401  (the reads, importable from 
 from rules_engine.signals import disqualified, penalty_given
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.figures import chips as _grouped
 from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus, Tournament
 
@@ -92,7 +92,7 @@ SO_FAR: dict[str, tuple[Act, ...]] = {
 
 def _chips(amount: int) -> str:
     """A chip count grouped the reader's way (2,000 / 2.000)."""
-    return number_format(amount, force_grouping=True)
+    return _grouped(amount)
 
 
 def bet_ruling(

@@ -8,19 +8,17 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournament.domain.deals import DealError, DealProposal, propose
-from tournament.domain.money import format_money
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.figures import chips, money
 from tournament.live import notify_board
 from tournament.locks import lock_tournament
 from tournament.models import Deal, DealShare, Entry, EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import ledger
-from tournament.templatetags.floor import chips
 
 MAX_DEAL_PLAYERS = 10
 
@@ -62,7 +60,6 @@ def _check(tournament: Tournament, data: DealInput) -> list[Entry]:
 
 
 def _deal_error(exc: DealError, currency: str) -> str:
-    lang = (get_language() or "en")[:2]
     p = exc.params
     if exc.code == "stacks_sum":
         return _(
@@ -72,11 +69,11 @@ def _deal_error(exc: DealError, currency: str) -> str:
         return _(
             "The deal does not work: leave between 0 and %(m)s (first minus second prize) to "
             "play for."
-        ) % {"m": format_money(p["most"], currency, lang)}
+        ) % {"m": money(p["most"], currency)}
     if exc.code == "custom_sum":
         return _("The custom split adds up to %(a)s, but %(t)s is to be shared.") % {
-            "a": format_money(p["amounts"], currency, lang),
-            "t": format_money(p["total"], currency, lang),
+            "a": money(p["amounts"], currency),
+            "t": money(p["total"], currency),
         }
     if exc.code in ("custom_missing", "custom_negative"):
         return _("Enter a custom share (0 or more) for every player.")

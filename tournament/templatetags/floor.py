@@ -8,7 +8,7 @@ from django import template
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
-from tournament.domain.money import format_money
+from tournament import figures
 
 register = template.Library()
 
@@ -17,16 +17,14 @@ register = template.Library()
 def money(amount: Any, currency: str = "EUR") -> str:
     if amount is None or amount == "":
         return ""
-    return format_money(int(amount), currency or "EUR", (get_language() or "en")[:2])
+    return figures.money(int(amount), currency)
 
 
 @register.filter
 def chips(amount: Any) -> str:
     if amount is None or amount == "":
         return ""
-    value = int(amount)
-    sep = "." if (get_language() or "en").startswith("de") else ","
-    return f"{value:,}".replace(",", sep)
+    return figures.chips(int(amount))
 
 
 @register.filter

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from counts.selectors import LEADERS, chip_leaders, table_sheet, tables_of, tournament_field
 from counts.services import count_record, table_counts_record
@@ -88,7 +89,11 @@ def counts_console(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 messages.success(
                     request,
-                    _("Table %(t)s: %(n)s counts recorded.")
+                    ngettext(
+                        "Table %(t)s: %(n)s count recorded.",
+                        "Table %(t)s: %(n)s counts recorded.",
+                        len(recorded.counts),
+                    )
                     % {"t": chosen, "n": len(recorded.counts)},
                 )
         except FloorError as exc:

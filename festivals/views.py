@@ -281,7 +281,10 @@ def bag_table_page(
                 n = fest.bags_confirm(
                     bagging=bagging, table_number=table, entry_ids=None, actor=actor
                 )
-                messages.success(request, _("%(n)s counts confirmed.") % {"n": n})
+                messages.success(
+                    request,
+                    ngettext("%(n)s count confirmed.", "%(n)s counts confirmed.", n) % {"n": n},
+                )
             else:
                 rows = fest.bags_record(
                     bagging=bagging,

@@ -42,8 +42,8 @@ def problem_message(problem: Problem) -> str:
         )
     if code == "range":
         return _("Enter a whole number from %(low)s to %(high)s.") % {
-            "low": figures.chips(problem.low),
-            "high": figures.chips(problem.high),
+            "low": figures.chips(problem.low or 0),
+            "high": figures.chips(problem.high or 0),
         }
     messages = {
         "required": _("This field is required."),

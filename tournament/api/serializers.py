@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -9,17 +11,17 @@ from tournament.roles import is_director
 from tournament.validation import merged_values, settings_errors
 
 
-def _with_methods(message: str) -> str:
+def _with_methods(message: Any) -> str:
     return str(message) % {"methods": ", ".join(PURCHASE_METHODS)}
 
 
 # Worded when the error is shown, in the request's language (not when this module is imported).
 _with_methods_lazy = lazy(_with_methods, str)
-BUY_IN_METHOD_ERRORS = {
+BUY_IN_METHOD_ERRORS: dict[str, Any] = {
     "required": _with_methods_lazy(_("Say how the buy-in was paid: %(methods)s.")),
     "invalid_choice": _with_methods_lazy(_("Unknown payment method; one of: %(methods)s.")),
 }
-PURCHASE_METHOD_ERRORS = {
+PURCHASE_METHOD_ERRORS: dict[str, Any] = {
     "required": _with_methods_lazy(_("Say how it was paid: %(methods)s.")),
     "invalid_choice": _with_methods_lazy(_("Unknown payment method; one of: %(methods)s.")),
 }

@@ -496,7 +496,13 @@ def _refuse(exc: FestivalError) -> FloorError:
         )
     if exc.code == "empty":
         return FloorError(_("No flight has survivors to draw."), code=exc.code)
-    return FloorError(_("The Day-2 draw is not possible: %(r)s") % {"r": exc}, code=exc.code)
+    reasons = {
+        "no_room": _("the Day 2's tables do not have a seat for every bag."),
+        "table_twice": _("a table is listed twice."),
+        "entry_twice": _("a player is listed twice."),
+    }
+    reason = reasons.get(exc.code, str(exc))
+    return FloorError(_("The Day-2 draw is not possible: %(r)s") % {"r": reason}, code=exc.code)
 
 
 def _bags_of(flight: Flight, bagging: Bagging) -> list[Survivor]:

@@ -51,6 +51,7 @@ from rules_engine.selectors import (  # noqa: F401  (the reads, importable from 
     tournament_version,
 )
 from rules_engine.signals import disqualified, penalty_given
+from rules_engine.words import colour_up_reason, penalty_reason
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.figures import chips as _grouped
@@ -445,7 +446,9 @@ def penalty_give(
     try:
         hands = hands_to_sit_out(kind, count, at_table)
     except PenaltyError as exc:
-        raise FloorError(_("This penalty cannot be given: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("This penalty cannot be given: %(reason)s") % {"reason": penalty_reason(exc)}
+        ) from exc
     rs = tournament_ruleset(tournament)
     rule = rs.cite["penalties"]
     penalty = Penalty.objects.create(
@@ -542,7 +545,9 @@ def colour_up_run(
             rng=secrets.SystemRandom(),
         )
     except ChipRaceError as exc:
-        raise FloorError(_("This colour-up cannot be done: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("This colour-up cannot be done: %(reason)s") % {"reason": colour_up_reason(exc)}
+        ) from exc
     data = {
         "winner": result.winner,
         "rules": list(result.rules),

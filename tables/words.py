@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+import re
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from tables.domain.button import ButtonError
 from tables.domain.seating import SeatingError
+from tournament.reasons import reason_text
 
 
 def seating_reason(exc: SeatingError) -> str:
@@ -48,3 +52,27 @@ def seating_reason(exc: SeatingError) -> str:
         "final_size": _("A final table has 2 to 10 seats."),
     }
     return str(texts.get(exc.code, exc))
+
+
+BUTTON_REASONS = {
+    "no player at the table": gettext_lazy("nobody sits at the table."),
+    "the table is full": gettext_lazy("the table is full."),
+    "a table has 2 to 10 seats": gettext_lazy("a table has 2 to 10 seats."),
+    "a hand needs two players": gettext_lazy("a hand needs two players."),
+    "a seat number is outside the table": gettext_lazy("a seat number is outside the table."),
+}
+BUTTON_PATTERNS = [
+    (
+        re.compile(r"seat (?P<s>\d+) has no player for the button"),
+        gettext_lazy("nobody sits in seat %(s)s to take the button."),
+    ),
+    (
+        re.compile(r"seat (?P<s>\d+) is not at the table"),
+        gettext_lazy("seat %(s)s is not at the table."),
+    ),
+]
+
+
+def button_reason(exc: ButtonError) -> str:
+    """Why the button cannot go where the floor put it (tables/domain/button.py)."""
+    return reason_text(exc, BUTTON_REASONS, BUTTON_PATTERNS)

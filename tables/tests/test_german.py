@@ -11,11 +11,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+import tables.domain.button as button
 import tables.domain.seating as seating
 from tables import services as svc
+from tables.domain.button import ButtonError
 from tables.domain.seating import SeatingError
 from tables.tests.services.test_seating_services import field, layout  # noqa: F401 (a fixture)
-from tables.words import seating_reason
+from tables.words import button_reason, seating_reason
 from tournament.errors import FloorError
 
 pytestmark = pytest.mark.django_db
@@ -74,3 +76,20 @@ def test_the_seating_charts_button_opens_tables(floor_user, field):  # noqa: F81
     page = client.get(reverse("seating", args=[t.pk])).content.decode()
     assert '<button class="btn small" type="submit">Tische öffnen</button>' in page
     assert ">Offene Tische<" in page
+
+
+def _raised(module, error: str) -> list[str]:
+    """The reasons a domain module raises `error` with, as written (f-strings as patterns)."""
+    return re.findall(rf'raise {error}\(\s*f?"([^"]+)"', Path(module.__file__).read_text())
+
+
+def test_every_button_refusal_has_german_words():
+    reasons = _raised(button, "ButtonError")
+    assert len(reasons) >= 6
+    with translation.override("de"):
+        for reason in reasons:
+            text = re.sub(r"\{[^}]+\}", "3", reason)
+            assert button_reason(ButtonError(text)) != text, reason
+        assert button_reason(ButtonError("a hand needs two players")) == (
+            "eine Hand braucht zwei Spieler."
+        )

@@ -70,3 +70,32 @@ def test_every_message_in_the_code_is_in_the_german_catalogue(tmp_path, monkeypa
         if (e.msgctxt, e.msgid, e.msgid_plural or None) not in done
     ]
     assert not missing, "\n".join(missing)
+
+
+def _german(entry: polib.POEntry) -> str:
+    return entry.msgstr + " ".join(entry.msgstr_plural.values())
+
+
+def test_german_terms_are_the_catalogues_own():
+    """One German word for one thing: a chip count is a "Chipcount" (never a bare "Count"),
+    staff log in and out ("Login", "einloggen", "ausloggen": "anmelden" is a player's sign-up
+    and registration), an entry is never an "Einsatz" (a bet), a seat is a "Sitz"."""
+    po = polib.pofile(str(LOCALE / "django.po"))
+    bare_count = re.compile(r"(?<![\w-])Counts?\b")
+    wrong: list[str] = []
+    for entry in po.translated_entries():
+        german = _german(entry)
+        english = entry.msgid + " " + (entry.msgid_plural or "")
+        if bare_count.search(german):
+            wrong.append(f"bare Count: {entry.msgid}")
+        if re.search(r"\blog(?:ged)? ?(?:in|out)\b|\blogins?\b", english, re.I) and re.search(
+            r"[aA]n(?:ge)?meld|[aA]b(?:ge)?meld", german
+        ):
+            wrong.append(f"login as Anmeldung: {entry.msgid}")
+        if re.search(r"\bentr(?:y|ies)\b", english, re.I) and re.search(
+            r"Einsatz|Einsätze", german
+        ):
+            wrong.append(f"entry as Einsatz: {entry.msgid}")
+        if re.search(r"\bseat %\(\w+\)s", english) and "Platz" in german:
+            wrong.append(f"seat as Platz: {entry.msgid}")
+    assert not wrong, "\n".join(wrong)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -9,6 +10,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournament.domain.deals import DealError, DealProposal, propose
 from tournament.errors import FloorError
@@ -17,6 +19,7 @@ from tournament.figures import chips, money
 from tournament.live import notify_board
 from tournament.locks import lock_tournament
 from tournament.models import Deal, DealShare, Entry, EntryStatus, Status, Tournament
+from tournament.reasons import reason_text
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import ledger
 
@@ -59,6 +62,27 @@ def _check(tournament: Tournament, data: DealInput) -> list[Entry]:
     return entries
 
 
+# The deal domain's other reasons (tournament/domain/deals.py), in the reader's words.
+DEAL_REASONS = {
+    "the rounding unit must be at least 1": gettext_lazy("round to at least 1 cent."),
+    "the shares do not add up to the total": gettext_lazy("the shares do not add up to the total."),
+    "a deal needs at least two players": gettext_lazy("a deal needs at least two players."),
+    "a stack cannot be negative": gettext_lazy("a stack cannot be negative."),
+    "there are no chips in play": gettext_lazy("there are no chips in play."),
+    "a prize cannot be negative": gettext_lazy("a prize cannot be negative."),
+    "prizes must not rise from one place to the next": gettext_lazy(
+        "the prizes must not rise from one place to the next."
+    ),
+}
+DEAL_PATTERNS = [
+    (
+        re.compile(r"ICM is computed exactly for up to (?P<n>\d+) players"),
+        gettext_lazy("ICM is computed for at most %(n)s players."),
+    ),
+    (re.compile(r"unknown deal method '(?P<m>.*)'"), gettext_lazy("unknown method “%(m)s”.")),
+]
+
+
 def _deal_error(exc: DealError, currency: str) -> str:
     p = exc.params
     if exc.code == "stacks_sum":
@@ -77,7 +101,9 @@ def _deal_error(exc: DealError, currency: str) -> str:
         }
     if exc.code in ("custom_missing", "custom_negative"):
         return _("Enter a custom share (0 or more) for every player.")
-    return _("The deal does not work: %(reason)s") % {"reason": exc}
+    return _("The deal does not work: %(reason)s") % {
+        "reason": reason_text(exc, DEAL_REASONS, DEAL_PATTERNS)
+    }
 
 
 def deal_proposals(

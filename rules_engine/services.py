@@ -51,7 +51,7 @@ from rules_engine.selectors import (  # noqa: F401  (the reads, importable from 
     tournament_version,
 )
 from rules_engine.signals import disqualified, penalty_given
-from rules_engine.words import colour_up_reason, penalty_reason
+from rules_engine.words import colour_up_reason, facts_reason, penalty_reason
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.figures import chips as _grouped
@@ -123,7 +123,9 @@ def bet_ruling(
         )
         return interpret(situation, declared, ruleset_id, version=version)
     except (InterpretError, ValueError, KeyError) as exc:
-        raise FloorError(_("These facts do not make a bet: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("These facts do not make a bet: %(reason)s") % {"reason": facts_reason(exc)}
+        ) from exc
 
 
 def cited(rule_ids: list[str] | tuple[str, ...], version: str = "") -> list[dict[str, str]]:
@@ -168,7 +170,7 @@ def irregularity_ruling(
             return burn_error(betting_started=bool(facts.get("betting_started")), ruleset=rs)
     except (IrregularityError, ValueError, KeyError) as exc:
         raise FloorError(
-            _("These facts do not fit the situation: %(reason)s") % {"reason": exc}
+            _("These facts do not fit the situation: %(reason)s") % {"reason": facts_reason(exc)}
         ) from exc
     raise FloorError(_("Choose a situation."))
 
@@ -375,7 +377,7 @@ def showdown_ruling(
         )
     except (ShowdownError, PotError, KeyError) as exc:
         raise FloorError(
-            _("These facts do not make a showdown: %(reason)s") % {"reason": exc}
+            _("These facts do not make a showdown: %(reason)s") % {"reason": facts_reason(exc)}
         ) from exc
     return {
         "hands": [

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from counts.models import CountSource
 from counts.selectors import big_blind_now, latest_counts_of
@@ -84,7 +85,11 @@ def dealer_counts(request: HttpRequest, token: str) -> HttpResponse:
         else:
             messages.success(
                 request,
-                _("Table %(t)s: %(n)s counts recorded.")
+                ngettext(
+                    "Table %(t)s: %(n)s count recorded.",
+                    "Table %(t)s: %(n)s counts recorded.",
+                    len(recorded.counts),
+                )
                 % {"t": table.number, "n": len(recorded.counts)},
             )
             # Back to this page, not the table: the tablet's page fetches its table again as

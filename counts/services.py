@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from counts.domain.stacks import CountRefused, refusal
 from counts.models import ChipCount, CountSource
 from counts.selectors import latest_counts_of
+from tournament import figures
 from tournament.errors import Conflict, FloorError, NotFound
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -83,7 +84,11 @@ def counts_record(
         if why is CountRefused.ABOVE_CHIPS_IN_PLAY:
             raise FloorError(
                 _("#%(n)s: %(count)s chips is more than the tournament has in play (%(chips)s).")
-                % {"n": entry.number, "count": chips, "chips": chips_in_play},
+                % {
+                    "n": entry.number,
+                    "count": figures.chips(chips),
+                    "chips": figures.chips(chips_in_play),
+                },
                 code=why.value,
             )
         seat = getattr(entry, "seat", None)
@@ -115,7 +120,7 @@ def counts_record(
             _(
                 "These counts add up to %(sum)s chips, more than the tournament has in play (%(chips)s)."
             )
-            % {"sum": total, "chips": chips_in_play},
+            % {"sum": figures.chips(total), "chips": figures.chips(chips_in_play)},
             code=CountRefused.TABLE_ABOVE_CHIPS_IN_PLAY.value,
         )
     before = {c.entry_id: c.count for c in latest_counts_of(tournament.pk, list(counts))}

@@ -10,9 +10,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from counts.selectors import LEADERS, chip_leaders, table_sheet, tables_of, tournament_field
 from counts.services import count_record, table_counts_record
+from tournament import figures
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.inputs import CHIPS_MAX, whole_number, whole_number_or_none
@@ -72,7 +74,9 @@ def counts_console(request: HttpRequest, pk: int) -> HttpResponse:
                     raise FloorError(_("Enter the count."))
                 count_record(tournament=tournament, entry=entry, count=chips, actor=actor)
                 messages.success(
-                    request, _("Count of #%(n)s recorded: %(c)s.") % {"n": number, "c": chips}
+                    request,
+                    _("Count of #%(n)s recorded: %(c)s.")
+                    % {"n": number, "c": figures.chips(chips)},
                 )
             else:
                 if chosen is None:
@@ -85,7 +89,11 @@ def counts_console(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 messages.success(
                     request,
-                    _("Table %(t)s: %(n)s counts recorded.")
+                    ngettext(
+                        "Table %(t)s: %(n)s count recorded.",
+                        "Table %(t)s: %(n)s counts recorded.",
+                        len(recorded.counts),
+                    )
                     % {"t": chosen, "n": len(recorded.counts)},
                 )
         except FloorError as exc:

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, npgettext
 
 from config.bulk import insert_columns
 from counts.models import ChipCount, CountSource
@@ -418,6 +419,13 @@ def bags_confirm(
     return len(chosen)
 
 
+def _tables_text(tables: list[int]) -> str:
+    """ "table 3" or "tables 2, 5" in the reader's language."""
+    return npgettext("the tables a refusal names", "table %(t)s", "tables %(t)s", len(tables)) % {
+        "t": ", ".join(map(str, tables))
+    }
+
+
 @transaction.atomic
 def bagging_close(*, bagging: Bagging, actor: Actor, despite_flags: bool = False) -> Bagging:
     """A director closes the day: refused while a player has no bag or a bag is not confirmed
@@ -431,21 +439,41 @@ def bagging_close(*, bagging: Bagging, actor: Actor, despite_flags: bool = False
     if report.missing:
         tables = sorted({t.table for t in report.tables if t.missing})
         raise Conflict(
-            _("%(n)s players have no bag yet (tables %(t)s).")
-            % {"n": report.missing, "t": ", ".join(map(str, tables))},
+            _("%(who)s (%(where)s).")
+            % {
+                "who": ngettext(
+                    "%(n)s player has no bag yet",
+                    "%(n)s players have no bag yet",
+                    report.missing,
+                )
+                % {"n": report.missing},
+                "where": _tables_text(tables),
+            },
             code="missing",
         )
     if report.unverified:
         tables = sorted({t.table for t in report.tables if t.unverified})
         raise Conflict(
-            _("%(n)s counts wait for a second person (tables %(t)s).")
-            % {"n": report.unverified, "t": ", ".join(map(str, tables))},
+            _("%(who)s (%(where)s).")
+            % {
+                "who": ngettext(
+                    "%(n)s count waits for a second person",
+                    "%(n)s counts wait for a second person",
+                    report.unverified,
+                )
+                % {"n": report.unverified},
+                "where": _tables_text(tables),
+            },
             code="unverified",
         )
     if report.findings and not despite_flags:
         raise Conflict(
-            _(
-                "%(n)s counts are flagged for a recount; recount them or close the day despite the flags."
+            ngettext(
+                "%(n)s count is flagged for a recount; recount it or close the day despite the "
+                "flag.",
+                "%(n)s counts are flagged for a recount; recount them or close the day despite "
+                "the flags.",
+                len(report.findings),
             )
             % {"n": len(report.findings)},
             code="flagged",
@@ -527,7 +555,13 @@ def _refuse(exc: FestivalError) -> FloorError:
         )
     if exc.code == "empty":
         return FloorError(_("No flight has survivors to draw."), code=exc.code)
-    return FloorError(_("The Day-2 draw is not possible: %(r)s") % {"r": exc}, code=exc.code)
+    reasons = {
+        "no_room": _("the Day 2's tables do not have a seat for every bag."),
+        "table_twice": _("a table is listed twice."),
+        "entry_twice": _("a player is listed twice."),
+    }
+    reason = reasons.get(exc.code, str(exc))
+    return FloorError(_("The Day-2 draw is not possible: %(r)s") % {"r": reason}, code=exc.code)
 
 
 def _bags_of(flight: Flight, bagging: Bagging) -> list[Survivor]:

@@ -32,11 +32,11 @@ from festivals.selectors import (
 from tables.dealer_view import tablet_table
 from tournament.errors import FloorError
 from tournament.events import Actor
+from tournament.figures import chips
 from tournament.inputs import plain_text, whole_number, whole_number_or_none
 from tournament.live import board_version
 from tournament.models import Status, Tournament
 from tournament.roles import floor_required, is_director
-from tournament.templatetags.floor import chips
 
 BAG = "bag_"
 COUNT = "count_"
@@ -332,7 +332,10 @@ def bag_table_page(
                 n = fest.bags_confirm(
                     bagging=bagging, table_number=table, entry_ids=None, actor=actor
                 )
-                messages.success(request, _("%(n)s counts confirmed.") % {"n": n})
+                messages.success(
+                    request,
+                    ngettext("%(n)s count confirmed.", "%(n)s counts confirmed.", n) % {"n": n},
+                )
             else:
                 rows = fest.bags_record(
                     bagging=bagging,

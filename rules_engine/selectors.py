@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 from rules_engine.domain.rulesets import Ruleset, ruleset, version_in_force
 from rules_engine.domain.show_order import FirstBecause, ShowOrderError, show_order
 from rules_engine.models import Penalty
+from rules_engine.words import facts_reason
 from tournament.errors import FloorError
 from tournament.models import Tournament
 
@@ -93,7 +94,7 @@ def show_order_ruling(
         )
     except ShowOrderError as exc:
         raise FloorError(
-            _("These facts do not make a showdown: %(reason)s") % {"reason": exc}
+            _("These facts do not make a showdown: %(reason)s") % {"reason": facts_reason(exc)}
         ) from exc
     return {
         "order": list(o.order),

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
-from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -52,8 +51,10 @@ from rules_engine.selectors import (  # noqa: F401  (the reads, importable from 
     tournament_version,
 )
 from rules_engine.signals import disqualified, penalty_given
+from rules_engine.words import colour_up_reason, facts_reason, penalty_reason
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.figures import chips as _grouped
 from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus, Tournament
 
@@ -92,7 +93,7 @@ SO_FAR: dict[str, tuple[Act, ...]] = {
 
 def _chips(amount: int) -> str:
     """A chip count grouped the reader's way (2,000 / 2.000)."""
-    return number_format(amount, force_grouping=True)
+    return _grouped(amount)
 
 
 def bet_ruling(
@@ -122,7 +123,9 @@ def bet_ruling(
         )
         return interpret(situation, declared, ruleset_id, version=version)
     except (InterpretError, ValueError, KeyError) as exc:
-        raise FloorError(_("These facts do not make a bet: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("These facts do not make a bet: %(reason)s") % {"reason": facts_reason(exc)}
+        ) from exc
 
 
 def cited(rule_ids: list[str] | tuple[str, ...], version: str = "") -> list[dict[str, str]]:
@@ -167,7 +170,7 @@ def irregularity_ruling(
             return burn_error(betting_started=bool(facts.get("betting_started")), ruleset=rs)
     except (IrregularityError, ValueError, KeyError) as exc:
         raise FloorError(
-            _("These facts do not fit the situation: %(reason)s") % {"reason": exc}
+            _("These facts do not fit the situation: %(reason)s") % {"reason": facts_reason(exc)}
         ) from exc
     raise FloorError(_("Choose a situation."))
 
@@ -374,7 +377,7 @@ def showdown_ruling(
         )
     except (ShowdownError, PotError, KeyError) as exc:
         raise FloorError(
-            _("These facts do not make a showdown: %(reason)s") % {"reason": exc}
+            _("These facts do not make a showdown: %(reason)s") % {"reason": facts_reason(exc)}
         ) from exc
     return {
         "hands": [
@@ -445,7 +448,9 @@ def penalty_give(
     try:
         hands = hands_to_sit_out(kind, count, at_table)
     except PenaltyError as exc:
-        raise FloorError(_("This penalty cannot be given: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("This penalty cannot be given: %(reason)s") % {"reason": penalty_reason(exc)}
+        ) from exc
     rs = tournament_ruleset(tournament)
     rule = rs.cite["penalties"]
     penalty = Penalty.objects.create(
@@ -542,7 +547,9 @@ def colour_up_run(
             rng=secrets.SystemRandom(),
         )
     except ChipRaceError as exc:
-        raise FloorError(_("This colour-up cannot be done: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("This colour-up cannot be done: %(reason)s") % {"reason": colour_up_reason(exc)}
+        ) from exc
     data = {
         "winner": result.winner,
         "rules": list(result.rules),

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from signups.models import SignUpSheet
 from signups.services import PLACES_MOST
@@ -44,7 +45,7 @@ class SignUpForm(forms.Form):
 class SheetForm(forms.Form):
     is_open = forms.BooleanField(label=_("Sign-ups open"), required=False)
     places = forms.IntegerField(
-        label=_("Places"),
+        label=pgettext_lazy("the seats of a tournament", "Places"),
         required=False,
         min_value=1,
         max_value=PLACES_MOST,

@@ -261,7 +261,7 @@ class RegisterForm(forms.Form):
     email = forms.EmailField(label=_("E-mail (private)"), required=False)
     phone = forms.CharField(label=_("Phone (private)"), max_length=40, required=False)
     method = forms.ChoiceField(
-        label=_("Paid by"),
+        label=_("Payment method"),
         choices=[(m, label) for m, label in PaymentMethod.choices if m in PURCHASE_METHODS],
         initial="cash",
         widget=forms.RadioSelect,

@@ -14,6 +14,7 @@ from django.http import HttpRequest
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
+from tournament import figures
 from tournament.domain.money import MoneyError, parse_money
 from tournament.domain.settings_rules import INT_MAX
 from tournament.errors import FloorError
@@ -42,7 +43,8 @@ def whole_number(
     if not low <= number <= high:
         raise FloorError(
             message
-            or _("Enter a whole number from %(low)s to %(high)s.") % {"low": low, "high": high},
+            or _("Enter a whole number from %(low)s to %(high)s.")
+            % {"low": figures.chips(low), "high": figures.chips(high)},
             field=field,
         )
     return number

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import models
 from django.utils.translation import gettext as _
 
+from tournament import figures
 from tournament.domain.settings_rules import (
     CHOICES,
     TEXT_FIELDS,
@@ -41,8 +42,8 @@ def problem_message(problem: Problem) -> str:
         )
     if code == "range":
         return _("Enter a whole number from %(low)s to %(high)s.") % {
-            "low": problem.low,
-            "high": problem.high,
+            "low": figures.chips(problem.low or 0),
+            "high": figures.chips(problem.high or 0),
         }
     messages = {
         "required": _("This field is required."),

@@ -119,6 +119,11 @@ _FUNCTIONS: dict[str, tuple[Callable[..., float], int, int]] = {
 }
 
 
+def _written(node: ast.AST, longest: int = 40) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= longest else text[: longest - 1] + "…"
+
+
 def _compile(node: ast.AST, depth: int) -> Node:
     if depth > MAX_DEPTH:
         raise FormulaError("deep", "The formula is nested too deeply.")
@@ -150,7 +155,8 @@ def _compile(node: ast.AST, depth: int) -> Node:
         return lambda scope: _finite(op(left(scope), right(scope)))
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name) or node.func.id not in _FUNCTIONS:
-            name = node.func.id if isinstance(node.func, ast.Name) else "?"
+            # What is called, as written: `__import__("os").system`, `math.sqrt`.
+            name = node.func.id if isinstance(node.func, ast.Name) else _written(node.func)
             raise FormulaError("function", f"Unknown function: {name}.", name=name)
         if node.keywords:
             raise FormulaError("syntax", "Functions take plain arguments.")

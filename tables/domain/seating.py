@@ -52,7 +52,13 @@ T = TypeVar("T")
 
 
 class SeatingError(ValueError):
-    """A seating request that cannot be met."""
+    """A seating request that cannot be met. `str()` says why in English; `code` and `values`
+    let the pages say it in the reader's language (tables/words.py)."""
+
+    def __init__(self, message: str = "", *, code: str = "", **values: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 class TableClosed(SeatingError):
@@ -185,7 +191,12 @@ def even_sizes(players: int, capacities: Sequence[int]) -> list[int]:
     """How many players each table (in opening order) gets so that sizes differ by at most one
     (tables smaller than the others are simply full)."""
     if players > sum(capacities):
-        raise SeatingError(f"{players} players do not fit in {sum(capacities)} seats")
+        raise SeatingError(
+            f"{players} players do not fit in {sum(capacities)} seats",
+            code="no_fit",
+            players=players,
+            seats=sum(capacities),
+        )
     if players <= 0 or not capacities:
         return [0] * len(capacities)
     lo, hi = 0, max(capacities)
@@ -221,13 +232,16 @@ def draw(
     rng = rng or secure_random()
     reserved = dict(reserved or {})
     if len(set(entries)) != len(entries):
-        raise SeatingError("an entry is listed twice")
+        raise SeatingError("an entry is listed twice", code="twice")
     unknown = set(reserved) - set(entries)
     if unknown:
-        raise SeatingError(f"reserved seats for entries not in the draw: {sorted(unknown)}")
+        raise SeatingError(
+            f"reserved seats for entries not in the draw: {sorted(unknown)}",
+            code="reserved_unknown",
+        )
     pinned = list(reserved.values())
     if len(set(pinned)) != len(pinned):
-        raise SeatingError("two players reserved for the same seat")
+        raise SeatingError("two players reserved for the same seat", code="reserved_same_seat")
     count = tables_needed(len(entries), max((s for _, s in tables), default=0) or 1)
     capacity = 0
     used: list[tuple[int, int]] = []
@@ -240,7 +254,9 @@ def draw(
         if t not in {n for n, _ in used}:
             extra = next(((n, c) for n, c in tables if n == t), None)
             if extra is None:
-                raise SeatingError(f"reserved table {t} does not exist")
+                raise SeatingError(
+                    f"reserved table {t} does not exist", code="reserved_table", table=t
+                )
             used.append(extra)
     sizes_by_table = dict(
         zip((n for n, _ in used), even_sizes(len(entries), [s for _, s in used]), strict=True)
@@ -248,7 +264,7 @@ def draw(
     seats_by_table = dict(used)
     for t, s in pinned:
         if not 1 <= s <= seats_by_table[t]:
-            raise SeatingError(f"table {t} has no seat {s}")
+            raise SeatingError(f"table {t} has no seat {s}", code="no_such_seat", table=t, seat=s)
     free = [e for e in entries if e not in reserved]
     shuffle(free, rng)
     # Slots: each table's share of players, the reserved seats counted first.
@@ -261,7 +277,7 @@ def draw(
             rng.shuffle(open_seats)
         slots.extend((number, s) for s in open_seats[:want])
     if len(slots) < len(free):
-        raise SeatingError("not enough seats")
+        raise SeatingError("not enough seats", code="not_enough_seats")
     # `free` is in random order, so handing out the slots in order is a uniformly random
     # assignment of players to seats; a second shuffle would add nothing.
     result = {e: Seat(t, s) for e, (t, s) in zip(free, slots, strict=False)}
@@ -294,7 +310,9 @@ def _keep_apart(
         a, b = clash
         mover = b if b not in reserved else a
         if mover in reserved:
-            raise SeatingError("two reserved players who must sit apart share a table")
+            raise SeatingError(
+                "two reserved players who must sit apart share a table", code="apart_reserved"
+            )
         other = rng.choice(movable)
         if result[other].table == result[mover].table:
             continue
@@ -302,7 +320,7 @@ def _keep_apart(
         if any(result.get(p) and result[p].table == result[other].table for p in partners):
             continue
         result[mover], result[other] = result[other], result[mover]
-    raise SeatingError("the keep-apart pairs cannot all be seated apart")
+    raise SeatingError("the keep-apart pairs cannot all be seated apart", code="apart")
 
 
 # --- The next hand ---------------------------------------------------------------------------
@@ -375,7 +393,7 @@ def late_seat(
     rng = rng or secure_random()
     candidates = [t for t in tables if t.empty_seats()]
     if not candidates:
-        raise SeatingError("no open seat")
+        raise SeatingError("no open seat", code="no_open_seat")
     fewest = min(t.count for t in candidates)
     at_fewest = [t for t in candidates if t.count == fewest]
     avoided = frozenset(avoid)
@@ -730,7 +748,7 @@ def _balance_move(
         return None
     empty = short.empty_seats()
     if not empty:
-        raise SeatingError(f"table {short.number} is full")
+        raise SeatingError(f"table {short.number} is full", code="full", table=short.number)
     if by_fit:
         assert short.blinds is not None
         if rules.never_move_blind_posters:
@@ -776,7 +794,12 @@ def _without(table: TableState, seat: int) -> TableState:
 
 def _with(table: TableState, seat: int, entry: int, wait: bool) -> TableState:
     if seat in table.seated:
-        raise SeatingError(f"table {table.number} seat {seat} is taken")
+        raise SeatingError(
+            f"table {table.number} seat {seat} is taken",
+            code="taken",
+            table=table.number,
+            seat=seat,
+        )
     seated = dict(table.seated)
     seated[seat] = entry
     return replace(table, seated=seated, waiting=table.waiting | ({seat} if wait else set()))
@@ -861,14 +884,14 @@ def plan_break_lazy(
     for _attempt in range(len(players) + 2):
         targets = _draw_tables(counts, sizes, len(players), edge, rng)
         if not players and not counts:
-            raise SeatingError("the last table cannot be broken")
+            raise SeatingError("the last table cannot be broken", code="last_table")
         loaded = load_many(set(targets))
         stale = {n: t.count for n, t in loaded.items() if t.count != counts[n]}
         if not stale:
             break
         counts.update(stale)  # the tables were read a moment after the counts: trust them
     else:
-        raise SeatingError("the tables keep changing; try again")
+        raise SeatingError("the tables keep changing; try again", code="changing")
     partners = partners_of(keep_apart)
     if partners:
         _trade_apart([entry for _seat, entry in players], targets, loaded, partners)
@@ -944,9 +967,14 @@ def _draw_tables(
             raise NeedMoreCounts("emptiest", fewest)
         if fewest is None:
             if not counts:
-                raise SeatingError("the last table cannot be broken")
+                raise SeatingError("the last table cannot be broken", code="last_table")
             room = sum(sizes[n] - c for n, c in counts.items())
-            raise SeatingError(f"{players} players but only {room} open seats elsewhere")
+            raise SeatingError(
+                f"{players} players but only {room} open seats elsewhere",
+                code="no_room",
+                players=players,
+                seats=room,
+            )
         candidates = levels[fewest]
         number = candidates.pop(rng.randrange(len(candidates)))
         if not candidates:
@@ -976,9 +1004,14 @@ def plan_final_table(
     rng = rng or secure_random()
     players = [(t.number, s, e) for t in tables for s, e in sorted(t.seated.items())]
     if len(players) > final_size:
-        raise SeatingError(f"{len(players)} players do not fit a final table of {final_size}")
+        raise SeatingError(
+            f"{len(players)} players do not fit a final table of {final_size}",
+            code="final_fit",
+            players=len(players),
+            seats=final_size,
+        )
     if not 2 <= final_size <= 10:
-        raise SeatingError("a final table has 2 to 10 seats")
+        raise SeatingError("a final table has 2 to 10 seats", code="final_size")
     seats = list(range(1, final_size + 1))
     rng.shuffle(seats)
     return tuple(

@@ -31,6 +31,7 @@ from tables.selectors import (
 )
 from tables.services.moves import _apply, _close_table
 from tables.services.shotclock import time_banks_reset
+from tables.words import seating_reason
 from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -73,7 +74,9 @@ def table_break(*, tournament: Tournament, number: int, actor: Actor) -> list[Mo
             % {"n": number}
         ) from exc
     except SeatingError as exc:
-        raise FloorError(_("This table cannot be broken: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("This table cannot be broken: %(reason)s") % {"reason": seating_reason(exc)}
+        ) from exc
     # The plan read the broken table first (an open table: else SeatingError above).
     tablets_close([ids[number]])
     # One statement moves the players and closes the table; one event names both.

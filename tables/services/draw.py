@@ -15,6 +15,7 @@ from tables.domain.seating import SeatingError, draw, tables_needed
 from tables.live import notify_chart, tablets_close
 from tables.models import KeepApart, SeatAssignment, Table, new_dealer_token
 from tables.selectors import SEATED_STATUSES
+from tables.words import seating_reason
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -131,7 +132,9 @@ def seats_draw(*, tournament: Tournament, actor: Actor, redraw: bool = False) ->
             keep_apart=pairs,
         )
     except SeatingError as exc:
-        raise FloorError(_("The draw is not possible: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("The draw is not possible: %(reason)s") % {"reason": seating_reason(exc)}
+        ) from exc
     counts: dict[int, int] = {}
     for seat in result.values():
         counts[seat.table] = counts.get(seat.table, 0) + 1

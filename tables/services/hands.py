@@ -13,6 +13,7 @@ from tables.models import SeatAssignment, Table
 from tables.selectors import leaving_seats
 from tables.services.shotclock import shot_clock_hand_done
 from tables.signals import hand_finished
+from tables.words import button_reason
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -29,7 +30,9 @@ def button_set(*, table: Table, seat: int, actor: Actor) -> Table:
     try:
         blinds = first_hand(table.seats, players, seat)
     except ButtonError as exc:
-        raise FloorError(_("The button cannot go there: %(reason)s") % {"reason": exc}) from exc
+        raise FloorError(
+            _("The button cannot go there: %(reason)s") % {"reason": button_reason(exc)}
+        ) from exc
     table.set_blinds(blinds)
     table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
     event_record(

@@ -13,6 +13,7 @@ from tables.models import ReportKind, Table, TableReport, blinds_of
 from tables.selectors import leaving_entries, leaving_seats
 from tables.services.hands import _deal_next_hand
 from tables.signals import busts_confirmed
+from tournament import figures
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -38,7 +39,10 @@ def report_bust(
     if stack_at_hand_start is not None and stack_at_hand_start > tournament.chips_in:
         raise FloorError(
             _("A stack of %(stack)s is more than the chips in play (%(chips)s).")
-            % {"stack": stack_at_hand_start, "chips": tournament.chips_in}
+            % {
+                "stack": figures.chips(stack_at_hand_start),
+                "chips": figures.chips(tournament.chips_in),
+            }
         )
     if TableReport.objects.filter(
         entry_id=row.entry_id, kind=ReportKind.BUST, resolved_at__isnull=True

@@ -109,7 +109,7 @@ def test_a_friday_night_in_german_with_the_usual_mistakes(
     page.fill("#id_password", "pw-director-123")
     with page.expect_navigation():
         page.click("button[type=submit]")
-    assert "Abmelden" in page.inner_text("header")
+    assert "Ausloggen" in page.inner_text("header")
 
     # --- Registration at the desk, in German --------------------------------------------------
     page.goto(desk_url)

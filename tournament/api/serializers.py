@@ -1,3 +1,6 @@
+from typing import Any
+
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -6,6 +9,22 @@ from tournament.domain.settings_rules import INT_MAX
 from tournament.models import TOURNAMENT_SETTINGS, Entry, Event, Level, Player, Tournament
 from tournament.roles import is_director
 from tournament.validation import merged_values, settings_errors
+
+
+def _with_methods(message: Any) -> str:
+    return str(message) % {"methods": ", ".join(PURCHASE_METHODS)}
+
+
+# Worded when the error is shown, in the request's language (not when this module is imported).
+_with_methods_lazy = lazy(_with_methods, str)
+BUY_IN_METHOD_ERRORS: dict[str, Any] = {
+    "required": _with_methods_lazy(_("Say how the buy-in was paid: %(methods)s.")),
+    "invalid_choice": _with_methods_lazy(_("Unknown payment method; one of: %(methods)s.")),
+}
+PURCHASE_METHOD_ERRORS: dict[str, Any] = {
+    "required": _with_methods_lazy(_("Say how it was paid: %(methods)s.")),
+    "invalid_choice": _with_methods_lazy(_("Unknown payment method; one of: %(methods)s.")),
+}
 
 
 class LevelSerializer(serializers.ModelSerializer):
@@ -235,17 +254,12 @@ class RegisterSerializer(serializers.Serializer):
     payment_method = serializers.ChoiceField(
         choices=list(PURCHASE_METHODS),
         help_text="How the buy-in was paid; it goes into the cash ledger (docs/ledger.md).",
-        error_messages={
-            "required": "Say how the buy-in was paid: " + ", ".join(PURCHASE_METHODS) + ".",
-            "invalid_choice": "Unknown payment method; one of: "
-            + ", ".join(PURCHASE_METHODS)
-            + ".",
-        },
+        error_messages=BUY_IN_METHOD_ERRORS,
     )
 
     def validate(self, attrs: dict) -> dict:
         if not attrs.get("player") and not attrs.get("name"):
-            raise serializers.ValidationError("Give an existing player id or a name.")
+            raise serializers.ValidationError(_("Give an existing player id or a name."))
         return attrs
 
 
@@ -254,12 +268,7 @@ class PurchaseSerializer(serializers.Serializer):
     payment_method = serializers.ChoiceField(
         choices=list(PURCHASE_METHODS),
         help_text="How it was paid; it goes into the cash ledger (docs/ledger.md).",
-        error_messages={
-            "required": "Say how it was paid: " + ", ".join(PURCHASE_METHODS) + ".",
-            "invalid_choice": "Unknown payment method; one of: "
-            + ", ".join(PURCHASE_METHODS)
-            + ".",
-        },
+        error_messages=PURCHASE_METHOD_ERRORS,
     )
 
 

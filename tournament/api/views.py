@@ -62,7 +62,7 @@ class TournamentList(APIView):
         structure = Structure.objects.filter(pk=data.pop("structure"), is_template=True).first()
         chip_set = ChipSet.objects.filter(pk=data.pop("chip_set")).first()
         if structure is None or chip_set is None:
-            raise FloorError("Unknown structure template or chip set.")
+            raise FloorError(_("Unknown structure template or chip set."))
         t = tournaments.tournament_create(
             actor=_actor(request), structure=structure, chip_set=chip_set, **data
         )
@@ -191,7 +191,7 @@ class Entries(APIView):
         if data.get("player"):
             player = Player.objects.filter(pk=data["player"]).first()
             if player is None:
-                raise FloorError("Unknown player.", field="player")
+                raise FloorError(_("Unknown player."), field="player")
             entry = registration.entry_register(
                 tournament=t,
                 player=player,

@@ -2,26 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournament.domain.collation import name_key
 from tournament.domain.deals import DealError, DealProposal, propose
-from tournament.domain.money import format_money
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.figures import chips, money
 from tournament.live import notify_board
 from tournament.locks import lock_tournament
 from tournament.models import Deal, DealShare, Entry, EntryStatus, Status, Tournament
+from tournament.reasons import reason_text
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import ledger
-from tournament.templatetags.floor import chips
 
 MAX_DEAL_PLAYERS = 10
 
@@ -62,8 +63,28 @@ def _check(tournament: Tournament, data: DealInput) -> list[Entry]:
     return entries
 
 
+# The deal domain's other reasons (tournament/domain/deals.py), in the reader's words.
+DEAL_REASONS = {
+    "the rounding unit must be at least 1": gettext_lazy("round to at least 1 cent."),
+    "the shares do not add up to the total": gettext_lazy("the shares do not add up to the total."),
+    "a deal needs at least two players": gettext_lazy("a deal needs at least two players."),
+    "a stack cannot be negative": gettext_lazy("a stack cannot be negative."),
+    "there are no chips in play": gettext_lazy("there are no chips in play."),
+    "a prize cannot be negative": gettext_lazy("a prize cannot be negative."),
+    "prizes must not rise from one place to the next": gettext_lazy(
+        "the prizes must not rise from one place to the next."
+    ),
+}
+DEAL_PATTERNS = [
+    (
+        re.compile(r"ICM is computed exactly for up to (?P<n>\d+) players"),
+        gettext_lazy("ICM is computed for at most %(n)s players."),
+    ),
+    (re.compile(r"unknown deal method '(?P<m>.*)'"), gettext_lazy("unknown method “%(m)s”.")),
+]
+
+
 def _deal_error(exc: DealError, currency: str) -> str:
-    lang = (get_language() or "en")[:2]
     p = exc.params
     if exc.code == "stacks_sum":
         return _(
@@ -73,15 +94,17 @@ def _deal_error(exc: DealError, currency: str) -> str:
         return _(
             "The deal does not work: leave between 0 and %(m)s (first minus second prize) to "
             "play for."
-        ) % {"m": format_money(p["most"], currency, lang)}
+        ) % {"m": money(p["most"], currency)}
     if exc.code == "custom_sum":
         return _("The custom split adds up to %(a)s, but %(t)s is to be shared.") % {
-            "a": format_money(p["amounts"], currency, lang),
-            "t": format_money(p["total"], currency, lang),
+            "a": money(p["amounts"], currency),
+            "t": money(p["total"], currency),
         }
     if exc.code in ("custom_missing", "custom_negative"):
         return _("Enter a custom share (0 or more) for every player.")
-    return _("The deal does not work: %(reason)s") % {"reason": exc}
+    return _("The deal does not work: %(reason)s") % {
+        "reason": reason_text(exc, DEAL_REASONS, DEAL_PATTERNS)
+    }
 
 
 def deal_proposals(

@@ -14,6 +14,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament import figures
 from tournament.domain.bounties import BountyError, award
 from tournament.domain.eliminations import (
     Bust,
@@ -158,7 +159,11 @@ def entries_bust(
         ):
             raise FloorError(
                 _("#%(n)s: a stack of %(stack)s is more than the chips in play (%(chips)s).")
-                % {"n": entry.number, "stack": b.stack_at_hand_start, "chips": tournament.chips_in}
+                % {
+                    "n": entry.number,
+                    "stack": figures.chips(b.stack_at_hand_start),
+                    "chips": figures.chips(tournament.chips_in),
+                }
             )
     # The locked row holds the head counts (kept by the database: tournament/counters.py).
     alive_before = tournament.players_left

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament import figures
 from tournament.domain.payouts import PayoutError, validate_manual_payouts
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
@@ -29,9 +30,9 @@ def payouts_set(*, tournament: Tournament, amounts: Sequence[int], actor: Actor)
         raise FloorError(
             _(
                 "The payouts must be positive, fall from 1st place down and add up to the prize "
-                "pool of %(pool)s cents (%(reason)s)."
+                "pool of %(pool)s (%(reason)s)."
             )
-            % {"pool": pool, "reason": exc}
+            % {"pool": figures.money(pool, tournament.currency), "reason": exc}
         ) from exc
     tournament.payouts.all().delete()
     rows = Payout.objects.bulk_create(

@@ -8,6 +8,7 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tournament import figures
 from tournament.correction_text import SENTENCES as CORRECTION_SENTENCES
 from tournament.models import status_label
 from tournament.templatetags import levels
@@ -53,13 +54,13 @@ def _chip_counts(p: dict[str, Any]) -> str:
         c = counts[0]
         return _("Chip count of #%(n)s: %(count)s (was %(before)s)") % {
             "n": c.get("entry"),
-            "count": c.get("count"),
-            "before": c.get("before"),
+            "count": _figure(c.get("count")),
+            "before": _figure(c.get("before")),
         } + _table_suffix(p)
     head = ngettext("%(n)s chip count recorded", "%(n)s chip counts recorded", len(counts)) % {
         "n": len(counts)
     }
-    sample = ", ".join(f"#{c.get('entry')}: {c.get('count')}" for c in counts[:4])
+    sample = ", ".join(f"#{c.get('entry')}: {_figure(c.get('count'))}" for c in counts[:4])
     return f"{head}{_table_suffix(p)}: {sample}{' …' if len(counts) > 4 else ''}"
 
 
@@ -69,7 +70,9 @@ def _bags(p: dict[str, Any]) -> str:
     confirmed = sum(1 for c in counts if c.get("confirmed"))
     if confirmed:
         head += " (" + _("%(n)s confirmed by a second count") % {"n": confirmed} + ")"
-    sample = ", ".join(f"#{c.get('entry')}: {c.get('count')} [{c.get('bag')}]" for c in counts[:4])
+    sample = ", ".join(
+        f"#{c.get('entry')}: {_figure(c.get('count'))} [{c.get('bag')}]" for c in counts[:4]
+    )
     return f"{head}{_table_suffix(p)}: {sample}{' …' if len(counts) > 4 else ''}"
 
 
@@ -228,7 +231,7 @@ SENTENCES: dict[str, Any] = {
     "festival.bagging_open": lambda p: _("Bag and tag began (Day %(d)s, %(n)s players)")
     % {"d": p.get("day"), "n": p.get("players")},
     "festival.bagging_close": lambda p: _("Day %(d)s closed: %(n)s players bagged %(c)s chips")
-    % {"d": p.get("day"), "n": p.get("survivors"), "c": p.get("chips")}
+    % {"d": p.get("day"), "n": p.get("survivors"), "c": _figure(p.get("chips"))}
     + (" · " + _("despite %(f)s flags") % {"f": p["flags"]} if p.get("flags") else ""),
     "festival.bagging_reopen": lambda p: _("Day %(d)s reopened: %(r)s")
     % {"d": p.get("day"), "r": p.get("reason", "")},
@@ -305,3 +308,8 @@ def action_groups(actions: list[str]) -> list[tuple[str, str]]:
         name = str(ACTION_NAMES.get(prefix, prefix))
         groups.setdefault(prefix, name)
     return sorted(((prefix + ".", name) for prefix, name in groups.items()), key=lambda g: g[1])
+
+
+def _figure(value: Any) -> str:
+    """A chip figure from a stored payload, grouped the reader's way ("–" when missing)."""
+    return figures.chips(value) if isinstance(value, int) else "–" if value is None else str(value)

@@ -8,7 +8,7 @@ from django import template
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
-from tournament.domain.money import format_money
+from tournament import figures
 
 register = template.Library()
 
@@ -16,8 +16,7 @@ register = template.Library()
 def _money(amount: Any, currency: str, *, signed: bool = False) -> str:
     if amount is None or amount == "":
         return ""
-    language = (get_language() or "en")[:2]
-    return format_money(int(amount), currency or "EUR", language, signed=signed)
+    return figures.money(int(amount), currency, signed=signed)
 
 
 @register.filter
@@ -45,9 +44,7 @@ def money_signed(amount: Any, currency: str = "EUR") -> str:
 def chips(amount: Any) -> str:
     if amount is None or amount == "":
         return ""
-    value = int(amount)
-    sep = "." if (get_language() or "en").startswith("de") else ","
-    return f"{value:,}".replace(",", sep)
+    return figures.chips(int(amount))
 
 
 @register.filter

@@ -54,3 +54,18 @@ def test_history_filter_names_kinds_in_words():
     with translation.override("de"):
         groups = dict(action_groups(["entry.bust", "entry.register", "clock.start"]))
     assert groups == {"entry.": "Anmeldungen und Ausscheiden", "clock.": "Uhr"}
+
+
+def test_a_deal_refused_by_its_domain_says_why_in_german():
+    from tournament.domain.deals import DealError
+    from tournament.services.deals import _deal_error
+
+    with translation.override("de"):
+        assert _deal_error(DealError("a stack cannot be negative"), "EUR") == (
+            "Der Deal geht nicht auf: ein Stack kann nicht negativ sein."
+        )
+        assert _deal_error(
+            DealError("stacks", "stacks_sum", stacks=105010, chips=100000), "EUR"
+        ) == (
+            "Der Deal geht nicht auf: Die Stacks ergeben 105.010 Chips, im Spiel sind aber 100.000."
+        )

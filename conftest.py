@@ -193,6 +193,18 @@ def _event_lines_locked(request: Any) -> Any:
 
 
 @pytest.fixture(autouse=True)
+def _language_reset() -> Any:
+    """A request in German leaves German active in the test's thread (LocaleMiddleware
+    activates it and the test client runs in the same thread): every test starts in the
+    default language, whatever ran before it on the worker."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     from django.core.cache import cache
 

@@ -13,6 +13,7 @@ from clocks.consumers import TournamentConsumer, _tournament_exists
 from tournament.realtime import (
     console_group,
     dealer_group,
+    public_table_group,
     refuse,
     table_group,
     user_group,
@@ -93,6 +94,43 @@ def _table_ids(token: str) -> tuple[int, int, bool] | None:
         .first()
     )
     return (row[0], row[1], row[2]) if row else None
+
+
+class PublicTableConsumer(TournamentConsumer):
+    """The public page of one table (the QR on the table card): the table's seats as they
+    change (`seats`, tables/live.py), and a draw from the tournament's feed (the page then takes
+    a snapshot). Nothing else of the tournament's feed: the page shows no clock and no figures.
+    The socket joins its table's group before the page's snapshot is read (static/tables/
+    table_public.js takes it on every connection), so no change falls between the two."""
+
+    async def connect(self) -> None:
+        self.groups_joined = []
+        kwargs = self.scope["url_route"]["kwargs"]
+        table_id = await _public_table_id(int(kwargs["pk"]), int(kwargs["number"]))
+        if table_id is None:
+            await refuse(self, CLOSE_TOKEN_UNKNOWN)
+            return
+        group = public_table_group(table_id)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined.append(group)
+        await self._join_tournament(int(kwargs["pk"]))
+        await self.accept()
+
+    def wants(self, message: dict[str, Any]) -> bool:
+        return message.get("event") == "seating"
+
+
+@database_sync_to_async
+def _public_table_id(tournament_id: int, number: int) -> int | None:
+    """The id of table `number` of a tournament whose public pages are out (not planned)."""
+    from tables.models import Table
+
+    return (
+        Table.objects.filter(tournament_id=tournament_id, number=number)
+        .exclude(tournament__status="planned")
+        .values_list("pk", flat=True)
+        .first()
+    )
 
 
 class ConsoleConsumer(TournamentConsumer):

@@ -20,11 +20,13 @@ from django.utils import translation
 
 from tables.dealer_view import dealer_contexts, tournament_clock
 from tables.models import Table
+from tables.selectors import public_table_views
 from tournament import realtime
 from tournament.catalogue import TableView
 from tournament.realtime import (
     broadcast_on_commit,
     console_group,
+    public_table_group,
     send_on_commit,
     table_group,
 )
@@ -69,10 +71,13 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
                 for t in tables.values():
                     t.tournament = first.tournament
 
+    public: dict[int, dict[str, Any]] = {}  # a table's public page view, by table id
+
     def load_contexts() -> None:
         nonlocal listening
         groups = [table_group(pk, code) for pk in ids for code, _name in settings.LANGUAGES]
-        found = realtime.listened_of(groups)
+        # The tables' public pages are asked about in the same question.
+        found = realtime.listened_of(groups + [public_table_group(pk) for pk in ids])
         if found:
             load()
             wanted = [
@@ -85,9 +90,20 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
                 # Only a rendered table shows the clock: the console's numbers do without it.
                 clock = tournament_clock(wanted[0].tournament)
                 contexts.update(dealer_contexts(wanted, clock))
+            shown = [t for pk, t in tables.items() if public_table_group(pk) in found]
+            if shown:
+                public.update({pk: dict(view) for pk, view in public_table_views(shown).items()})
         # Only once read: a read that failed (SQLite busy, the pool's timeout) is made again by
         # the retry or by the change's next view, not skipped by all of them.
         listening = found
+
+    def public_of(table_id: int) -> Any:
+        def build() -> dict[str, Any] | None:
+            if listening is None:
+                load_contexts()
+            return public.get(table_id)  # None: no public page open at the table
+
+        return build
 
     def view_of(table_id: int, language: str) -> Any:
         def build() -> dict[str, Any] | None:
@@ -105,6 +121,7 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
     for table_id in ids:
         for language, _name in settings.LANGUAGES:
             send_on_commit(table_group(table_id, language), "table", view_of(table_id, language))
+        send_on_commit(public_table_group(table_id), "seats", public_of(table_id))
     if console:
 
         def numbers() -> dict[str, Any] | None:
@@ -121,6 +138,30 @@ def notify_tables(tournament_id: int, table_ids: Iterable[int], *, console: bool
         send_on_commit(console_group(tournament_id), "seating", numbers)
 
 
+def notify_public_tables(table_ids: Iterable[int]) -> None:
+    """Send the tables' seats to their public pages (the QR on the table card), when the
+    transaction commits; the seats are read, in one go, only for the tables such a page is open
+    at (a break's closed table; `notify_tables` sends them with the tablets' views)."""
+    ids = sorted(set(table_ids))
+    views: dict[int, dict[str, Any]] | None = None
+
+    def seats_of(table_id: int) -> Any:
+        def build() -> dict[str, Any] | None:
+            nonlocal views
+            if views is None:
+                found = realtime.listened_of([public_table_group(pk) for pk in ids])
+                shown = Table.objects.filter(
+                    pk__in=[pk for pk in ids if public_table_group(pk) in found]
+                ).select_related("tournament")
+                views = {pk: dict(view) for pk, view in public_table_views(list(shown)).items()}
+            return views.get(table_id)
+
+        return build
+
+    for table_id in ids:
+        send_on_commit(public_table_group(table_id), "seats", seats_of(table_id))
+
+
 def notify_chart(tournament_id: int) -> None:
     """The whole chart changed (a draw, a redraw): the console reloads it."""
     broadcast_on_commit(console_group(tournament_id), "seating", {"tables": [], "all": True})
@@ -129,5 +170,7 @@ def notify_chart(tournament_id: int) -> None:
 def tablets_close(table_ids: Iterable[int]) -> None:
     """Tell the dealer tablets of tables being closed (a break, the final table, a redraw) that
     their table is gone: their sockets close and the tablet says to ask the floor (on commit)."""
-    for pk in table_ids:
+    ids = list(table_ids)
+    for pk in ids:
         broadcast_on_commit(table_group(pk), "table_closed", {})
+    notify_public_tables(ids)  # the public page says the table is closed

@@ -3,14 +3,16 @@ and receipt width), and the public page of one table."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 
 from tables.models import SeatAssignment, Table
+from tables.selectors import public_table_view
 from tournament.domain.collation import name_key
 from tournament.inputs import whole_number_or_none
-from tournament.public_selectors import initials, names_withheld
 from tournament.qr import qr_svg
 from tournament.roles import floor_required
 from tournament.views import get_tournament
@@ -81,24 +83,33 @@ def seat_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def table_public(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """Who sits at this table (display names only) and the live clock link."""
+    """Who sits at this table (display names only) and the live clock link. The page follows
+    its table live (static/tables/table_public.js): the seats come on its socket."""
+    table = _public_table(pk, number)
+    view = public_table_view(table)
+    live = {
+        "json": reverse("table-public-json", args=[pk, number]),
+        "ws": f"/ws/t/{pk}/table/{number}/",
+        "version": view["version"],
+        "empty": _("empty"),
+    }
+    return render(
+        request,
+        "public/table.html",
+        {"tournament": table.tournament, "table": table, "seats": view["seats"], "live": live},
+    )
+
+
+@never_cache
+def table_public_json(request: HttpRequest, pk: int, number: int) -> JsonResponse:
+    """The public table page's snapshot, taken when its socket (re)connects."""
+    return JsonResponse(dict(public_table_view(_public_table(pk, number))))
+
+
+def _public_table(pk: int, number: int) -> Table:
     table = get_object_or_404(
         Table.objects.select_related("tournament"), tournament_id=pk, number=number
     )
     if table.tournament.status == "planned":
         raise Http404
-    rows = {r.seat: r for r in table.assignments.select_related("entry__player")}
-    t = table.tournament
-    withheld = names_withheld(status=t.status, starts_at=t.starts_at)  # docs/players.md
-    names = {
-        n: initials(r.entry.player.display_name) if withheld else r.entry.player.display_name
-        for n, r in rows.items()
-    }
-    seats = [
-        {"n": n, "row": rows.get(n), "name": names.get(n, "")} for n in range(1, table.seats + 1)
-    ]
-    return render(
-        request,
-        "public/table.html",
-        {"tournament": table.tournament, "table": table, "seats": seats},
-    )
+    return table

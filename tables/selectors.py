@@ -42,6 +42,7 @@ from tables.models import (
     blinds_of,
 )
 from tables.models import ShotClock as ShotClockRow
+from tournament.catalogue import PublicTableView
 from tournament.models import Status, Tournament
 
 T = TypeVar("T")
@@ -470,4 +471,39 @@ def shot_clock_payload(table: Table, row: ShotClockRow | None) -> dict[str, Any]
         "warn": WARN_SECONDS,
         "cards": tournament.time_bank_cards,
         "card_seconds": tournament.time_bank_seconds,
+    }
+
+
+def public_table_view(table: Table) -> PublicTableView:
+    """Who sits at `table` as its public page shows it (the QR on the table card)."""
+    return public_table_views([table])[table.pk]
+
+
+def public_table_views(tables: Sequence[Table]) -> dict[int, PublicTableView]:
+    """Who sits at each of `tables` (of one tournament, loaded with it) as its public page shows
+    it: display names, initials once the tournament's results are old (docs/players.md). The
+    version is read before the seats, as a board's is (tournament/live.py); the seats of all the
+    tables in one statement."""
+    from tournament.live import board_version
+    from tournament.public_selectors import initials, names_withheld
+
+    if not tables:
+        return {}
+    t = tables[0].tournament
+    version = board_version(t.pk)
+    withheld = names_withheld(status=t.status, starts_at=t.starts_at)
+    names: dict[tuple[int, int], str] = {
+        (table_id, seat): initials(name) if withheld else name
+        for table_id, seat, name in SeatAssignment.objects.filter(
+            table_id__in=[x.pk for x in tables]
+        ).values_list("table_id", "seat", "entry__player__display_name")
+    }
+    return {
+        x.pk: {
+            "version": version,
+            "table": x.number,
+            "open": x.is_open,
+            "seats": [{"n": n, "name": names.get((x.pk, n))} for n in range(1, x.seats + 1)],
+        }
+        for x in tables
     }

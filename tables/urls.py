@@ -17,6 +17,11 @@ urlpatterns = [
     ),
     path("console/t/<int:pk>/print/seat-list/", print_views.seat_list, name="print-seat-list"),
     path("t/<int:pk>/table/<int:number>/", print_views.table_public, name="table-public"),
+    path(
+        "t/<int:pk>/table/<int:number>.json",
+        print_views.table_public_json,
+        name="table-public-json",
+    ),
     path("d/<str:token>/", views.dealer, name="dealer"),
     path("d/<str:token>/<str:action>/", views.dealer_action, name="dealer-action"),
 ]

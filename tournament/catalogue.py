@@ -35,6 +35,7 @@ class Audience(StrEnum):
     USER = "user"
     DEALER = "dealer"
     DISPLAY = "display"
+    PUBLIC_TABLE = "public_table"
 
 
 # --- Payload types --------------------------------------------------------------------------
@@ -185,6 +186,23 @@ class TableView(TypedDict):
     table: int
     html: dict[str, str]
     hand_level: int
+
+
+class PublicSeat(TypedDict):
+    n: int
+    name: str | None
+
+
+class PublicTableView(TypedDict):
+    """Who sits at one table, as its public page shows (the QR on the table card): display
+    names, or initials once the results are old (docs/players.md); `name` None is an empty seat.
+    `version` orders views as a board's does (the tournament's latest event-log row, read before
+    the seats)."""
+
+    version: int
+    table: int
+    open: bool
+    seats: list[PublicSeat]
 
 
 class SeatView(TypedDict):
@@ -346,6 +364,8 @@ _MESSAGES = (
     # Sockets to close.
     Message(Audience.USER, "revoked", Empty, "the account lost its floor role"),
     Message(Audience.DEALER, "revoked", Empty, "the table's dealer link was renewed"),
+    # The public page of one table.
+    Message(Audience.PUBLIC_TABLE, "seats", PublicTableView, "who sits at the table changed"),
     # One screen of the display manager.
     Message(Audience.DISPLAY, "assignment", DisplayAssignment, "paired, or shown another view"),
     Message(Audience.DISPLAY, "removed", Empty, "the screen was removed: it shows a new code"),

@@ -40,6 +40,11 @@ def table_group(table_id: int, language: str | None = None) -> str:
     return f"table.{table_id}" if language is None else f"table.{table_id}.{language}"
 
 
+def public_table_group(table_id: int) -> str:
+    """The public pages of one table (`/t/<id>/table/<n>/`, the QR on the table card)."""
+    return f"public_table.{table_id}"
+
+
 def entry_group(entry_id: int) -> str:
     return f"entry.{entry_id}"
 

@@ -293,3 +293,44 @@ async def test_redraw_closes_the_dealer_sockets_of_tables_left_empty(two_tables,
     )()
     assert closed == {3}  # eight players fill the first two tables in opening order
     assert await _close_code(ws) == 4410
+
+
+async def test_the_public_table_page_gets_its_seats_as_they_change(table, actor):
+    """The page of the QR on the table card takes who sits there from its socket: a bust and a
+    move each bring the table's seats (names, empty seats), nothing of the clock or the board."""
+    from tournament.models import Entry
+    from tournament.services.eliminations import BustReport, entries_bust
+
+    t = await sync_to_async(lambda: table.tournament)()
+    ws = WebsocketCommunicator(application, f"/ws/t/{t.pk}/table/{table.number}/", headers=ORIGIN)
+    assert (await ws.connect(timeout=WAIT))[0]
+    rows = await sync_to_async(
+        lambda: list(table.assignments.select_related("entry__player").order_by("seat"))
+    )()
+    victim, mover = rows[0], rows[1]
+    await sync_to_async(entries_bust)(
+        tournament=t, busts=[BustReport(entry=victim.entry)], actor=actor
+    )
+    message = await ws.receive_json_from(timeout=WAIT)
+    assert message["event"] == "seats" and message["data"]["table"] == table.number
+    seats = {s["n"]: s["name"] for s in message["data"]["seats"]}
+    assert seats[victim.seat] is None and seats[mover.seat] == mover.entry.player.display_name
+    assert message["data"]["open"] is True and message["data"]["version"] > 0
+    free = next(n for n in range(1, table.seats + 1) if seats[n] is None and n != victim.seat)
+    entry = await sync_to_async(Entry.objects.get)(pk=mover.entry_id)
+    await sync_to_async(svc.seat_move)(
+        tournament=t, entry=entry, table_number=table.number, seat=free, actor=actor
+    )
+    moved = await ws.receive_json_from(timeout=WAIT)
+    seats = {s["n"]: s["name"] for s in moved["data"]["seats"]}
+    assert seats[mover.seat] is None and seats[free] == mover.entry.player.display_name
+    assert moved["data"]["version"] > message["data"]["version"]
+    assert await ws.receive_nothing(timeout=0.3)  # no board, no clock
+    await ws.disconnect()
+
+
+async def test_the_public_table_socket_refuses_an_unknown_table(table):
+    t = await sync_to_async(lambda: table.tournament)()
+    for path in (f"/ws/t/{t.pk}/table/99/", f"/ws/t/{t.pk + 1000}/table/1/"):
+        ws = WebsocketCommunicator(application, path, headers=ORIGIN)
+        assert await refusal_code(ws) == 4404

@@ -147,6 +147,7 @@ def asgi_server(transactional_db: Any) -> Iterator[str]:
             port=port,
             lifespan="off",
             ws="websockets-sansio",  # as floor_serve and docker-compose.yml
+            proxy_headers=False,  # as floor_serve: only FLOOR_TRUSTED_PROXIES count
             log_level="warning",
         )
     )

@@ -38,4 +38,8 @@ class Command(BaseCommand):
             ws="websockets-sansio",  # as the full stack (docker-compose.yml)
             ws_max_size=64 * 1024,
             ws_per_message_deflate=False,  # as the full stack (docker-compose.yml)
+            # uvicorn believes X-Forwarded-For from 127.0.0.1 by default, so anyone on this
+            # machine could name any address: Floor reads the header itself, from
+            # FLOOR_TRUSTED_PROXIES only (tournament/ratelimit.py client_address).
+            proxy_headers=False,
         )

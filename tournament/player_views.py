@@ -73,7 +73,12 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
             else:
                 messages.info(request, _("Nothing was changed."))
             return redirect("player-detail", player_id=player.pk)
-    return render(request, "tournament/player_edit.html", {"player": player, "form": form})
+    return render(
+        request,
+        "tournament/player_edit.html",
+        {"player": player, "form": form},
+        status=400 if request.method == "POST" else 200,  # reached here: refused
+    )
 
 
 @floor_required

@@ -150,6 +150,7 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "tournament/tournament_form.html",
         console_context(tournament, "settings", form=form, new=False),
+        status=400 if request.method == "POST" else 200,  # reached here: refused
     )
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -37,6 +38,15 @@ def _flag() -> serializers.BooleanField:
     return serializers.BooleanField(required=False)
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "maxLength": 40},
+            {"type": "array", "items": {"type": "integer"}, "maxItems": 10},
+        ],
+        "nullable": True,
+    }
+)
 class _SeatsField(serializers.Field):
     """Seats as text ("2, 6, 8") or as a list; the ruling reads the numbers and words what
     does not fit (rules_engine/selectors.py)."""
@@ -114,6 +124,7 @@ class ShowdownFactsSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_field({"oneOf": [{"type": "integer"}, {"type": "string"}], "nullable": True})
 class _SeatField(serializers.Field):
     """One seat as a number or as text (empty: none); the ruling reads it and words what does
     not fit."""
@@ -157,9 +168,32 @@ FACTS: dict[str, type[serializers.Serializer]] = {
 }
 
 
+def _every_fact() -> type[serializers.Serializer]:
+    """Every fact any situation reads, for the schema: a client (and the API fuzzer) sees each
+    fact's type. Each situation reads its own (`FACTS`)."""
+    fields: dict[str, Any] = {}
+    for typed in (
+        BetFactsSerializer,
+        IrregularityFactsSerializer,
+        ShowdownFactsSerializer,
+        ShowOrderFactsSerializer,
+    ):
+        for name, f in typed._declared_fields.items():
+            fields.setdefault(name, copy.deepcopy(f))
+    return type("FactsSerializer", (serializers.Serializer,), fields)
+
+
+FactsSerializer = _every_fact()
+
+
+@extend_schema_field(FactsSerializer)
+class _FactsField(serializers.DictField):
+    pass
+
+
 class SituationSerializer(serializers.Serializer):
     situation = serializers.ChoiceField(choices=list(svc.SITUATION_KEYS))
-    facts = serializers.DictField(
+    facts = _FactsField(
         help_text="The facts of the situation; see docs/rules_engine.md for each situation."
     )
 

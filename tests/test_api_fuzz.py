@@ -7,7 +7,10 @@ generated requests as an anonymous client, a logged-in floor user and a director
   missing fields, out-of-range numbers);
 - requests where one parameter or body field, or one fact of a ruling's facts (the schema
   lists them, rules_engine/api.py `FactsSerializer`), holds a value that broke the server
-  before: a superscript digit, a word, a 20-digit number, an object or a list, NUL.
+  before: a superscript digit, a word, a 20-digit number, an object or a list, NUL;
+- every body the server took (a generated one, or the schema's example) again with one field
+  at a time, at any depth, spoiled: this is what finds a fact read only when all the others
+  are there (finding 8 of issue 55).
 
 Nothing may answer 5xx; an answer that says it is JSON is JSON, and a success is one of the
 answers the schema documents; a refused request (4xx) changes nothing (the event log, which
@@ -137,15 +140,50 @@ def test_fuzzed_api_never_fails_and_refusals_change_nothing(
                     json.loads(response.content)
                 except ValueError:
                     failures.append(f"{label}: {response.status_code} says JSON, is not")
-            if 200 <= response.status_code < 300 and documented - {"default"}:
-                if str(response.status_code) not in documented:
-                    failures.append(f"{label}: {response.status_code} not in the schema")
-            elif response.status_code >= 400:
+            if response.status_code >= 400:
                 tried["refused"] += 1
                 if Event.objects.count() != before:
                     failures.append(f"{label}: refused with {response.status_code} but changed")
+                return
+            if documented - {"default"} and str(response.status_code) not in documented:
+                failures.append(f"{label}: {response.status_code} not in the schema")
+            if response.status_code < 300 and isinstance(case.body, dict):
+                accepted.setdefault(operation.label, []).append((who, case))
 
         return fuzz
+
+    accepted: dict[str, list] = {}  # operation -> (client, case) the server took
+
+    def spoil_accepted(operation) -> None:
+        """A body the server took (generated, or the schema's own example), sent again with
+        one field at a time, at any depth, holding each hostile value: the facts of a ruling
+        are read only when every other fact is there."""
+        taken = accepted.get(operation.label, [])[:2]
+        content = (
+            operation.definition.raw.get("requestBody", {})
+            .get("content", {})
+            .get("application/json", {})
+        )
+        for example in content.get("examples", {}).values():
+            case = operation.Case(
+                path_parameters={k: valid[k][0] for k in valid if "{" + k + "}" in operation.path},
+                body=example.get("value"),
+                media_type="application/json",
+            )
+            taken.append(("floor", case))
+        for who, case in taken:
+            for body in _one_field_spoiled(case.body):
+                case.body = body
+                case.cookies = {}
+                before = Event.objects.count()
+                response = case.call(session=sessions[who], base_url=base, timeout=20)
+                tried["requests"] += 1
+                tried["spoiled"] = tried.get("spoiled", 0) + 1
+                label = f"{who} {operation.method.upper()} {case.formatted_path} {body!r:.200}"
+                if response.status_code >= 500:
+                    failures.append(f"{label}: {response.status_code} {response.text[:200]}")
+                elif response.status_code >= 400 and Event.objects.count() != before:
+                    failures.append(f"{label}: refused with {response.status_code} but changed")
 
     for result in schema.get_all_operations():
         tried["operations"] += 1
@@ -157,6 +195,7 @@ def test_fuzzed_api_never_fails_and_refusals_change_nothing(
                 # Negative mode on an operation with nothing to break (no body, no query).
                 assert mode == GenerationMode.NEGATIVE, operation.label
                 tried["nothing to break"] = tried.get("nothing to break", 0) + 1
+        spoil_accepted(operation)
     assert tried["operations"] >= 15
     assert not failures, "\n".join(failures[:20])
     print(tried)
@@ -183,3 +222,26 @@ def _spoil_one_field(case, data) -> None:
     if where is case.query and not isinstance(value, str | int):
         value = str(value)
     where[name] = value
+
+
+SPOILERS = ["²", "abc", {"a": [1]}, 2**70]
+
+
+def _one_field_spoiled(body, spoilers=SPOILERS):
+    """Copies of a JSON body, each with one field (at any depth) holding one hostile value."""
+    import copy
+
+    def paths(value, prefix=()):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                yield (*prefix, k)
+                yield from paths(v, (*prefix, k))
+
+    for path in list(paths(body)):
+        for spoiler in spoilers:
+            spoiled = copy.deepcopy(body)
+            where = spoiled
+            for k in path[:-1]:
+                where = where[k]
+            where[path[-1]] = spoiler
+            yield spoiled

@@ -36,7 +36,18 @@ ROLES = ("director", "floor", "anonymous")  # a form found by several roles: the
 
 @pytest.fixture
 def world(make_tournament, register, actor, director, floor_user):
-    t = make_tournament(status="registering", bounty_kind="progressive", bounty=2000)
+    # Rebuys and add-ons on: the desk draws their menus (whose `next` once answered 500).
+    t = make_tournament(
+        status="registering",
+        bounty_kind="progressive",
+        bounty=2000,
+        rebuys_max=1,
+        rebuy_price=10000,
+        rebuy_chips=20000,
+        addons_max=1,
+        addon_price=10000,
+        addon_chips=20000,
+    )
     entries = [register(t) for _ in range(14)]
     seating.tables_create(tournament=t, count=2, actor=actor)
     seating.seats_draw(tournament=t, actor=actor)

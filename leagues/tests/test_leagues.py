@@ -312,3 +312,15 @@ def test_a_league_or_season_without_a_name_is_a_400_and_makes_nothing(client, di
     r = client.post(reverse("league", args=[season.league_id]), {"name": ""})
     assert r.status_code == 400 and r.context["form"].errors["name"]
     assert (League.objects.count(), Season.objects.count()) == (leagues, seasons)
+
+
+def test_best_n_beyond_the_column_is_refused_on_its_field(client, director, season):
+    """A 20-digit "best N" reached the database: a 500 (found by the crawling form fuzzer)."""
+    client.force_login(director)
+    before = Season.objects.values().get(pk=season.pk)
+    r = client.post(
+        reverse("season", args=[season.pk]),
+        {"action": "settings", "name": "2026", "scoring": "dpsb", "best_n": "9" * 20},
+    )
+    assert r.status_code == 400 and r.context["form"].errors["best_n"]
+    assert Season.objects.values().get(pk=season.pk) == before

@@ -57,6 +57,7 @@ def counts_console(request: HttpRequest, pk: int) -> HttpResponse:
     if chosen not in tables:
         chosen = tables[0] if tables else None
     sheet = table_sheet(field, chosen) if chosen is not None else []
+    refused = False
     if request.method == "POST":
         actor = Actor.from_request(request)
         try:
@@ -97,6 +98,7 @@ def counts_console(request: HttpRequest, pk: int) -> HttpResponse:
                     % {"t": chosen, "n": len(recorded.counts)},
                 )
         except FloorError as exc:
+            refused = True
             messages.error(request, str(exc))
         else:
             url = reverse("counts-console", args=[pk])
@@ -118,4 +120,5 @@ def counts_console(request: HttpRequest, pk: int) -> HttpResponse:
             leaders=chip_leaders(tournament, LEADERS),
             typed=typed,
         ),
+        status=400 if refused else 200,  # refused: nothing recorded, the counts as typed
     )

@@ -43,6 +43,8 @@ class SeasonForm(forms.Form):
     best_n = forms.IntegerField(
         label=_("Results counted (best N)"),
         required=False,
+        min_value=1,
+        max_value=1000,  # within the column (a 20-digit number was a 500)
         help_text=_("Empty: every result counts."),
     )
     participation = forms.DecimalField(

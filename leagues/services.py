@@ -66,7 +66,7 @@ def scoring_check(
         try:
             table = table_parse(table_text or "").as_json()
         except PointsError as exc:
-            raise FloorError(table_error(exc), field="table") from exc
+            raise FloorError(table_error(exc), field="table_text") from exc
     return formula, table, bonus
 
 

@@ -43,7 +43,10 @@ def leagues_list(request: HttpRequest) -> HttpResponse:
                 messages.success(request, _("League created."))
                 return redirect("league", pk=league.pk)
     leagues = League.objects.all()
-    return render(request, "leagues/leagues.html", {"leagues": leagues, "form": form})
+    refused = 400 if request.method == "POST" else 200  # a refusal stays on the page
+    return render(
+        request, "leagues/leagues.html", {"leagues": leagues, "form": form}, status=refused
+    )
 
 
 @floor_required
@@ -82,6 +85,7 @@ def league_page(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "season_form": season_form,
         },
+        status=400 if request.method == "POST" else 200,  # a refusal stays on the page
     )
 
 

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rules_engine import services as svc
+from rules_engine.domain.interpret import Verbal
+from rules_engine.domain.irregularities import MisdealCause, OotAction
+from rules_engine.domain.irregularities import Street as IrregularStreet
 from rules_engine.models import Penalty, PenaltyKind, Ruling
 from tournament.api.permissions import IsFloor
 from tournament.domain.settings_rules import INT_MAX
@@ -24,9 +29,171 @@ def _tournament(pk: int) -> Tournament:
     return get_object_or_404(Tournament, pk=pk)
 
 
+def _count(**kwargs: Any) -> serializers.IntegerField:
+    """Chips or an amount: a whole number a column holds ("²" and 2.5 are refused)."""
+    return serializers.IntegerField(min_value=0, max_value=INT_MAX, required=False, **kwargs)
+
+
+def _flag() -> serializers.BooleanField:
+    return serializers.BooleanField(required=False)
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "maxLength": 40},
+            {"type": "array", "items": {"type": "integer"}, "maxItems": 10},
+        ],
+        "nullable": True,
+    }
+)
+class _SeatsField(serializers.Field):
+    """Seats as text ("2, 6, 8") or as a list; the ruling reads the numbers and words what
+    does not fit (rules_engine/selectors.py)."""
+
+    def __init__(self, what: Any, **kwargs: Any) -> None:
+        self.what = what
+        super().__init__(required=False, allow_null=True, **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str) and len(data) <= 40:
+            return data
+        if (
+            isinstance(data, list)
+            and len(data) <= 10
+            and all(
+                (isinstance(s, int) and not isinstance(s, bool) and 0 < s <= 10)
+                or (isinstance(s, str) and len(s) <= 3)
+                for s in data
+            )
+        ):
+            return data
+        raise serializers.ValidationError(
+            _("%(what)s: enter seat numbers, such as 2, 6, 8.") % {"what": self.what}
+        )
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class BetFactsSerializer(serializers.Serializer):
+    current_bet = _count()
+    in_front = _count()
+    last_raise = _count(allow_null=True)
+    stack = _count()
+    big_blind = _count()
+    verbal = serializers.ChoiceField(choices=[v.value for v in Verbal], required=False)
+    amount = _count(allow_null=True)
+    chips = serializers.ListField(child=_count(), max_length=100, required=False, allow_null=True)
+    verbal_first = _flag()
+    first_motion = serializers.ListField(
+        child=_count(), max_length=100, required=False, allow_null=True
+    )
+    unclear_amount = _flag()
+    pot = _count(allow_null=True)
+    facing_all_in = _flag()
+    expects_change = _flag()
+    missed_raise = _flag()
+    acted_since = _flag()
+
+
+def _choice(values: Any) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=[str(v) for v in values], required=False)
+
+
+class IrregularityFactsSerializer(serializers.Serializer):
+    street = _choice(IrregularStreet)
+    action = _choice(OotAction)
+    action_changed = _flag()
+    cause = _choice(MisdealCause)
+    so_far = _choice(svc.SO_FAR)
+    fourth_known = _flag()
+    acted = _flag()
+    button_short = _flag()
+    betting_started = _flag()
+
+
+class ShowdownFactsSerializer(serializers.Serializer):
+    board = serializers.CharField(max_length=40, required=False)
+    hands = serializers.CharField(max_length=2000, required=False)
+    contributions = serializers.CharField(max_length=2000, required=False)
+    button = serializers.IntegerField(min_value=1, max_value=10, required=False)
+    table_seats = serializers.IntegerField(min_value=2, max_value=10, required=False)
+    smallest_chip = serializers.IntegerField(
+        min_value=1, max_value=INT_MAX, required=False, allow_null=True
+    )
+
+
+@extend_schema_field({"oneOf": [{"type": "integer"}, {"type": "string"}], "nullable": True})
+class _SeatField(serializers.Field):
+    """One seat as a number or as text (empty: none); the ruling reads it and words what does
+    not fit."""
+
+    def __init__(self, what: Any, **kwargs: Any) -> None:
+        self.what = what
+        super().__init__(required=False, allow_null=True, **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if (isinstance(data, int) and not isinstance(data, bool) and 0 <= data <= 10) or (
+            isinstance(data, str)
+            and len(data) <= 3
+            and ((data.isascii() and data.isdigit()) or not data.strip())
+        ):
+            return data
+        raise serializers.ValidationError(_("%(what)s: enter a number.") % {"what": self.what})
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class ShowOrderFactsSerializer(serializers.Serializer):
+    seats = _SeatsField(gettext_lazy("Seats still in the hand"))
+    button = _SeatField(gettext_lazy("Button seat"))
+    table_seats = _SeatField(gettext_lazy("Seats at the table"))
+    aggressor = _SeatField(gettext_lazy("Last bet or raise on the last betting round: seat"))
+    all_in = _SeatsField(gettext_lazy("All-in seats"))
+
+
+# The facts each situation reads, typed: a word where a number belongs, or a list or an
+# object where one value belongs, is a 400 naming the fact, before the engine reads them.
+FACTS: dict[str, type[serializers.Serializer]] = {
+    svc.SITUATION_BET: BetFactsSerializer,
+    svc.SITUATION_SHOWDOWN: ShowdownFactsSerializer,
+    svc.SITUATION_SHOW_ORDER: ShowOrderFactsSerializer,
+    **{
+        s: IrregularityFactsSerializer
+        for s in svc.SITUATION_KEYS
+        if s not in (svc.SITUATION_BET, svc.SITUATION_SHOWDOWN, svc.SITUATION_SHOW_ORDER)
+    },
+}
+
+
+def _every_fact() -> type[serializers.Serializer]:
+    """Every fact any situation reads, for the schema: a client (and the API fuzzer) sees each
+    fact's type. Each situation reads its own (`FACTS`)."""
+    fields: dict[str, Any] = {}
+    for typed in (
+        BetFactsSerializer,
+        IrregularityFactsSerializer,
+        ShowdownFactsSerializer,
+        ShowOrderFactsSerializer,
+    ):
+        for name, f in typed._declared_fields.items():
+            fields.setdefault(name, copy.deepcopy(f))
+    return type("FactsSerializer", (serializers.Serializer,), fields)
+
+
+FactsSerializer = _every_fact()
+
+
+@extend_schema_field(FactsSerializer)
+class _FactsField(serializers.DictField):
+    pass
+
+
 class SituationSerializer(serializers.Serializer):
     situation = serializers.ChoiceField(choices=list(svc.SITUATION_KEYS))
-    facts = serializers.DictField(
+    facts = _FactsField(
         help_text="The facts of the situation; see docs/rules_engine.md for each situation."
     )
 
@@ -37,6 +204,12 @@ class SituationSerializer(serializers.Serializer):
                 _("The facts contain a character that is not allowed.")
             )
         return facts
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        typed = FACTS[data["situation"]](data=data["facts"])
+        if not typed.is_valid():
+            raise serializers.ValidationError({"facts": typed.errors})
+        return {**data, "facts": dict(typed.validated_data)}
 
 
 def _has_nul(value: Any) -> bool:

@@ -332,7 +332,7 @@ def _seat_lines(text: str, what: str) -> dict[int, str]:
         if not line:
             continue
         head, _sep, rest = line.replace(":", " ", 1).partition(" ")
-        if not head.isdigit() or not rest.strip():
+        if not (head.isascii() and head.isdigit() and len(head) <= 2) or not rest.strip():
             raise FloorError(
                 _("Write each %(what)s as a seat number, a colon and the value: %(line)s")
                 % {"what": what, "line": line}
@@ -353,9 +353,10 @@ def showdown_ruling(
         hands = {s: cards(v) for s, v in _seat_lines(facts["hands"], _("hand")).items()}
         paid: dict[int, int] = {}
         for s, v in _seat_lines(facts["contributions"], _("amount")).items():
-            if not v.replace(",", "").replace(".", "").isdigit():
+            digits = v.replace(",", "").replace(".", "")
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 10):
                 raise FloorError(_("Seat %(n)s: %(v)s is not an amount.") % {"n": s, "v": v})
-            paid[s] = int(v.replace(",", "").replace(".", ""))
+            paid[s] = int(digits)
         missing = sorted(set(hands) - set(paid))
         if missing:
             raise FloorError(

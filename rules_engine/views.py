@@ -357,6 +357,7 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
         situation = svc.SITUATION_BET
     result = None
     form = _form(situation, request, tournament)
+    refused = form.is_bound and not form.is_valid()
     try:
         result = _suggest(situation, form, tournament)
         if result is not None and request.POST.get("action") == "record":
@@ -379,6 +380,7 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("Ruling recorded."))
             return redirect(f"{reverse('rulings', args=[pk])}?situation={situation}")
     except FloorError as exc:
+        refused = True
         messages.error(request, str(exc))
     version = svc.tournament_version(tournament)
     if result is not None:
@@ -398,6 +400,7 @@ def rulings(request: HttpRequest, pk: int) -> HttpResponse:
             ruleset_in_force=f"{tournament.get_ruleset_display()} {version}",
             q=search_text(request.GET.get("q")),
         ),
+        status=400 if refused else 200,
     )
 
 
@@ -472,6 +475,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
     player = None
     suggestion = None
     history: list[Penalty] = []
+    refused = form.is_bound and not form.is_valid()
     if form.is_bound and form.is_valid():
         d = form.cleaned_data
         try:
@@ -504,6 +508,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
                 }
             )
         except FloorError as exc:
+            refused = True
             messages.error(request, str(exc))
     rows = Penalty.objects.filter(tournament=tournament).select_related("entry__player")[:100]
     for p in rows:
@@ -524,6 +529,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
             rows=rows,
             cited=svc.cited([rules.cite["penalties"]], rules.version),
         ),
+        status=400 if refused else 200,
     )
 
 

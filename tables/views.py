@@ -177,7 +177,11 @@ def _table_numbers(text: str | None) -> set[int] | None:
     """`?tables=3,7`: the table numbers a live message named (bad parts are dropped)."""
     if text is None:
         return None
-    return {int(part) for part in text.split(",")[:200] if part.isdigit() and len(part) < 7}
+    return {
+        int(part)
+        for part in text.split(",")[:200]
+        if part.isascii() and part.isdigit() and len(part) < 7
+    }
 
 
 @floor_required

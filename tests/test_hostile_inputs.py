@@ -149,3 +149,40 @@ def test_next_inside_the_site_is_followed(client, floor_user, running):
     target = f"/console/t/{running.pk}/tables/1/"
     r = client.post(f"/console/t/{running.pk}/seating/h4h/", {"on": "0", "next": target})
     assert r["Location"] == target
+
+
+@pytest.mark.parametrize("target", ["²", "abc", "1" * 20, "desk"])
+def test_next_that_is_no_address_goes_back_to_the_page(client, floor_user, running, target):
+    """The rebuy and add-on menus' `next` as a bare word was taken for a URL name: a 500."""
+    client.force_login(floor_user)
+    entry = running.entries.first()
+    for kind in ("rebuy", "addon"):
+        r = client.post(
+            f"/console/t/{running.pk}/entry/{entry.pk}/buy/{kind}",
+            {"next": target, "method": "cash"},
+        )
+        assert r.status_code == 302 and r["Location"] == f"/console/t/{running.pk}/desk/"
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "1²", "²,5", "2,²"])
+def test_new_tournament_withholding_in_other_digits_is_refused(
+    client, director, chip_set, template, value
+):
+    """`withholding_bp=²` on the new-tournament form was a 500 ("²".isdigit() is True)."""
+    from tournament.models import Tournament
+
+    client.force_login(director)
+    before = Tournament.objects.count()
+    r = client.post(
+        "/console/new/",
+        {
+            "name": "Cup",
+            "starts_at": "2030-01-01T19:00",
+            "buy_in": "100",
+            "starting_stack": "20000",
+            "withholding_bp": value,
+        },
+    )
+    assert r.status_code == 400, r.status_code
+    assert "percentage" in r.content.decode()
+    assert Tournament.objects.count() == before

@@ -251,10 +251,17 @@ def cage_method_change(request: HttpRequest, pk: int) -> HttpResponse:
             actor=Actor.from_request(request),
         )
     except FloorError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("The payment method is corrected by two new ledger lines."))
+        return _refused(request, pk, str(exc))
+    messages.success(request, _("The payment method is corrected by two new ledger lines."))
     return redirect("cage", pk=pk)
+
+
+def _refused(request: HttpRequest, pk: int, message: str) -> HttpResponse:
+    """A refused correction: the cage page with the reason, answered 400; nothing written."""
+    messages.error(request, message)
+    response = cage(request, pk)
+    response.status_code = 400
+    return response
 
 
 @director_required
@@ -266,8 +273,7 @@ def cage_difference(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         amount = sign * parse_money(text.lstrip("+-−").strip())
     except MoneyError:
-        messages.error(request, _("Enter an amount such as 5 or -12.50."))
-        return redirect("cage", pk=pk)
+        return _refused(request, pk, _("Enter an amount such as 5 or -12.50."))
     try:
         svc.cash_difference(
             tournament=tournament,
@@ -277,7 +283,6 @@ def cage_difference(request: HttpRequest, pk: int) -> HttpResponse:
             actor=Actor.from_request(request),
         )
     except FloorError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("The counted difference is in the ledger."))
+        return _refused(request, pk, str(exc))
+    messages.success(request, _("The counted difference is in the ledger."))
     return redirect("cage", pk=pk)

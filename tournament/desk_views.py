@@ -269,6 +269,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
             needs_close=needs_close,
             places_final=registration.field_is_final(tournament),
         ),
+        status=400 if request.method == "POST" else 200,  # reached here: refused
     )
 
 

@@ -72,9 +72,9 @@ class PercentField(forms.CharField):
             return None
         whole, _dot, part = text.partition(".")
         if (
-            not whole.isdigit()
+            not (whole.isascii() and whole.isdigit())
             or len(whole) > 3
-            or (part and (not part.isdigit() or len(part) > 2))
+            or (part and (not (part.isascii() and part.isdigit()) or len(part) > 2))
         ):
             raise forms.ValidationError(_("Enter a percentage such as 3 or 2.5."), code="percent")
         return int(whole) * 100 + int((part + "00")[:2])

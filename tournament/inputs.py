@@ -87,8 +87,14 @@ def next_url(request: HttpRequest, *, default: str) -> str:
     """The page to go back to after a form: the `next` the form sent when it is a page of
     this site, else `default` (an outside address or `/\\evil.example` is never followed)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if "\x00" not in target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    # A path of this site or an address on its host; a bare word ("abc", "²", a number) is
+    # neither, and `redirect` would take it for the name of a URL (NoReverseMatch: a 500).
+    if (
+        target.startswith(("/", "http://", "https://"))
+        and "\x00" not in target
+        and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
     ):
         return target
     return default

@@ -11,7 +11,6 @@ from django.contrib import messages
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -74,7 +73,12 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
             else:
                 messages.info(request, _("Nothing was changed."))
             return redirect("player-detail", player_id=player.pk)
-    return render(request, "tournament/player_edit.html", {"player": player, "form": form})
+    return render(
+        request,
+        "tournament/player_edit.html",
+        {"player": player, "form": form},
+        status=400 if request.method == "POST" else 200,  # reached here: refused
+    )
 
 
 @floor_required
@@ -102,6 +106,9 @@ def player_merge_view(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
     other = _other_record(request, player)
     refusal = people.merge_refusal(player, other) if other is not None else None
+    refused = request.method == "POST"  # a POST that merges redirects; any other is refused
+    if request.method == "POST" and other is None:
+        messages.error(request, _("Choose the record to keep."))
     if request.method == "POST" and other is not None:
         keep = request.POST.get("keep")
         if keep not in (str(player.pk), str(other.pk)):
@@ -125,8 +132,6 @@ def player_merge_view(request: HttpRequest, player_id: int) -> HttpResponse:
                     % {"merged": result.merged_id, "n": result.entries_moved},
                 )
                 return redirect("player-detail", player_id=result.kept.pk)
-        url = reverse("player-merge", args=[player.pk])
-        return redirect(f"{url}?other={other.pk}")
     records = [player, other] if other is not None else [player]
     for p in records:
         p.entry_count = p.entries.count()  # type: ignore[attr-defined]
@@ -134,6 +139,7 @@ def player_merge_view(request: HttpRequest, player_id: int) -> HttpResponse:
         request,
         "tournament/player_merge.html",
         {"player": player, "other": other, "records": records, "refusal": refusal},
+        status=400 if refused else 200,
     )
 
 

@@ -99,7 +99,10 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Tournament created."))
             return redirect("tournament-overview", pk=tournament.pk)
-    return render(request, "tournament/tournament_form.html", {"form": form, "new": True})
+    refused = 400 if request.method == "POST" else 200
+    return render(
+        request, "tournament/tournament_form.html", {"form": form, "new": True}, status=refused
+    )
 
 
 @floor_required
@@ -147,6 +150,7 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "tournament/tournament_form.html",
         console_context(tournament, "settings", form=form, new=False),
+        status=400 if request.method == "POST" else 200,  # reached here: refused
     )
 
 

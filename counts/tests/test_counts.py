@@ -140,7 +140,7 @@ def test_console_page_table_form_and_one_player(client, floor_user, night):
     assert response.status_code == 302 and response["Location"].endswith("?table=2")
     assert ChipCount.objects.get(entry=players[0]).count == 22_500
     response = client.post(url, {"form": "player", "number": players[1].number, "count": "-5"})
-    assert response.status_code == 200 and "below zero" in response.content.decode()
+    assert response.status_code == 400 and "below zero" in response.content.decode()
     response = client.post(url, {"form": "player", "number": players[1].number, "count": "31000"})
     assert response.status_code == 302
     assert ChipCount.objects.filter(entry=players[1]).get().source == "floor"
@@ -188,6 +188,6 @@ def test_odd_typing_is_refused_with_a_message(client, floor_user, night, typed):
     players = at_table(night, 1)
     url = reverse("counts-console", args=[night.pk])
     response = client.post(url, {"form": "table", "table": "1", f"count_{players[0].pk}": typed})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "whole number" in response.content.decode()
     assert not ChipCount.objects.exists()

@@ -276,3 +276,51 @@ def test_csv(client, floor_user, season, actor, play, people):
     assert rows[1][5] == "500"
     public = client.get(reverse("season-public-csv", args=[season.pk])).content.decode()
     assert public.splitlines()[0] == body.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    "table_text", ["2-10: 10 5\n8-20: 20 10", "zehn fünf", "2-10: 10 x", "10-2: 5 3"]
+)
+def test_a_points_table_that_does_not_parse_is_refused_on_its_field(
+    client, director, season, table_text
+):
+    """Overlapping bands or words in the points table were a 500: the refusal named a field
+    the form does not have ("table" for "table_text")."""
+    client.force_login(director)
+    before = Season.objects.values().get(pk=season.pk)
+    r = client.post(
+        reverse("season", args=[season.pk]),
+        {"action": "settings", "name": "2026", "scoring": "table", "table_text": table_text},
+    )
+    assert r.status_code == 400
+    assert r.context["form"].errors.get("table_text"), r.context["form"].errors
+    assert r.context["form"].errors["table_text"][0] in r.content.decode()
+    assert Season.objects.values().get(pk=season.pk) == before
+
+
+def test_a_league_or_season_without_a_name_is_a_400_and_makes_nothing(client, director, season):
+    from leagues.models import League
+
+    client.force_login(director)
+    leagues, seasons = League.objects.count(), Season.objects.count()
+    r = client.post(reverse("leagues"), {"name": ""})
+    assert r.status_code == 400 and r.context["form"].errors["name"]
+    assert r.context["form"].errors["name"][0] in r.content.decode()
+    r = client.post(reverse("league", args=[season.league_id]), {"action": "season", "name": " "})
+    assert r.status_code == 400 and r.context["season_form"].errors["name"]
+    assert r.context["season_form"].errors["name"][0] in r.content.decode()
+    r = client.post(reverse("league", args=[season.league_id]), {"name": ""})
+    assert r.status_code == 400 and r.context["form"].errors["name"]
+    assert (League.objects.count(), Season.objects.count()) == (leagues, seasons)
+
+
+def test_best_n_beyond_the_column_is_refused_on_its_field(client, director, season):
+    """A 20-digit "best N" reached the database: a 500 (found by the crawling form fuzzer)."""
+    client.force_login(director)
+    before = Season.objects.values().get(pk=season.pk)
+    r = client.post(
+        reverse("season", args=[season.pk]),
+        {"action": "settings", "name": "2026", "scoring": "dpsb", "best_n": "9" * 20},
+    )
+    assert r.status_code == 400 and r.context["form"].errors["best_n"]
+    assert Season.objects.values().get(pk=season.pk) == before

@@ -172,3 +172,58 @@ def test_anonymous_cannot_use_the_ruling_api(client, make_tournament):
     for name in ("api-ruling-suggest", "api-rulings", "api-penalties"):
         r = client.post(reverse(name, args=[t.pk]), {}, content_type="application/json")
         assert r.status_code in (401, 403)
+
+
+BET = {
+    "current_bet": 400,
+    "in_front": 0,
+    "last_raise": 400,
+    "stack": 20000,
+    "big_blind": 200,
+    "verbal": "none",
+    "chips": [5000],
+}
+SHOWDOWN = {
+    "board": "Ac Kd Qh Js Tc",
+    "hands": "2: 2c 3d\n5: 4h 5s",
+    "contributions": "2: 525\n5: 525",
+    "button": 3,
+    "table_seats": 9,
+    "smallest_chip": 100,
+}
+
+
+@pytest.mark.parametrize("value", ["abc", "²", {"a": 1}, [1, [2]], [{}], 2.5, str(10**20)])
+def test_facts_of_the_wrong_type_are_a_400_naming_the_fact(api, make_tournament, value):
+    """A word, a superscript digit or a nested value where the engine reads a number or a
+    choice was a 500 (TypeError, ValueError deep in the engine)."""
+    t = make_tournament()
+    url = reverse("api-ruling-suggest", args=[t.pk])
+    cases = [("bet_interpretation", BET, k) for k in BET]
+    cases += [("showdown", SHOWDOWN, k) for k in SHOWDOWN]
+    cases += [
+        ("misdeal", {"cause": "two_exposed", "so_far": "none"}, "so_far"),
+        ("misdeal", {"cause": "two_exposed", "so_far": "none"}, "cause"),
+        ("out_of_turn", {"action": "bet"}, "action"),
+        ("premature_card", {"street": "flop"}, "street"),
+        ("show_order", {"seats": "2, 6, 8", "button": 4, "table_seats": 9}, "button"),
+        ("show_order", {"seats": "2, 6, 8", "button": 4, "table_seats": 9}, "seats"),
+    ]
+    for situation, facts, key in cases:
+        if isinstance(value, str) and key in ("board", "hands", "contributions", "seats"):
+            continue  # texts: read further down (below)
+        body = {"situation": situation, "facts": {**facts, key: value}}
+        r = post(api, url, body)
+        assert r.status_code == 400, (body, r.status_code)
+        if not (key in ("board", "hands", "contributions") and isinstance(value, float)):
+            assert key in r.json()["facts"], r.json()  # a number as text: read as text
+    for facts in (
+        {**SHOWDOWN, "hands": "²: 2c 3d\n5: 4h 5s"},
+        {**SHOWDOWN, "contributions": "2: ²\n5: 525"},
+        {**SHOWDOWN, "contributions": "2: 525\n5: " + "9" * 30},
+    ):
+        r = post(api, url, {"situation": "showdown", "facts": facts})
+        assert r.status_code == 400 and r.json(), facts
+    r = post(api, url, {"situation": "show_order", "facts": {"seats": "2, ², 8", "button": 4}})
+    assert r.status_code == 400 and r.json()
+    assert not Ruling.objects.exists()

@@ -58,6 +58,10 @@ def test_amounts_fit_the_column():
         ("http://testserver/console/", "http://testserver/console/"),
         ("/a\x00b", "/home/"),
         ("", "/home/"),
+        ("²", "/home/"),
+        ("abc", "/home/"),
+        ("desk", "/home/"),
+        ("1" * 20, "/home/"),
     ],
 )
 def test_next_url_stays_on_the_site(target, expected):

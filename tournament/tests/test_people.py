@@ -149,11 +149,11 @@ def test_the_edit_page_for_a_director_saves_and_shows_errors_in_the_form(
         "notes": "",
     }
     refused = client.post(url, form)
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     assert "Karl Berg" in refused.content.decode()
     assert _snapshot() == before
     refused = client.post(url, {**form, "membership_number": "", "birth_year": "1700"})
-    assert refused.status_code == 200 and _snapshot() == before
+    assert refused.status_code == 400 and _snapshot() == before
     saved = client.post(url, {**form, "membership_number": "M18"})
     assert saved.status_code == 302
     jutta.refresh_from_db()
@@ -260,7 +260,7 @@ def test_only_a_director_merges(client, floor_user, director, twins):
     client.force_login(director)
     page = client.get(url, {"other": other.pk}).content.decode()
     assert "max@example.org" in page and "0170 1234567" in page
-    assert client.post(url, {"other": other.pk, "keep": "nonsense"}).status_code == 302
+    assert client.post(url, {"other": other.pk, "keep": "nonsense"}).status_code == 400
     assert _snapshot() == before
     assert client.get(url, {"other": "abc"}).status_code == 404
     assert client.get(url, {"other": "²"}).status_code == 404
@@ -269,6 +269,21 @@ def test_only_a_director_merges(client, floor_user, director, twins):
     assert done.status_code == 302 and done["Location"] == reverse("player-detail", args=[other.pk])
     assert not Player.objects.filter(pk=kept.pk).exists()
     assert Player.objects.get(pk=other.pk).entries.count() == 2
+
+
+def test_a_refused_merge_is_a_400_with_the_reason_and_changes_nothing(
+    client, director, twins, actor
+):
+    """A merge the service refuses (two people in one tournament) redirected with a 302."""
+    kept, other, t1, _t2 = twins
+    entry_register(tournament=t1, player=other, actor=actor)
+    client.force_login(director)
+    before = _snapshot()
+    r = client.post(reverse("player-merge", args=[kept.pk]), {"other": other.pk, "keep": kept.pk})
+    assert r.status_code == 400
+    body = r.content.decode()
+    assert 'class="error"' in body and "Friday 1" in body
+    assert _snapshot() == before
 
 
 def test_the_merge_page_shows_the_refusal_and_offers_no_button(client, director, twins, actor):

@@ -5,13 +5,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -300,7 +301,26 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                 for k in list(post)[:100]
                 if k.startswith(("stack_", "by_"))
             }
+        if not getattr(request, "htmx", None):
+            return _refused_on_page(request, pk, exc)
     return redirect(next_url(request, default=reverse("seating", args=[pk])))
+
+
+def _refused_on_page(request: HttpRequest, pk: int, exc: FloorError) -> HttpResponse:
+    """A refused seating action answers with its refusal's status (docs/input.md): the page
+    the form came from (the chart or one table's page, as `next` says) is drawn at once with
+    the reason, instead of a redirect to it."""
+    target = next_url(request, default=reverse("seating", args=[pk]))
+    try:
+        match = resolve(urlsplit(target).path)
+    except Resolver404:
+        match = None
+    if match is not None and match.url_name == "table-detail":
+        response = table_detail(request, *match.args, **match.kwargs)
+    else:
+        response = seating(request, pk)
+    response.status_code = exc.status_code
+    return response
 
 
 # The session key holding what was typed for dealer reports when confirming them was refused.
@@ -507,6 +527,12 @@ def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse
             raise Http404
     except FloorError as exc:
         messages.error(request, str(exc))
+        if not getattr(request, "htmx", None):
+            # A plain form post (no script) gets the tablet page with the reason and the
+            # refusal's status; the tablet's own requests (htmx) swap only a 200, so they keep it.
+            response = dealer(request, token)
+            response.status_code = exc.status_code
+            return response
     if getattr(request, "htmx", None):
         table.refresh_from_db()
         return render(request, "tables/_dealer.html", dealer_context(table))

@@ -69,15 +69,7 @@ FIELD_VALUES = ["²", "abc", "9" * 20, "", "x" * 5000, "a\x00b", "-1", "1.5", "�
 ALL_AT_ONCE = ["²", str(2**70), "x" * 3000, "\ufeff1"]
 # Number fields whose refusal is not yet a 4xx on its page: (form pattern, field) -> why.
 # Reported (printed), not failed; remove a line once its form answers 4xx.
-_REDIRECTS = "refused with a redirect (302), the reason shown on the next page"
-KNOWN_WRONG_STATUS: dict[tuple[str, str], str] = {
-    ("/console/t/N/seating/open/", "count"): _REDIRECTS + " (seating actions)",
-    ("/console/t/N/seating/move/", "table"): _REDIRECTS + " (seating actions)",
-    ("/console/t/N/seating/move/", "seat"): _REDIRECTS + " (seating actions)",
-    ("/d/T/bust/", "stack"): _REDIRECTS + " (the dealer tablet's bust)",
-    ("/console/t/N/entry/N/correct/", "to"): "200 or 302: the correction forms of one page"
-    " share the pattern; the one sent may not read `to`",
-}
+KNOWN_WRONG_STATUS: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture

@@ -40,7 +40,12 @@ def _apply(request: HttpRequest, entry: Entry, action: str) -> Event:
     actor = Actor.from_request(request)
     post = request.POST
     if action == "void":
-        move_to = _one_number(post.get("to")) if post.get("money") == "move" else None
+        # An entry number typed but not meant (the money refunded instead) must still be one:
+        # a mistyped number is refused rather than silently dropped.
+        typed = (post.get("to") or "").strip()
+        move_to = _one_number(typed) if post.get("money") == "move" or typed else None
+        if post.get("money") != "move":
+            move_to = None
         return corrections.entry_void(
             entry=entry,
             actor=actor,
@@ -83,11 +88,13 @@ def entry_correct(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     )
     action = request.POST.get("action", "")
     error: dict[str, Any] = {}
+    status = 200
     if request.method == "POST" and action in ACTIONS:
         try:
             event = _apply(request, entry, action)
         except FloorError as exc:
             error = {"action": action, "message": str(exc), "paid": exc.code == "paid"}
+            status = exc.status_code
         else:
             messages.success(request, SENTENCES[event.action](event.payload))
             return redirect(f"{reverse('desk', args=[pk])}?q={entry.number}")
@@ -105,6 +112,7 @@ def entry_correct(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
             can_void=entry.status in (EntryStatus.ACTIVE, EntryStatus.ALTERNATE),
             history=corrections.recent_corrections(tournament, limit=5, entry=entry),
         ),
+        status=status,
     )
 
 

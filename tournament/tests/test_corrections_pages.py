@@ -136,7 +136,7 @@ def test_name_person_and_money_corrections_through_the_page(
     assert entries[0].player.name == "Bernd Schäfer"
     buyin = entries[0].purchases.get()
     refused = floor_client.post(url, {"action": "money", "purchase": buyin.pk, "to": "99"})
-    assert refused.status_code == 200 and "no entry #99" in refused.content.decode()
+    assert refused.status_code == 400 and "no entry #99" in refused.content.decode()
     floor_client.post(url, {"action": "money", "purchase": buyin.pk, "to": "#2"})
     assert entries[1].purchases.count() == 2
 

@@ -8,17 +8,8 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _language_back():
-    """A German request leaves German active in this thread (LocaleMiddleware does not put
-    it back): the tests after this one read English again."""
-    yield
-    translation.deactivate()
 
 
 def test_the_layout_editor_reads_german(director):

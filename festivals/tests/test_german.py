@@ -18,14 +18,6 @@ from tournament.models import EntryStatus
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _language_back():
-    """A German request leaves German active in this thread (LocaleMiddleware does not put
-    it back): the tests after this one read English again."""
-    yield
-    translation.deactivate()
-
-
 @pytest.fixture
 def boss(director):
     c = Client(HTTP_ACCEPT_LANGUAGE="de")

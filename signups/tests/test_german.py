@@ -9,21 +9,12 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from signups import services as su
 from signups.models import SignUp
 from signups.tests.test_views import NOBODY
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _language_back():
-    """A German request leaves German active in this thread (LocaleMiddleware does not put
-    it back): the tests after this one read English again."""
-    yield
-    translation.deactivate()
 
 
 @pytest.fixture

@@ -23,14 +23,6 @@ from tournament.errors import FloorError
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _language_back():
-    """A German request leaves German active in this thread (LocaleMiddleware does not put
-    it back): the tests after this one read English again."""
-    yield
-    translation.deactivate()
-
-
 def test_a_table_that_cannot_be_broken_says_why_in_german(field, actor):  # noqa: F811
     t, _entries = field(20, final_table_size=9)
     svc.seats_draw(tournament=t, actor=actor)

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.utils import translation
 from rest_framework.test import APIClient
 
 from tournament.models import Status, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _language_back():
-    """A German request leaves German active in this thread (LocaleMiddleware does not put
-    it back): the tests after this one read English again."""
-    yield
-    translation.deactivate()
 
 
 @pytest.fixture

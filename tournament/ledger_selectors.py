@@ -42,19 +42,10 @@ class Check:
         return self.ledger == self.records
 
 
-@dataclass
-class TournamentCage:
-    """One tournament's cage report. An event's flight has no pool of its own (`pool` None):
-    it holds the money paid there and carries its players' money to the Day 2 (`day2`), which
-    counts it as carried in, owes the pool and pays it out."""
+class _Reckoned:
+    """The figures a cage report reads off its reckoning (`reckoning`, a field of each report)."""
 
-    tournament: Tournament
     reckoning: Reckoning
-    pool: Pool | None
-    bounty_pool: int
-    paid_records: int
-    checks: list[Check] = field(default_factory=list)
-    day2: Tournament | None = None
 
     @property
     def report(self) -> CageReport:
@@ -77,15 +68,30 @@ class TournamentCage:
         return self.reckoning.carried_in
 
     @property
+    def unexplained(self) -> int:
+        return self.reckoning.unexplained
+
+
+@dataclass
+class TournamentCage(_Reckoned):
+    """One tournament's cage report. An event's flight has no pool of its own (`pool` None):
+    it holds the money paid there and carries its players' money to the Day 2 (`day2`), which
+    counts it as carried in, owes the pool and pays it out."""
+
+    tournament: Tournament
+    reckoning: Reckoning
+    pool: Pool | None
+    bounty_pool: int
+    paid_records: int
+    checks: list[Check] = field(default_factory=list)
+    day2: Tournament | None = None
+
+    @property
     def own_contributions(self) -> int:
         """The players' contributions to the pool taken in this tournament's own cage."""
         if self.pool is None:
             return self.carried_out
         return self.pool.contributions - self.carried_in
-
-    @property
-    def unexplained(self) -> int:
-        return self.reckoning.unexplained
 
     @property
     def balanced(self) -> bool:
@@ -149,7 +155,7 @@ def tournament_cage(tournament: Tournament, lines: list[Line] | None = None) -> 
 
 
 @dataclass
-class DayCage:
+class DayCage(_Reckoned):
     """The tournaments that started on one day (a night past midnight stays on its day), in one
     currency, with their sums."""
 
@@ -157,30 +163,6 @@ class DayCage:
     currency: str
     tournaments: list[TournamentCage]
     reckoning: Reckoning
-
-    @property
-    def report(self) -> CageReport:
-        return self.reckoning.report
-
-    @property
-    def house(self) -> HouseResult:
-        return self.reckoning.house
-
-    @property
-    def still_owed(self) -> int:
-        return self.reckoning.still_owed
-
-    @property
-    def carried_out(self) -> int:
-        return self.reckoning.carried_out
-
-    @property
-    def carried_in(self) -> int:
-        return self.reckoning.carried_in
-
-    @property
-    def unexplained(self) -> int:
-        return self.reckoning.unexplained
 
     @property
     def balanced(self) -> bool:
@@ -231,7 +213,7 @@ def day_cages(day: date) -> list[DayCage]:
 
 
 @dataclass
-class EventCage:
+class EventCage(_Reckoned):
     """An event's money at once: its flights, then its Day 2. Taken in the flights, carried into
     the one pool, paid out from the Day 2; the house pays the overlay up to the guarantee."""
 
@@ -244,24 +226,8 @@ class EventCage:
         return self.parts[:-1]
 
     @property
-    def report(self) -> CageReport:
-        return self.reckoning.report
-
-    @property
-    def house(self) -> HouseResult:
-        return self.reckoning.house
-
-    @property
     def pool(self) -> Pool | None:
         return self.parts[-1].pool
-
-    @property
-    def still_owed(self) -> int:
-        return self.reckoning.still_owed
-
-    @property
-    def unexplained(self) -> int:
-        return self.reckoning.unexplained
 
     @property
     def balanced(self) -> bool:

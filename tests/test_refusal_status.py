@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from tables.models import SeatAssignment, Table
-from tournament.models import EntryStatus, Event, Status, Tournament
+from tournament.models import EntryStatus, Event
+from tournament.tests.test_corrections_pages import _seated
 
 pytestmark = pytest.mark.django_db
 
@@ -18,17 +19,6 @@ pytestmark = pytest.mark.django_db
 def floor_client(client, floor_user):
     client.force_login(floor_user)
     return client
-
-
-def _seated(t, actor, register, n=6):
-    from tables import services as seating
-
-    entries = [register(t, f"Spieler Nummer{i}") for i in range(n)]
-    seating.tables_create(tournament=t, count=1, actor=actor)
-    seating.seats_draw(tournament=t, actor=actor)
-    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
-    t.refresh_from_db()
-    return entries
 
 
 def _state(t):

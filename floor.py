@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Floor's two commands on a fresh machine (Python 3.11+, nothing else):
+"""Floor's commands on a fresh machine (Python 3.11+, nothing else):
 
-    python3 floor.py run     start Floor with a demo tournament (SQLite, embedded)
+    python3 floor.py run     start Floor with a demo tournament (SQLite, embedded), this machine only
+    python3 floor.py venue   run a real night: every phone, tablet and screen on this network
+                             (options: python3 floor.py venue --help; docs/venue.md)
     python3 floor.py test    run the whole test suite with lint and type checks
 
-Both create ./.venv and install the pinned requirements the first time.
+Each creates ./.venv and installs the pinned requirements the first time.
 """
 
 from __future__ import annotations
@@ -61,6 +63,14 @@ def run(argv: list[str]) -> None:
     os.execv(str(PY), [str(PY), "manage.py", "floor_serve", "--port", str(port)])
 
 
+def venue(argv: list[str]) -> None:
+    """A real night on this machine (docs/venue.md): production settings on the embedded stack,
+    listening on every interface, announced as floor.local; the data stays in var/."""
+    ensure_venv("requirements.txt")
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.venue"
+    os.execv(str(PY), [str(PY), "manage.py", "floor_venue", *argv])
+
+
 def test(argv: list[str]) -> None:
     ensure_venv("requirements-dev.txt")
     bin_dir = PY.parent
@@ -82,6 +92,7 @@ def test(argv: list[str]) -> None:
         "counts",
         "festivals",
         "signups",
+        "venue",
     )
     print("== import-linter", flush=True)
     sh(tool("lint-imports"))
@@ -143,7 +154,7 @@ def _tests_ran_on_postgres() -> bool:
 
 
 def main() -> None:
-    commands = {"run": run, "test": test}
+    commands = {"run": run, "venue": venue, "test": test}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__)
         sys.exit(2)

@@ -40,6 +40,7 @@ from signups.models import ON_THE_SHEET, SignUp, SignUpSheet, SignUpStatus, new_
 from tournament.catalogue import check_action
 from tournament.errors import Conflict, FloorError, NotFound
 from tournament.events import Actor, event_record
+from tournament.links import public_url
 from tournament.locks import lock_tournament
 from tournament.models import Event, Player, Tournament
 from tournament.realtime import broadcast_on_commit, tournament_group
@@ -644,7 +645,7 @@ def _mail_moved(moved: list[SignUp], tournament: Tournament) -> None:
 
 def _mail_one(email: str, token: str, name: str, tournament: Tournament) -> None:
     """One move-up mail, in the language active (the player's)."""
-    link = settings.FLOOR_PUBLIC_URL.rstrip("/") + reverse("signup-status", args=[token])
+    link = public_url(reverse("signup-status", args=[token]))
     send_mail(
         _("You have a place: %(t)s") % {"t": tournament.name},
         _(

@@ -30,6 +30,7 @@ from tournament.domain.ledger import PURCHASE_METHODS
 from tournament.errors import FloorError, NotFound
 from tournament.events import Actor
 from tournament.inputs import search_text, whole_number_or_none
+from tournament.links import public_url
 from tournament.live import board_version
 from tournament.models import PaymentMethod, Player, Tournament
 from tournament.public_selectors import entry_by_token
@@ -182,7 +183,7 @@ def _first_error(form: Any) -> str:
 
 def signup_poster(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
-    url = request.build_absolute_uri(reverse("signup", args=[pk]))
+    url = public_url(reverse("signup", args=[pk]), request)
     return render(
         request,
         "signups/poster.html",

@@ -13,6 +13,7 @@ from tables.models import SeatAssignment, Table
 from tables.selectors import public_table_view
 from tournament.domain.collation import name_key
 from tournament.inputs import whole_number_or_none
+from tournament.links import public_url
 from tournament.qr import qr_svg
 from tournament.roles import floor_required
 from tournament.views import get_tournament
@@ -38,9 +39,7 @@ def seat_cards(request: HttpRequest, pk: int) -> HttpResponse:
     cards = [
         {
             "row": r,
-            "qr": qr_svg(
-                request.build_absolute_uri(reverse("my-seat", args=[r.entry.public_token]))
-            ),
+            "qr": qr_svg(public_url(reverse("my-seat", args=[r.entry.public_token]), request)),
         }
         for r in _rows(pk, request.GET.get("table"))
     ]
@@ -57,7 +56,7 @@ def table_cards(request: HttpRequest, pk: int) -> HttpResponse:
     tables = [
         {
             "table": t,
-            "qr": qr_svg(request.build_absolute_uri(reverse("table-public", args=[pk, t.number]))),
+            "qr": qr_svg(public_url(reverse("table-public", args=[pk, t.number]), request)),
         }
         for t in tournament.tables.filter(is_open=True).order_by("number")
     ]

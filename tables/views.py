@@ -34,6 +34,7 @@ from tournament.inputs import (
     whole_number_or_none,
     whole_numbers,
 )
+from tournament.links import public_url
 from tournament.live import board_version
 from tournament.models import Entry, EntryStatus, Event, Tournament
 from tournament.qr import qr_svg
@@ -374,7 +375,7 @@ def table_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         svc.dealer_token_renew(table=table, actor=Actor.from_request(request))
         messages.success(request, _("A new dealer link was issued; the old one no longer works."))
         return redirect("table-detail", pk=pk, number=number)
-    link = request.build_absolute_uri(reverse("dealer", args=[table.dealer_token]))
+    link = public_url(reverse("dealer", args=[table.dealer_token]), request)
     context = console_context(
         tournament,
         "seating",

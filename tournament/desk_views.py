@@ -19,6 +19,7 @@ from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import RegisterForm, chips_or_none, entry_numbers
 from tournament.inputs import amount, next_url, search_text, whole_number_or_none, whole_numbers
+from tournament.links import public_url
 from tournament.models import Entry, EntryStatus, Player, Tournament
 from tournament.qr import qr_svg
 from tournament.roles import director_required, floor_required
@@ -204,7 +205,7 @@ def entry_unregister(request: HttpRequest, pk: int, entry_id: int) -> HttpRespon
 @floor_required
 def entry_receipt(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     entry = _entry(request, pk, entry_id)
-    seat_url = request.build_absolute_uri(reverse("my-seat", args=[entry.public_token]))
+    seat_url = public_url(reverse("my-seat", args=[entry.public_token]), request)
     return render(
         request,
         "tournament/receipt.html",

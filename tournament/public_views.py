@@ -11,6 +11,7 @@ from django.views.decorators.cache import never_cache
 
 from tournament.domain.levels import level_reached
 from tournament.inputs import search_text, whole_number_or_none
+from tournament.links import public_url
 from tournament.live import seat_view
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.public_selectors import (
@@ -127,7 +128,7 @@ def my_seat(request: HttpRequest, token: str) -> HttpResponse:
     entry = entry_by_token(token) if allow(request, "my-seat", 120) else None
     if entry is None:
         return render(request, "public/seat_unknown.html", status=404)
-    url = request.build_absolute_uri(reverse("my-seat", args=[token]))
+    url = public_url(reverse("my-seat", args=[token]), request)
     return render(
         request,
         "public/my_seat.html",

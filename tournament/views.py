@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -37,6 +38,7 @@ from tournament.forms import (
     TournamentForm,
 )
 from tournament.inputs import plain_text, search_text, whole_number_or_none
+from tournament.links import public_url
 from tournament.models import Status, Structure, Tournament
 from tournament.roles import director_required, floor_required
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
@@ -62,7 +64,10 @@ def console_context(tournament: Tournament, tab: str, **extra: Any) -> dict[str,
 def console_home(request: HttpRequest) -> HttpResponse:
     tournaments = list(Tournament.objects.all()[:200])
     rows = [(t, numbers_or_none(t)) for t in tournaments]
-    return render(request, "tournament/console_home.html", {"rows": rows})
+    venue_console = public_url(reverse("console-home")) if settings.FLOOR_VENUE else ""
+    return render(
+        request, "tournament/console_home.html", {"rows": rows, "venue_console": venue_console}
+    )
 
 
 def numbers_or_none(tournament: Tournament) -> TournamentNumbers | None:

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "signups",
     "actions",
     "displays",
+    "venue",
     "axes",
 ]
 
@@ -349,8 +350,20 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "floor@localhost")
-# The address players reach Floor at, for links in mails (no request to read it from there).
-FLOOR_PUBLIC_URL = env_str("FLOOR_PUBLIC_URL", "http://127.0.0.1:8000")
+# The address every device reaches Floor at: every QR code and printed link (receipts, seat and
+# table cards, the sign-up poster, dealer links) and mails carry it (tournament/links.py). Empty:
+# a page's links use the address its own request came to, and a mail 127.0.0.1:8000. The venue
+# sets it to its mDNS name or LAN address (config/settings/venue.py); the full stack to its
+# domain.
+FLOOR_PUBLIC_URL = env_str("FLOOR_PUBLIC_URL", "")
+# The venue mode (config/settings/venue.py, docs/venue.md): its mDNS name and the LAN address
+# devices fall back to (set by its command at start).
+FLOOR_VENUE = False
+FLOOR_VENUE_NAME = ""
+FLOOR_VENUE_PORT = 8000
+FLOOR_VENUE_LAN_URL = ""
+FLOOR_HOSTS: list[str] = []
+FLOOR_PUBLIC_URL_CHOSEN = ""
 # Days after a finished tournament's start after which its public pages (find my seat, my
 # seat, table pages) show players' initials only (docs/players.md); 0 keeps the names public.
 FLOOR_PUBLIC_RESULTS_DAYS = env_int("FLOOR_PUBLIC_RESULTS_DAYS", 90)

@@ -13,9 +13,11 @@ from rules_engine.domain.rulesets import ruleset as ruleset_named
 from tournament.domain.levels import level_reached
 from tournament.domain.lifecycle import LifecycleError, check_transition, reopen_target
 from tournament.domain.structure import (
+    TEMPLATES,
     LevelSpec,
     StructureError,
     generate_structure,
+    structure_from_template,
     validate_levels,
 )
 from tournament.errors import FloorError
@@ -209,6 +211,36 @@ def chip_set_create(*, name: str, denominations: Sequence[tuple[int, str, str]])
         ChipDenomination(chip_set=chip_set, value=v, colour=c, label=lbl)
         for v, c, lbl in denominations
     )
+    return chip_set
+
+
+# The chip set and structure templates a new installation starts with (the venue's first start
+# and the demo): a club can create its night's tournament at once and edit them later.
+STARTER_CHIPS: list[tuple[int, str, str]] = [
+    (25, "#2e7d32", "green"),
+    (100, "#111111", "black"),
+    (500, "#6a1b9a", "purple"),
+    (1000, "#f9a825", "yellow"),
+    (5000, "#c62828", "red"),
+    (25000, "#1565c0", "blue"),
+]
+
+
+@transaction.atomic
+def starter_kit_ensure() -> ChipSet:
+    """The starter chip set ("Club set") and one structure template per standard template,
+    each made only if the installation has none yet; returns the chip set to use."""
+    chip_set = ChipSet.objects.order_by("pk").first() or chip_set_create(
+        name="Club set", denominations=STARTER_CHIPS
+    )
+    if not Structure.objects.filter(is_template=True).exists():
+        values = [value for value, _colour, _label in STARTER_CHIPS]
+        for name in sorted(TEMPLATES):
+            structure_create(
+                name=name.capitalize(),
+                levels=structure_from_template(name, values),
+                is_template=True,
+            )
     return chip_set
 
 

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.domain.structure import TEMPLATES, structure_from_template
+from tournament.domain.structure import TEMPLATES
 from tournament.events import Actor
 from tournament.models import Structure, Tournament
 from tournament.realtime import live_flush
@@ -79,15 +79,6 @@ LAST = [
     "Krause",
     "Lehmann",
     "Köhler",
-]
-
-CHIPS = [
-    (25, "#2e7d32", "green"),
-    (100, "#111111", "black"),
-    (500, "#6a1b9a", "purple"),
-    (1000, "#f9a825", "yellow"),
-    (5000, "#c62828", "red"),
-    (25000, "#1565c0", "blue"),
 ]
 
 
@@ -250,13 +241,24 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--players", type=int, default=200)
+        parser.add_argument(
+            "--no-accounts",
+            action="store_true",
+            help="Only the demo's tournaments: no staff accounts with the published password "
+            "(the venue's --demo, whose director was made at its first start).",
+        )
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         ensure_role_groups()
         password = settings.FLOOR_DEMO_PASSWORD
         user_model = get_user_model()
-        for username, role, is_super in (("director", DIRECTOR, True), ("floor", FLOOR, False)):
+        accounts = (
+            ()
+            if options["no_accounts"]
+            else (("director", DIRECTOR, True), ("floor", FLOOR, False))
+        )
+        for username, role, is_super in accounts:
             user, created = user_model.objects.get_or_create(
                 username=username, defaults={"is_staff": is_super, "is_superuser": is_super}
             )
@@ -268,14 +270,7 @@ class Command(BaseCommand):
             self.stdout.write("Demo already present.")
             return
         actor = Actor.system("demo")
-        chip_set = tournaments.chip_set_create(name="Club set", denominations=CHIPS)
-        values = [v for v, _c, _l in CHIPS]
-        for name in sorted(TEMPLATES):
-            tournaments.structure_create(
-                name=name.capitalize(),
-                levels=structure_from_template(name, values),
-                is_template=True,
-            )
+        chip_set = tournaments.starter_kit_ensure()
         template = Structure.objects.get(name="Standard", is_template=True)
         tournament = tournaments.tournament_create(
             actor=actor,

@@ -1,15 +1,47 @@
 """Serve Floor over ASGI (HTTP and websockets) with uvicorn.
 
 In the embedded mode (FLOOR_TICKER=inprocess) the same process runs the clock ticker loop, so a
-club night needs nothing but this one process.
+club night needs nothing but this one process. The venue's command (floor_venue) serves through
+`serve` below with a socket it opened itself.
 """
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+
+
+def serve(*, host: str = "127.0.0.1", port: int = 8000, sock: socket.socket | None = None) -> None:
+    """Warm the process, start the in-process ticker (embedded) and serve until a signal."""
+    import uvicorn
+
+    from config.warmup import warm
+
+    warm()  # what the first requests would load (config/warmup.py)
+    if settings.FLOOR_TICKER == "inprocess":
+        from clocks.ticker import start_background_ticker
+
+        start_background_ticker()
+    config = uvicorn.Config(
+        "config.asgi:application",
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        ws="websockets-sansio",  # as the full stack (docker-compose.yml)
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,  # as the full stack (docker-compose.yml)
+        # uvicorn believes X-Forwarded-For from 127.0.0.1 by default, so anyone on this
+        # machine could name any address: Floor reads the header itself, from
+        # FLOOR_TRUSTED_PROXIES only (tournament/ratelimit.py client_address).
+        proxy_headers=False,
+        # The venue's server tells nobody on the LAN what it runs.
+        server_header=False,
+    )
+    uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)
 
 
 class Command(BaseCommand):
@@ -20,26 +52,4 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        import uvicorn
-
-        from config.warmup import warm
-
-        warm()  # what the first requests would load (config/warmup.py)
-        if settings.FLOOR_TICKER == "inprocess":
-            from clocks.ticker import start_background_ticker
-
-            start_background_ticker()
-        uvicorn.run(
-            "config.asgi:application",
-            host=options["host"],
-            port=options["port"],
-            log_level="warning",
-            lifespan="off",
-            ws="websockets-sansio",  # as the full stack (docker-compose.yml)
-            ws_max_size=64 * 1024,
-            ws_per_message_deflate=False,  # as the full stack (docker-compose.yml)
-            # uvicorn believes X-Forwarded-For from 127.0.0.1 by default, so anyone on this
-            # machine could name any address: Floor reads the header itself, from
-            # FLOOR_TRUSTED_PROXIES only (tournament/ratelimit.py client_address).
-            proxy_headers=False,
-        )
+        serve(host=options["host"], port=options["port"])

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class VenueConfig(AppConfig):
+    name = "venue"
+    verbose_name = "Venue"

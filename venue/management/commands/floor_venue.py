@@ -1,0 +1,217 @@
+"""`python3 floor.py venue`: Floor for a real night on this machine, serving every device in
+the room (docs/venue.md).
+
+In order: hold the var directory (one server per database), open the listening socket (a taken
+port or a foreign --host is one sentence), migrate, collect the static files, ask for the
+director on the first start, announce the name by mDNS, print the addresses with a QR code, and
+serve (uvicorn, the in-process ticker) until Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import getpass
+import io
+import os
+import sys
+from typing import Any
+from urllib.parse import urlsplit
+
+import segno
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+from config.env import env_str
+from tournament.management.commands.floor_serve import serve
+from venue import first_start
+from venue.lock import VarDirLock
+from venue.network import (
+    ALL,
+    VenueError,
+    allowed_hosts,
+    base_url,
+    lan_address,
+    listen,
+    machine_addresses,
+    mdns_label,
+    url_host,
+)
+
+
+class Command(BaseCommand):
+    help = "Serve Floor to every device on this network (SQLite, production settings, mDNS)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--host",
+            default=ALL,
+            help="The one address to listen on (default: every interface of this machine).",
+        )
+        parser.add_argument("--port", type=int, default=None, help="Default 8000.")
+        parser.add_argument(
+            "--name", default=None, help="The mDNS name without .local (default: floor)."
+        )
+        parser.add_argument(
+            "--public-address",
+            default=None,
+            help="The address every QR code and link carries: 'ip' for this machine's LAN "
+            "address, or a host name or address of your own (default: the mDNS name).",
+        )
+        parser.add_argument(
+            "--no-mdns", action="store_true", help="Do not announce the name on the network."
+        )
+        parser.add_argument(
+            "--demo", action="store_true", help="Add the demo tournaments (no demo accounts)."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if settings.DEBUG or not getattr(settings, "FLOOR_VENUE", False):
+            raise CommandError(
+                "floor_venue runs with the venue's settings: "
+                "DJANGO_SETTINGS_MODULE=config.settings.venue (python3 floor.py venue sets it)."
+            )
+        lock = VarDirLock(settings.VAR_DIR)
+        announcement = None
+        try:
+            label = mdns_label(options["name"] or settings.FLOOR_VENUE_NAME)
+            port = options["port"] or settings.FLOOR_VENUE_PORT
+            lock.acquire("starting")
+            if os.name == "posix":
+                # The database holds password hashes and players' contact data: the var
+                # directory is its owner's alone.
+                settings.VAR_DIR.chmod(0o700)
+            addresses = machine_addresses()
+            listener = listen(options["host"], port, addresses)
+            self._prepare(options["demo"])
+            if not options["no_mdns"]:
+                announcement = self._announce(label, port, options["host"], addresses)
+            public = self._public_url(options["public_address"], announcement, port, addresses)
+            hosts = allowed_hosts(label, addresses, settings.FLOOR_HOSTS)
+            public_host = url_host(urlsplit(public).hostname or "localhost")
+            # What the settings module derived from the environment, narrowed to the options
+            # given here, before anything reads it (the websocket origin check reads the hosts
+            # when config.asgi is imported, which the server does next).
+            settings.ALLOWED_HOSTS = list(dict.fromkeys([*hosts, public_host]))
+            settings.FLOOR_PUBLIC_URL = public
+            settings.FLOOR_VENUE_NAME = label
+            settings.FLOOR_VENUE_PORT = port
+            lan = lan_address(addresses)
+            settings.FLOOR_VENUE_LAN_URL = base_url(lan, port) if lan else ""
+            lock.note(public)
+            self._banner(public, announcement is not None, label, port, addresses)
+        except VenueError as exc:
+            lock.release()
+            raise CommandError(str(exc)) from None
+        try:
+            serve(host=options["host"], port=port, sock=listener.sock)
+        finally:
+            if announcement is not None:
+                announcement.close()
+            lock.release()
+
+    def _prepare(self, demo: bool) -> None:
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("collectstatic", interactive=False, verbosity=0)
+        if not first_start.has_director():
+            self._first_director()
+        if demo:
+            call_command("floor_demo", no_accounts=True, stdout=io.StringIO())
+            self.stdout.write("The demo tournaments are there (log in as your director).")
+
+    def _first_director(self) -> None:
+        username = env_str("FLOOR_DIRECTOR_USER", "")
+        password = env_str("FLOOR_DIRECTOR_PASSWORD", "")
+        if username or password:
+            problems = first_start.director_problems(username, password)
+            if problems:
+                raise VenueError(
+                    "FLOOR_DIRECTOR_USER / FLOOR_DIRECTOR_PASSWORD cannot be the director's "
+                    "account: " + " ".join(problems)
+                )
+            first_start.director_create(username, password)
+            self.stdout.write(f"First start: the director {username.strip()!r} was created.")
+            return
+        if not sys.stdin.isatty():
+            raise VenueError(
+                "This is the first start and there is no director yet. Start it in a terminal "
+                "to be asked, or set FLOOR_DIRECTOR_USER and FLOOR_DIRECTOR_PASSWORD."
+            )
+        self.stdout.write(
+            "\nFirst start on this machine: create the director's account "
+            "(every right on the floor; more staff can be added later in Admin).\n"
+        )
+        while True:
+            username = input("  Director's user name: ").strip()
+            password = getpass.getpass("  Password: ")
+            again = getpass.getpass("  The password again: ")
+            problems = [] if password == again else ["The two passwords differ."]
+            problems = problems or first_start.director_problems(username, password)
+            if not problems:
+                break
+            for problem in problems:
+                self.stdout.write(self.style.ERROR(f"  {problem}"))
+        first_start.director_create(username, password)
+        self.stdout.write(self.style.SUCCESS(f"  The director {username!r} was created.\n"))
+
+    def _announce(self, label: str, port: int, host: str, addresses: list[str]) -> Any:
+        try:
+            from venue.mdns import Announcement, name_taken_elsewhere
+
+            announced = addresses if host == ALL else [host.strip("[]")]
+            theirs = name_taken_elsewhere(label, addresses)
+            if theirs:
+                self.stderr.write(
+                    f"{label}.local already answers from {', '.join(theirs)} (another Floor in "
+                    f"this network?): not announcing it. Start with --name to use another name."
+                )
+                return None
+            return Announcement(label, port, announced)
+        except Exception as exc:
+            self.stderr.write(
+                f"The name {label}.local could not be announced ({exc}); "
+                "devices use the IP address."
+            )
+            return None
+
+    def _public_url(
+        self, chosen: str | None, announcement: Any, port: int, addresses: list[str]
+    ) -> str:
+        lan = lan_address(addresses)
+        if chosen and chosen.lower() == "ip":
+            if lan is None:
+                raise VenueError("--public-address ip: this machine has no network address.")
+            return base_url(lan, port)
+        if chosen:
+            return base_url(chosen.strip().strip("[]"), port)
+        if settings.FLOOR_PUBLIC_URL_CHOSEN:
+            return str(settings.FLOOR_PUBLIC_URL_CHOSEN).rstrip("/")
+        if announcement is not None:
+            return base_url(announcement.host, port)
+        return base_url(lan or "localhost", port)
+
+    def _banner(
+        self, public: str, announced: bool, label: str, port: int, addresses: list[str]
+    ) -> None:
+        lan = lan_address(addresses)
+        console = f"{public}/console/"
+        lines = [
+            "",
+            "  Floor is running for the venue.",
+            "",
+            f"  Console (staff):  {console}",
+            f"  Players' pages:   {public}/",
+        ]
+        if lan and url_host(lan) not in public:
+            lines.append(f"  Also at:          {base_url(lan, port)}/console/")
+        if announced:
+            lines.append(f"  Announced as {label}.local on this network (mDNS).")
+        lines.append("")
+        self.stdout.write("\n".join(lines))
+        qr = io.StringIO()
+        segno.make(console, error="l").terminal(out=qr, compact=True, border=2)
+        self.stdout.write(qr.getvalue())
+        self.stdout.write(
+            "  Scan it to open the console on another device. Every QR code Floor prints "
+            f"points to {public}.\n  Stop with Ctrl+C.\n"
+        )
+        self.stdout.flush()

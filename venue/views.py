@@ -1,0 +1,45 @@
+"""The console's "Other devices" page: the addresses (with QR codes) at which staff open the
+console on a second device, players open their pages, and a TV or tablet is paired."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from tournament.links import public_base, public_url
+from tournament.models import Status, Tournament
+from tournament.qr import qr_svg
+from tournament.roles import floor_required
+
+
+def _local_only(base: str) -> bool:
+    host = base.split("//", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+    return host in {"localhost", "127.0.0.1", "::1"}
+
+
+@floor_required
+def devices(request: HttpRequest) -> HttpResponse:
+    base = public_base(request)
+    console = public_url(reverse("console-home"), request)
+    players = public_url(reverse("home"), request)
+    live = Tournament.objects.filter(
+        status__in=[Status.REGISTERING, Status.RUNNING, Status.FINAL_TABLE]
+    ).order_by("starts_at")[:20]
+    screens = [(t, public_url(reverse("bigscreen", args=[t.pk]), request)) for t in live]
+    return render(
+        request,
+        "venue/devices.html",
+        {
+            "venue": settings.FLOOR_VENUE,
+            "venue_name": f"{settings.FLOOR_VENUE_NAME}.local" if settings.FLOOR_VENUE else "",
+            "also_at": settings.FLOOR_VENUE_LAN_URL,
+            "local_only": _local_only(base),
+            "console": console,
+            "console_qr": qr_svg(console, scale=6),
+            "players": players,
+            "players_qr": qr_svg(players, scale=6),
+            "screens": screens,
+        },
+    )

@@ -57,3 +57,25 @@ class VarDirLock:
         if self._file is not None:
             self._file.close()  # closing the file releases the lock
             self._file = None
+
+
+class FileLock:
+    """A blocking exclusive lock on `path` for a `with` block (released at its end)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: IO[str] | None = None
+
+    def __enter__(self) -> FileLock:
+        self._file = open(self.path, "a+")
+        if fcntl is not None:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX)
+        else:
+            self._file.seek(0)
+            msvcrt.locking(self._file.fileno(), msvcrt.LK_LOCK, 1)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

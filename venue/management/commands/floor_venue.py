@@ -13,6 +13,7 @@ import getpass
 import io
 import os
 import sys
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,7 +25,7 @@ from django.core.management.base import BaseCommand, CommandError
 from config.env import env_str
 from tournament.management.commands.floor_serve import serve
 from venue import first_start
-from venue.lock import VarDirLock
+from venue.lock import FileLock, VarDirLock
 from venue.network import (
     ALL,
     VenueError,
@@ -111,7 +112,10 @@ class Command(BaseCommand):
 
     def _prepare(self, demo: bool) -> None:
         call_command("migrate", interactive=False, verbosity=0)
-        call_command("collectstatic", interactive=False, verbosity=0)
+        # One checkout may serve two venues (two var directories): their starts collect the
+        # same files one after the other.
+        with FileLock(Path(settings.STATIC_ROOT) / ".collect.lock"):
+            call_command("collectstatic", interactive=False, verbosity=0)
         if not first_start.has_director():
             self._first_director()
         if demo:

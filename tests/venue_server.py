@@ -1,0 +1,106 @@
+"""Start `manage.py floor_venue` (the venue's own server, docs/venue.md) in a process of its own,
+on a var directory of the test's: its own SQLite database, secret key and lock."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DIRECTOR = ("tessa", "Karo-Dame-Sieben-7")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def venue_env(var_dir: Path, **extra: str) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("FLOOR_", "DJANGO_", "DATABASE_URL", "REDIS_URL"))
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.venue",
+        FLOOR_VAR_DIR=str(var_dir),
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+@dataclass
+class Venue:
+    proc: subprocess.Popen[bytes]
+    port: int
+    var_dir: Path
+    log: Path
+
+    @property
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def get(self, path: str, host: str = "127.0.0.1", headers: dict[str, str] | None = None):
+        request = urllib.request.Request(f"http://{host}:{self.port}{path}", headers=headers or {})
+        return urllib.request.urlopen(request, timeout=10)  # noqa: S310 - the test's own server
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        return int(self.proc.returncode)
+
+
+def start_venue(
+    var_dir: Path,
+    *args: str,
+    port: int | None = None,
+    env: dict[str, str] | None = None,
+    director: bool = True,
+    wait: bool = True,
+    timeout: float = 90,
+) -> Venue:
+    """The venue server on `port` (a free one by default), unattended. With `wait`, returns
+    once /healthz answers or the process has ended (a refused start: see `proc.returncode`)."""
+    port = port or free_port()
+    extra = dict(env or {})
+    if director:
+        extra.setdefault("FLOOR_DIRECTOR_USER", DIRECTOR[0])
+        extra.setdefault("FLOOR_DIRECTOR_PASSWORD", DIRECTOR[1])
+    log = var_dir.parent / f"{var_dir.name}-venue-{port}.log"
+    with open(log, "ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "manage.py", "floor_venue", "--port", str(port), *args],
+            cwd=ROOT,
+            env=venue_env(var_dir, **extra),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    venue = Venue(proc=proc, port=port, var_dir=var_dir, log=log)
+    if wait:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with venue.get("/healthz") as response:
+                    if response.status == 200:
+                        return venue
+            except OSError:
+                time.sleep(0.2)
+        if proc.poll() is None:
+            venue.stop()
+            raise AssertionError(f"The venue did not answer in {timeout} s:\n{venue.output}")
+    return venue

@@ -12,6 +12,7 @@ from __future__ import annotations
 import getpass
 import io
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,10 @@ from venue.network import (
     mdns_label,
     url_host,
 )
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 class Command(BaseCommand):
@@ -103,12 +108,18 @@ class Command(BaseCommand):
         except VenueError as exc:
             lock.release()
             raise CommandError(str(exc)) from None
+        # uvicorn stops on SIGINT/SIGTERM and then hands the signal to the handler it found:
+        # these end the command through its `finally` (the mDNS goodbye, the lock).
+        signal.signal(signal.SIGTERM, _stop)
         try:
             serve(host=options["host"], port=port, sock=listener.sock)
+        except KeyboardInterrupt:  # Ctrl+C (uvicorn hands the signal on once it has stopped)
+            pass
         finally:
             if announcement is not None:
                 announcement.close()
             lock.release()
+        self.stdout.write("Floor has stopped; the night's data is kept in " + str(settings.VAR_DIR))
 
     def _prepare(self, demo: bool) -> None:
         call_command("migrate", interactive=False, verbosity=0)

@@ -70,7 +70,7 @@ def test_a_taken_port_is_one_sentence_naming_another_port():
 
 
 def test_a_host_that_is_not_this_machines_is_refused_naming_its_addresses():
-    with pytest.raises(VenueError, match="not an address of this machine.*127.0.0.1"):
+    with pytest.raises(VenueError, match=r"not an address of this machine.*127\.0\.0\.1"):
         listen("10.254.253.252", 8000, ["127.0.0.1"])
     with pytest.raises(VenueError, match="not an IP address"):
         listen("example.org", 8000, ["127.0.0.1"])
@@ -94,7 +94,7 @@ def test_a_second_lock_on_one_var_directory_is_refused_naming_the_first(tmp_path
     first = VarDirLock(tmp_path)
     first.acquire("http://floor.local:8000")
     try:
-        with pytest.raises(VenueError, match="already running.*http://floor.local:8000"):
+        with pytest.raises(VenueError, match=r"already running.*http://floor\.local:8000"):
             VarDirLock(tmp_path).acquire("second")
     finally:
         first.release()

@@ -221,7 +221,7 @@ class Command(BaseCommand):
         if announced:
             lines.append(f"  Announced as {label}.local on this network (mDNS).")
         lines.append("")
-        self.stdout.write("\n".join(lines))
+        self.stdout.write("\n".join(lines) + "\n")
         qr = io.StringIO()
         segno.make(console, error="l").terminal(out=qr, compact=True, border=2)
         self.stdout.write(qr.getvalue())

@@ -129,7 +129,7 @@ def test(argv: list[str]) -> None:
             "-m",
             "pytest",
             "-m",
-            "not postgres and not browser",
+            "not postgres and not browser and not venue",
             "--ignore-glob=*/tests/domain/*",
             *workers,
             *argv,

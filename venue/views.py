@@ -33,7 +33,11 @@ def devices(request: HttpRequest) -> HttpResponse:
         "venue/devices.html",
         {
             "venue": settings.FLOOR_VENUE,
-            "venue_name": f"{settings.FLOOR_VENUE_NAME}.local" if settings.FLOOR_VENUE else "",
+            # Named only while this machine answers to it (not with --no-mdns, nor when another
+            # machine has the name).
+            "venue_name": f"{settings.FLOOR_VENUE_NAME}.local"
+            if settings.FLOOR_VENUE and settings.FLOOR_VENUE_ANNOUNCED
+            else "",
             "also_at": settings.FLOOR_VENUE_LAN_URL,
             "local_only": _local_only(base),
             "console": console,

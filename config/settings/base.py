@@ -360,6 +360,7 @@ FLOOR_PUBLIC_URL = env_str("FLOOR_PUBLIC_URL", "")
 # devices fall back to (set by its command at start).
 FLOOR_VENUE = False
 FLOOR_VENUE_NAME = ""
+FLOOR_VENUE_ANNOUNCED = False  # its name answers by mDNS (not with --no-mdns, nor when taken)
 FLOOR_VENUE_PORT = 8000
 FLOOR_VENUE_LAN_URL = ""
 FLOOR_HOSTS: list[str] = []

@@ -6,6 +6,7 @@ The server's own command (venue/management/commands/floor_venue.py) may narrow w
 from its options (--name, --port, --public-address) before it serves.
 """
 
+import logging
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -13,7 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from config.env import env_int, env_list, env_str
 from config.secret import kept_secret_key
 from config.settings.base import *  # noqa: F403
-from config.settings.base import BASE_DIR, DATABASES, STORAGES
+from config.settings.base import BASE_DIR, DATABASES, LOGGING, STORAGES
 from venue.network import allowed_hosts, base_url, machine_addresses, mdns_label
 
 # The venue's data lives apart from the demo's (var/floor.sqlite3 of `floor.py run`, whose
@@ -61,3 +62,22 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = False
+
+
+class _OneLine(logging.Filter):
+    """A record without its traceback: the message alone says what happened."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info = None
+        record.exc_text = None
+        return True
+
+
+# The terminal the venue runs in is the director's: a device asking by a name the venue does not
+# answer to (400) is one line there ("Invalid HTTP_HOST header: 'x'", then FLOOR_HOSTS helps),
+# not a traceback each time.
+LOGGING = {
+    **LOGGING,
+    "filters": {"one_line": {"()": _OneLine}},
+    "loggers": {"django.security.DisallowedHost": {"filters": ["one_line"]}},
+}

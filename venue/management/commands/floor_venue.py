@@ -100,6 +100,7 @@ class Command(BaseCommand):
             settings.ALLOWED_HOSTS = list(dict.fromkeys([*hosts, public_host]))
             settings.FLOOR_PUBLIC_URL = public
             settings.FLOOR_VENUE_NAME = label
+            settings.FLOOR_VENUE_ANNOUNCED = announcement is not None
             settings.FLOOR_VENUE_PORT = port
             lan = lan_address(addresses)
             settings.FLOOR_VENUE_LAN_URL = base_url(lan, port) if lan else ""

@@ -295,6 +295,7 @@ CONTENT_SECURITY_POLICY = {
         "script-src": ["'self'"],
         "connect-src": ["'self'"],
         "img-src": ["'self'", "data:"],
+        "media-src": ["'self'", "data:"],
         "style-src": ["'self'"],
         "style-src-elem": ["'self'"],
         "style-src-attr": ["'none'"],

@@ -203,13 +203,10 @@ export class Feed {
   }
 }
 
-// Keep the screen awake while the clock is shown.
-export async function keepAwake() {
-  if (!("wakeLock" in navigator)) return;
-  const request = async () => { try { await navigator.wakeLock.request("screen"); } catch (e) { /* not allowed now */ } };
-  await request();
-  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") request(); });
-}
+// Keep the screen awake while the clock is shown: the Screen Wake Lock where the browser has it,
+// else (plain HTTP on the LAN) NoSleep.js after a first touch, with the page's button for it
+// (static/floor/awake.js, templates/includes/awake.html).
+export { keepAwake } from "../floor/awake.js";
 
 // Short tones with Web Audio: one minute left, level change, break.
 export class Sounds {

@@ -33,6 +33,10 @@ def venue_env(var_dir: Path, **extra: str) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="config.settings.venue",
         FLOOR_VAR_DIR=str(var_dir),
         PYTHONUNBUFFERED="1",
+        # The terminal's language (the tests read the English sentences).
+        LANG="C.UTF-8",
+        LC_ALL="",
+        LC_MESSAGES="",
     )
     env.update(extra)
     return env

@@ -9,6 +9,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Field
+from django.utils.translation import gettext as _
 
 from tournament.roles import DIRECTOR, ensure_role_groups
 from tournament.services.tournaments import starter_kit_ensure
@@ -24,7 +25,7 @@ def director_problems(username: str, password: str) -> list[str]:
     problems: list[str] = []
     username = username.strip()
     if not username:
-        problems.append("The user name is empty.")
+        problems.append(_("The user name is empty."))
     else:
         field = user_model._meta.get_field(user_model.USERNAME_FIELD)
         assert isinstance(field, Field)
@@ -33,7 +34,9 @@ def director_problems(username: str, password: str) -> list[str]:
         except ValidationError as exc:
             problems.extend(str(m) for m in exc.messages)
         if user_model.objects.filter(username=username).exists():
-            problems.append(f"There is already an account named {username!r}.")
+            problems.append(
+                _("There is already an account named %(name)s.") % {"name": repr(username)}
+            )
     try:
         validate_password(password, user_model(username=username))
     except ValidationError as exc:

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import IO
 
-from venue.network import VenueError
+from venue.network import VenueError, _
 
 try:
     import fcntl
@@ -36,9 +36,12 @@ class VarDirLock:
             holder = handle.read().strip() or "another process"
             handle.close()
             raise VenueError(
-                f"Floor is already running on this data ({self.path.parent}): {holder}. "
-                "Use that server, or stop it (Ctrl+C in its terminal) before starting again. "
-                "Two servers must never write one database."
+                _(
+                    "Floor is already running on this data (%(where)s): %(holder)s. Use that "
+                    "server, or stop it (Ctrl+C in its terminal) before starting again. Two "
+                    "servers must never write one database."
+                )
+                % {"where": self.path.parent, "holder": holder}
             ) from None
         handle.seek(0)
         handle.truncate()

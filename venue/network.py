@@ -20,6 +20,18 @@ _LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 ALL = "all"  # --host: every interface (both address families where the machine has IPv6)
 
 
+def _(message: str) -> str:
+    """`message` in the terminal's language once Django's translations are ready (the venue's
+    command); as written while the settings are still being read."""
+    from django.apps import apps
+
+    if not apps.ready:
+        return message
+    from django.utils.translation import gettext
+
+    return gettext(message)
+
+
 class VenueError(Exception):
     """A start that cannot go on, with the sentence the terminal prints (no traceback)."""
 
@@ -29,8 +41,11 @@ def mdns_label(name: str) -> str:
     label = name.strip().lower().removesuffix(".local")
     if not _LABEL.match(label):
         raise VenueError(
-            f"--name {name!r}: use letters, digits and hyphens only (such as floor or "
-            "club-floor), up to 63; Floor adds .local itself."
+            _(
+                "--name %(name)s: use letters, digits and hyphens only (such as floor or "
+                "club-floor), up to 63; Floor adds .local itself."
+            )
+            % {"name": repr(name)}
         )
     return label
 
@@ -100,7 +115,7 @@ def listen(host: str, port: int, addresses: list[str]) -> Listener:
     """The server's listening socket, opened here so a taken port or a foreign --host is one
     clear sentence (the server is then handed the open socket: nothing can take it between)."""
     if not 1 <= port <= 65535:
-        raise VenueError(f"--port {port}: a port is a number from 1 to 65535.")
+        raise VenueError(_("--port %(port)s: a port is a number from 1 to 65535.") % {"port": port})
     if host == ALL:
         family, bind_to = (socket.AF_INET6, "::") if socket.has_ipv6 else (socket.AF_INET, "")
     else:
@@ -108,13 +123,19 @@ def listen(host: str, port: int, addresses: list[str]) -> Listener:
             address = ipaddress.ip_address(host.strip("[]"))
         except ValueError:
             raise VenueError(
-                f"--host {host!r} is not an IP address. Leave it out to listen on every "
-                f"interface, or give one of this machine's addresses: {', '.join(addresses)}."
+                _(
+                    "--host %(host)s is not an IP address. Leave it out to listen on every "
+                    "interface, or give one of this machine's addresses: %(addresses)s."
+                )
+                % {"host": repr(host), "addresses": ", ".join(addresses)}
             ) from None
         if str(address) not in addresses:
             raise VenueError(
-                f"--host {host} is not an address of this machine. Its addresses are: "
-                f"{', '.join(addresses)}. Leave --host out to listen on all of them."
+                _(
+                    "--host %(host)s is not an address of this machine. Its addresses are: "
+                    "%(addresses)s. Leave --host out to listen on all of them."
+                )
+                % {"host": host, "addresses": ", ".join(addresses)}
             )
         family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
         bind_to = str(address)
@@ -139,19 +160,31 @@ def listen(host: str, port: int, addresses: list[str]) -> Listener:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
             raise VenueError(
-                f"Port {port} is taken: another program (perhaps another Floor) listens on it. "
-                f"Stop that program, or start with --port {port + 1 if port < 65535 else 8000}."
+                _(
+                    "Port %(port)s is taken: another program (perhaps another Floor) listens on "
+                    "it. Stop that program, or start with --port %(other)s."
+                )
+                % {"port": port, "other": port + 1 if port < 65535 else 8000}
             ) from None
         if exc.errno == errno.EACCES:
             raise VenueError(
-                f"Port {port} needs administrator rights on this machine; "
-                "use a port above 1023, such as --port 8000."
+                _(
+                    "Port %(port)s needs administrator rights on this machine; "
+                    "use a port above 1023, such as --port 8000."
+                )
+                % {"port": port}
             ) from None
         if exc.errno == errno.EADDRNOTAVAIL:
             raise VenueError(
-                f"--host {host} is not an address of this machine. Its addresses are: "
-                f"{', '.join(addresses)}."
+                _(
+                    "--host %(host)s is not an address of this machine. Its addresses are: "
+                    "%(addresses)s. Leave --host out to listen on all of them."
+                )
+                % {"host": host, "addresses": ", ".join(addresses)}
             ) from None
-        raise VenueError(f"Cannot listen on {host} port {port}: {exc.strerror}.") from None
+        raise VenueError(
+            _("Cannot listen on %(host)s port %(port)s: %(reason)s.")
+            % {"host": host, "port": port, "reason": exc.strerror}
+        ) from None
     sock.set_inheritable(True)
     return Listener(sock=sock, host=host, port=port)

@@ -22,6 +22,8 @@ import segno
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from config.env import env_str
 from tournament.management.commands.floor_serve import serve
@@ -38,6 +40,17 @@ from venue.network import (
     mdns_label,
     url_host,
 )
+
+
+def terminal_language() -> str:
+    """Floor's language closest to the terminal's locale (LC_ALL, LC_MESSAGES, LANG), else
+    English."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env_str(name, "")
+        if value:
+            code = value.split(".", 1)[0].split("_", 1)[0].lower()
+            return code if code in dict(settings.LANGUAGES) else "en"
+    return "en"
 
 
 def _stop(signum: int, frame: Any) -> None:
@@ -71,6 +84,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # The terminal speaks the operator's language (LANG, as every other program there).
+        translation.activate(terminal_language())
         if settings.DEBUG or not getattr(settings, "FLOOR_VENUE", False):
             raise CommandError(
                 "floor_venue runs with the venue's settings: "
@@ -120,7 +135,10 @@ class Command(BaseCommand):
             if announcement is not None:
                 announcement.close()
             lock.release()
-        self.stdout.write("Floor has stopped; the night's data is kept in " + str(settings.VAR_DIR))
+        self.stdout.write(
+            _("Floor has stopped; the night's data is kept in %(where)s.")
+            % {"where": settings.VAR_DIR}
+        )
 
     def _prepare(self, demo: bool) -> None:
         call_command("migrate", interactive=False, verbosity=0)
@@ -132,7 +150,7 @@ class Command(BaseCommand):
             self._first_director()
         if demo:
             call_command("floor_demo", no_accounts=True, stdout=io.StringIO())
-            self.stdout.write("The demo tournaments are there (log in as your director).")
+            self.stdout.write(_("The demo tournaments are there (log in as your director)."))
 
     def _first_director(self) -> None:
         username = env_str("FLOOR_DIRECTOR_USER", "")
@@ -141,33 +159,49 @@ class Command(BaseCommand):
             problems = first_start.director_problems(username, password)
             if problems:
                 raise VenueError(
-                    "FLOOR_DIRECTOR_USER / FLOOR_DIRECTOR_PASSWORD cannot be the director's "
-                    "account: " + " ".join(problems)
+                    _(
+                        "FLOOR_DIRECTOR_USER / FLOOR_DIRECTOR_PASSWORD cannot be the director's account:"
+                    )
+                    + " "
+                    + " ".join(problems)
                 )
             first_start.director_create(username, password)
-            self.stdout.write(f"First start: the director {username.strip()!r} was created.")
+            self.stdout.write(
+                _("First start: the director %(name)s was created.")
+                % {"name": repr(username.strip())}
+            )
             return
         if not sys.stdin.isatty():
             raise VenueError(
-                "This is the first start and there is no director yet. Start it in a terminal "
-                "to be asked, or set FLOOR_DIRECTOR_USER and FLOOR_DIRECTOR_PASSWORD."
+                _(
+                    "This is the first start and there is no director yet. Start it in a "
+                    "terminal to be asked, or set FLOOR_DIRECTOR_USER and FLOOR_DIRECTOR_PASSWORD."
+                )
             )
         self.stdout.write(
-            "\nFirst start on this machine: create the director's account "
-            "(every right on the floor; more staff can be added later in Admin).\n"
+            "\n"
+            + _(
+                "First start on this machine: create the director's account (every right on "
+                "the floor; more staff can be added later in Admin)."
+            )
+            + "\n"
         )
         while True:
-            username = input("  Director's user name: ").strip()
-            password = getpass.getpass("  Password: ")
-            again = getpass.getpass("  The password again: ")
-            problems = [] if password == again else ["The two passwords differ."]
+            username = input("  " + _("Director's user name:") + " ").strip()
+            password = getpass.getpass("  " + _("Password:") + " ")
+            again = getpass.getpass("  " + _("The password again:") + " ")
+            problems = [] if password == again else [_("The two passwords differ.")]
             problems = problems or first_start.director_problems(username, password)
             if not problems:
                 break
             for problem in problems:
                 self.stdout.write(self.style.ERROR(f"  {problem}"))
         first_start.director_create(username, password)
-        self.stdout.write(self.style.SUCCESS(f"  The director {username!r} was created.\n"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                "  " + _("The director %(name)s was created.") % {"name": repr(username)} + "\n"
+            )
+        )
 
     def _announce(self, label: str, port: int, host: str, addresses: list[str]) -> Any:
         try:
@@ -177,15 +211,20 @@ class Command(BaseCommand):
             theirs = name_taken_elsewhere(label, addresses)
             if theirs:
                 self.stderr.write(
-                    f"{label}.local already answers from {', '.join(theirs)} (another Floor in "
-                    f"this network?): not announcing it. Start with --name to use another name."
+                    _(
+                        "%(name)s already answers from %(addresses)s (another Floor in this "
+                        "network?): not announcing it. Start with --name to use another name."
+                    )
+                    % {"name": f"{label}.local", "addresses": ", ".join(theirs)}
                 )
                 return None
             return Announcement(label, port, announced)
         except Exception as exc:
             self.stderr.write(
-                f"The name {label}.local could not be announced ({exc}); "
-                "devices use the IP address."
+                _(
+                    "The name %(name)s could not be announced (%(reason)s); devices use the IP address."
+                )
+                % {"name": f"{label}.local", "reason": exc}
             )
             return None
 
@@ -195,7 +234,7 @@ class Command(BaseCommand):
         lan = lan_address(addresses)
         if chosen and chosen.lower() == "ip":
             if lan is None:
-                raise VenueError("--public-address ip: this machine has no network address.")
+                raise VenueError(_("--public-address ip: this machine has no network address."))
             return base_url(lan, port)
         if chosen:
             return base_url(chosen.strip().strip("[]"), port)
@@ -212,22 +251,30 @@ class Command(BaseCommand):
         console = f"{public}/console/"
         lines = [
             "",
-            "  Floor is running for the venue.",
+            "  " + _("Floor is running for the venue."),
             "",
-            f"  Console (staff):  {console}",
-            f"  Players' pages:   {public}/",
+            f"  {_('Console (staff):'):<18}{console}",
+            f"  {_('Players’ pages:'):<18}{public}/",
         ]
         if lan and url_host(lan) not in public:
-            lines.append(f"  Also at:          {base_url(lan, port)}/console/")
+            lines.append(f"  {_('Also at:'):<18}{base_url(lan, port)}/console/")
         if announced:
-            lines.append(f"  Announced as {label}.local on this network (mDNS).")
+            lines.append(
+                "  "
+                + _("Announced as %(name)s on this network (mDNS).") % {"name": f"{label}.local"}
+            )
         lines.append("")
         self.stdout.write("\n".join(lines) + "\n")
         qr = io.StringIO()
         segno.make(console, error="l").terminal(out=qr, compact=True, border=2)
         self.stdout.write(qr.getvalue())
         self.stdout.write(
-            "  Scan it to open the console on another device. Every QR code Floor prints "
-            f"points to {public}.\n  Stop with Ctrl+C.\n"
+            "  "
+            + _("Scan it to open the console on another device.")
+            + " "
+            + _("Every QR code Floor prints points to %(address)s.") % {"address": public}
+            + "\n  "
+            + _("Stop with Ctrl+C.")
+            + "\n"
         )
         self.stdout.flush()

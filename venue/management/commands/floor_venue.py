@@ -249,15 +249,18 @@ class Command(BaseCommand):
     ) -> None:
         lan = lan_address(addresses)
         console = f"{public}/console/"
+        width = 2 + max(
+            len(_(label)) for label in ("Console (staff):", "Players’ pages:", "Also at:")
+        )
         lines = [
             "",
             "  " + _("Floor is running for the venue."),
             "",
-            f"  {_('Console (staff):'):<18}{console}",
-            f"  {_('Players’ pages:'):<18}{public}/",
+            "  " + _("Console (staff):").ljust(width) + console,
+            "  " + _("Players’ pages:").ljust(width) + public + "/",
         ]
         if lan and url_host(lan) not in public:
-            lines.append(f"  {_('Also at:'):<18}{base_url(lan, port)}/console/")
+            lines.append("  " + _("Also at:").ljust(width) + base_url(lan, port) + "/console/")
         if announced:
             lines.append(
                 "  "

@@ -267,6 +267,20 @@ def cpu_seconds(procs: list[subprocess.Popen[bytes]]) -> float:
     return sum(stats[pid][1] for pid in wanted if pid in stats)
 
 
+def wait_idle(
+    procs: list[subprocess.Popen[bytes]], since: float, settle: float = 5.0, limit: float = 300
+) -> float:
+    """Wait `settle` seconds, then until `procs` are idle (under 5 % of a core for a second), at
+    most until `limit` seconds after `since`. Returns how long after `since` they were busy."""
+    time.sleep(settle)
+    while time.time() < since + limit:
+        before = cpu_seconds(procs)
+        time.sleep(1.0)
+        if cpu_seconds(procs) - before < 0.05:
+            return time.time() - 1.0 - since
+    return time.time() - since
+
+
 def machine_cpu() -> tuple[int, int]:
     """(busy, total) CPU time of the whole machine so far, all cores, in clock ticks from
     /proc/stat (only their share is used, see `busy_share`); (0, 0) without it."""

@@ -85,7 +85,7 @@ class Change:
 
     kind: str  # bust | balance | break
     at: float = 0.0  # commit instant (time.time())
-    version: int = 0  # the board's version (busts)
+    version: int = 0  # the board's version after a change of the board (0: the board stays)
     phones: dict[int, tuple[str, int | None, int | None]] = field(default_factory=dict)
     absent: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
     present: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
@@ -302,9 +302,18 @@ def clients_main(
 # --- the event -------------------------------------------------------------------------------
 
 
-def seed(entries: int, seats: int, rng: random.Random) -> Any:
-    """A running tournament of `entries` paid entries, registration closed, seated, the button
-    drawn at every table (bench/seating.py does the same)."""
+def seed(
+    entries: int,
+    seats: int,
+    rng: random.Random,
+    name: str = "Storm",
+    closed: bool = True,
+    **options: Any,
+) -> Any:
+    """A running tournament of `entries` paid entries (players "P000000" on), registration
+    closed (`closed` false: open, for late entries up to the level `options` name), seated, the
+    button drawn at every table (bench/seating.py does the same). `options`: more of the
+    tournament's settings."""
     from django.db import connection
     from django.utils import timezone
 
@@ -319,7 +328,7 @@ def seed(entries: int, seats: int, rng: random.Random) -> Any:
     actor = Actor.system("bench")
     t = tournament_create(
         actor=actor,
-        name=f"Storm {entries}",
+        name=f"{name} {entries}",
         starts_at=timezone.now(),
         buy_in=1000,
         fee=0,
@@ -327,9 +336,10 @@ def seed(entries: int, seats: int, rng: random.Random) -> Any:
         structure=structure_create(name="storm", levels=[LevelSpec(100, 200, minutes=60)]),
         chip_set=ChipSet.objects.create(name="storm"),
         seats_per_table=seats,
+        **options,
     )
     Tournament.objects.filter(pk=t.pk).update(
-        status="running", registration_closed_at=timezone.now()
+        status="running", registration_closed_at=timezone.now() if closed else None
     )
     t.refresh_from_db()
     players = Player.objects.bulk_create(
@@ -346,7 +356,7 @@ def seed(entries: int, seats: int, rng: random.Random) -> Any:
     while (have := t.tables.count()) < needed:
         svc.tables_create(tournament=t, count=min(1000, needed - have), actor=actor)
     with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
+        cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
     svc.seats_draw(tournament=t, actor=actor)
     tables = list(Table.objects.filter(tournament=t, is_open=True))
     taken: dict[int, list[int]] = defaultdict(list)
@@ -358,7 +368,7 @@ def seed(entries: int, seats: int, rng: random.Random) -> Any:
         table.set_blinds(first_hand(table.seats, set(taken[table.pk]), rng.choice(taken[table.pk])))
     Table.objects.bulk_update(tables, ["button_seat", "small_blind_seat", "big_blind_seat"])
     with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
+        cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
     return t
 
 
@@ -625,7 +635,7 @@ def evaluate(
         whom = [phones[e] for e in change.phones if e in phones]
         touched = set(change.absent) | set(change.present) | change.closed
         whom += [tablets[n] for n in touched if n in tablets]
-        if change.kind == "bust":
+        if change.version:  # a change of the board (a bust, a registration): every screen
             whom += screens
         worst, complete = 0.0, True
         for i in whom:
@@ -742,16 +752,10 @@ def server_cpu(stack: Any) -> dict[str, float]:
 
 
 def drain(stack: Any, end: float, limit: float = 300) -> float:
-    """Wait at least SETTLE_S, then until the servers are idle (under 5 % of a core for a
-    second), so their CPU counts all the work the storm gave them. Returns how long after
-    the last bust they were busy: a backlog shows here."""
-    time.sleep(SETTLE_S)
-    while time.time() < end + limit:
-        before = sum(server_cpu(stack).values())
-        time.sleep(1.0)
-        if sum(server_cpu(stack).values()) - before < 0.05:
-            return time.time() - 1.0 - end
-    return time.time() - end
+    """Wait until the servers are idle (`_stack.wait_idle`), so their CPU counts all the work
+    the storm gave them. Returns how long after the last bust they were busy: a backlog shows
+    here."""
+    return _stack.wait_idle(stack.procs, end, SETTLE_S, limit)
 
 
 def main() -> None:

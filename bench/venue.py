@@ -3,9 +3,8 @@
     python -m bench.venue --phones 500 --tablets 50 --screens 10 --busts-per-minute 30 --minutes 3
 
 The venue command's own server (`manage.py floor_venue`: SQLite in WAL mode, the in-memory
-channel layer, the in-process clock ticker, uvicorn for HTTP and websockets, DEBUG off; until
-that command exists in the checkout, `manage.py floor_serve` on the embedded settings, see
-`start_server`) with a running tournament whose late registration is open: about
+channel layer, the in-process clock ticker, uvicorn for HTTP and websockets, DEBUG off; without
+announcing a name by mDNS) with a running tournament whose late registration is open: about
 `phones` + 10 % players seated at tables of 9, the clock started. The field is written through
 the services before the server starts (bench/event_storm.py `seed`); everything after that goes
 through the running server, as the in-memory channel layer lives in its process: the director
@@ -64,7 +63,6 @@ from bench import _stack
 from bench.event_storm import SETTLE_S, Change, Spec, evaluate, run_clients, seed
 
 ROOT = _stack.ROOT
-VENUE_COMMAND = ROOT / "venue" / "management" / "commands" / "floor_venue.py"
 # The director the server is started with (and the desk logs in as): new for each run.
 DIRECTOR = ("venue-director", secrets.token_urlsafe(18))
 # Settings of the caller's environment that are not the venue's (a full stack's database, a
@@ -87,14 +85,7 @@ def server_env(var_dir: str) -> dict[str, str]:
         FLOOR_DIRECTOR_PASSWORD=DIRECTOR[1],
         LOG_LEVEL="WARNING",
     )
-    if VENUE_COMMAND.exists():
-        env["DJANGO_SETTINGS_MODULE"] = "config.settings.venue"
-    else:
-        env.update(
-            DJANGO_SETTINGS_MODULE="config.settings.base",
-            DEBUG="false",
-            ALLOWED_HOSTS="127.0.0.1,localhost",
-        )
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings.venue"
     return env
 
 
@@ -104,25 +95,14 @@ def start_server(var_dir: str, port: int) -> subprocess.Popen[bytes]:
     env = server_env(var_dir)
     manage = [sys.executable, "manage.py"]
     serve = ["--host", "127.0.0.1", "--port", str(port)]
-    if VENUE_COMMAND.exists():
-        if "--no-mdns" in VENUE_COMMAND.read_text():
-            # A bench is no venue: it announces no name on the network the machine is in.
-            serve.append("--no-mdns")
-        return subprocess.Popen(
-            [*manage, "floor_venue", *serve],
-            cwd=ROOT,
-            env=env,
-            stdout=sys.stderr,
-            stdin=subprocess.DEVNULL,  # unattended: never asks for the director
-        )
-    # Until the venue command is in the checkout: the embedded server of `floor.py run`, with
-    # what the venue command's first start does (migrate, the director) done beforehand.
-    for step in (
-        ["migrate", "--noinput", "-v", "0"],
-        ["shell", "-c", "from bench.venue import director_ensure; director_ensure()"],
-    ):
-        subprocess.run([*manage, *step], cwd=ROOT, env=env, stdout=sys.stderr, check=True)
-    return subprocess.Popen([*manage, "floor_serve", *serve], cwd=ROOT, env=env, stdout=sys.stderr)
+    # A bench is no venue: it announces no name on the network the machine is in.
+    return subprocess.Popen(
+        [*manage, "floor_venue", *serve, "--no-mdns"],
+        cwd=ROOT,
+        env=env,
+        stdout=sys.stderr,
+        stdin=subprocess.DEVNULL,  # unattended: never asks for the director
+    )
 
 
 def director_ensure() -> None:
@@ -511,7 +491,7 @@ def main() -> None:
             )
         finally:
             _stack.stop([server])
-        stack = "floor_venue" if VENUE_COMMAND.exists() else "floor_serve"
+        stack = "floor_venue"
         print(
             json.dumps(
                 figures(

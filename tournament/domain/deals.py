@@ -26,12 +26,17 @@ class DealError(ValueError):
 MAX_ICM_PLAYERS = 10
 
 
-def icm_equities(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
-    """Exact ICM equity per player (Malmuth–Harville).
+def icm_equities(stacks: Sequence[int], prizes: Sequence[int]) -> list[float]:
+    """ICM equity per player (Malmuth–Harville), in minor units.
 
     The chance to finish first is the share of the chips; given who finished above, the chance to
-    take the next place is the share of the chips that are left. Computed exactly over all subsets
-    (2^n · n steps), with fractions, so results are exact to the cent before rounding.
+    take the next place is the share of the chips that are left. Computed over all subsets of
+    players already placed (2^n · n steps), in floating point: a subset's chance is a product of
+    at most n chip shares, and each equity a sum of at most 2^n · n such terms, so the result is
+    within about 1e-9 of a minor unit of the exact value for any pool Floor accepts. The shares
+    are then rounded by `round_to_unit`, which first snaps a value that lies within 1e-6 of a
+    unit-grid point onto it (docs/money.md, "Deals"): the amounts equal those of an exact
+    computation with fractions (the tests compare them with an independent one).
     """
     _check(stacks, prizes)
     n = len(stacks)
@@ -39,35 +44,39 @@ def icm_equities(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]
         raise DealError(f"ICM is computed exactly for up to {MAX_ICM_PLAYERS} players")
     total = sum(stacks)
     paid = list(prizes[:n]) + [0] * max(0, n - len(prizes))
-    prob: dict[int, Fraction] = {0: Fraction(1)}
-    chips_of = [0] * (1 << n)
-    for mask in range(1, 1 << n):
+    size = 1 << n
+    chips_of = [0] * size
+    for mask in range(1, size):
         low = mask & -mask
         chips_of[mask] = chips_of[mask ^ low] + stacks[low.bit_length() - 1]
-    equity = [Fraction(0)] * n
-    for mask in sorted(range(1 << n), key=int.bit_count):
-        p = prob.get(mask)
-        if not p:
+    # prob[mask]: the chance that exactly the players in `mask` took the best places, in some
+    # order. A subset only grows, so counting masks upwards visits each after all its subsets.
+    prob = [0.0] * size
+    prob[0] = 1.0
+    equity = [0.0] * n
+    players = [(i, 1 << i, stacks[i]) for i in range(n) if stacks[i] > 0]
+    for mask in range(size):
+        p = prob[mask]
+        if p == 0.0:
             continue
         place = mask.bit_count()
-        if place >= n:
-            continue
         left = total - chips_of[mask]
-        if left <= 0:
+        if place >= n or left <= 0:
             continue
-        for i in range(n):
-            bit = 1 << i
-            if mask & bit or stacks[i] == 0:
+        prize = paid[place]
+        scale = p / left
+        for i, bit, chips in players:
+            if mask & bit:
                 continue
-            q = p * Fraction(stacks[i], left)
-            equity[i] += q * paid[place]
-            prob[mask | bit] = prob.get(mask | bit, Fraction(0)) + q
+            q = scale * chips
+            equity[i] += q * prize
+            prob[mask | bit] += q
     # Players with no chips finish below everyone with chips, in no particular order.
     busted = [i for i in range(n) if stacks[i] == 0]
     if busted:
         rest = sum(paid[n - len(busted) :])
         for i in busted:
-            equity[i] = Fraction(rest, len(busted))
+            equity[i] = rest / len(busted)
     return equity
 
 
@@ -86,21 +95,36 @@ def chip_chop(
     return [Fraction(base) + Fraction(rest * s, total) for s in stacks]
 
 
+# Floating-point shares are put on a grid of a millionth of the rounding unit: what floating
+# point adds to an ICM share is orders of magnitude smaller, so a share that is exactly whole or
+# exactly tied with another stays so.
+GRID = 10**6
+
+
+def _on_grid(value: Fraction | float, unit: int) -> Fraction:
+    """`value` ÷ `unit` as an exact fraction, a float on the nearest point of the grid."""
+    if isinstance(value, Fraction):
+        return value / unit
+    return Fraction(round(value / unit * GRID), GRID)
+
+
 def round_to_unit(
-    values: Sequence[Fraction], total: int, unit: int, stacks: Sequence[int]
+    values: Sequence[Fraction | float], total: int, unit: int, stacks: Sequence[int]
 ) -> list[int]:
-    """Round exact shares to multiples of `unit` so they sum to `total` exactly: everyone gets
-    the rounded-down share, the units left go to the largest remainders (the bigger stack on a
-    tie), and anything smaller than a unit to the chip leader."""
+    """Round shares to multiples of `unit` so they sum to `total` exactly: everyone gets the
+    rounded-down share, the units left go to the largest remainders (the bigger stack on a tie),
+    and anything smaller than a unit to the chip leader. Floating-point shares (ICM) are first
+    put on a grid of a millionth of a unit (`_on_grid`)."""
     if unit < 1:
         raise DealError("the rounding unit must be at least 1")
-    if sum(values) != total:
+    grid = [_on_grid(v, unit) for v in values]
+    off: Fraction = sum(grid, Fraction(0)) * unit - total
+    if abs(off) > Fraction(len(values), 10**5) * unit:
         raise DealError("the shares do not add up to the total")
-    floors = [int(v // unit) * unit for v in values]
+    floors = [int(g // 1) * unit for g in grid]
     units_left, odd = divmod(total - sum(floors), unit)
-    order = sorted(
-        range(len(values)), key=lambda i: (values[i] - floors[i], stacks[i], -i), reverse=True
-    )
+    units_left = max(0, min(units_left, len(values)))
+    order = sorted(range(len(values)), key=lambda i: (grid[i] % 1, stacks[i], -i), reverse=True)
     for i in order[:units_left]:
         floors[i] += unit
     leader = max(range(len(stacks)), key=lambda i: (stacks[i], -i))
@@ -147,10 +171,11 @@ def propose(
         )
     paid[0] -= play_for
     total = sum(paid)
+    shares: Sequence[Fraction | float]
     if method == "icm":
-        exact = icm_equities(stacks, paid)
+        shares = icm_equities(stacks, paid)
     elif method == "chip_chop":
-        exact = chip_chop(stacks, paid)
+        shares = chip_chop(stacks, paid)
     elif method == "custom":
         if custom is None or len(custom) != n:
             raise DealError("a custom deal needs one amount per player", "custom_missing")
@@ -166,7 +191,7 @@ def propose(
         return DealProposal(method, tuple(custom), play_for, total)
     else:
         raise DealError(f"unknown deal method {method!r}")
-    return DealProposal(method, tuple(round_to_unit(exact, total, unit, stacks)), play_for, total)
+    return DealProposal(method, tuple(round_to_unit(shares, total, unit, stacks)), play_for, total)
 
 
 def _check(stacks: Sequence[int], prizes: Sequence[int]) -> None:

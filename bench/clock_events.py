@@ -1,8 +1,9 @@
 """Exactly-once level events under racing tickers.
 
-    python -m bench.clock_events --tickers 2 --levels 1000
+    python -m bench.clock_events --tickers 2 --levels 500
 
-Starts one clock with `levels` one-minute levels, then runs `tickers` processes that each walk
+Starts one clock with `levels` one-minute levels (at most the 500 rows a structure may have,
+tournament/domain/structure.py MAX_LEVELS; the bench ran 1,000 before that cap), then runs `tickers` processes that each walk
 simulated time from the start to past the last level in small random steps, calling the real
 announcer (`clocks_announce_due(now=...)`) at every step, all against the same database. Prints
 one JSON line: levels, events, duplicates (level starts announced more than once), missed (level
@@ -43,8 +44,12 @@ def ticker(tournament_id: int, start_iso: str, levels: int, seed: int, barrier: 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tickers", type=int, default=2)
-    parser.add_argument("--levels", type=int, default=1000)
+    parser.add_argument("--levels", type=int, default=500)
     args = parser.parse_args()
+    from tournament.domain.structure import MAX_LEVELS
+
+    if not 2 <= args.levels <= MAX_LEVELS:
+        parser.error(f"--levels: a structure has 2 to {MAX_LEVELS} levels")
 
     url = _django.setup()
     from django.utils import timezone

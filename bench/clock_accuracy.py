@@ -17,12 +17,11 @@ Prints one JSON line: pages, samples, p50_error_ms, p99_error_ms, level_switch_p
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from typing import Any
 
-from bench import _django, _stack
+from bench import _calibrate, _django, _stack
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 
@@ -138,7 +137,7 @@ def main() -> None:
     finally:
         _stack.stop(procs)
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "pages": args.pages,
                 "samples": len(errors),

@@ -13,13 +13,12 @@ starts never announced).
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing as mp
 import random
 import time
 from datetime import timedelta
 
-from bench import _django
+from bench import _calibrate, _django
 
 
 def ticker(tournament_id: int, start_iso: str, levels: int, seed: int, barrier: object) -> None:
@@ -108,7 +107,7 @@ def main() -> None:
     duplicates = sum(1 for i in expected if counts.get(i, 0) > 1)
     missed = sum(1 for i in expected if counts.get(i, 0) == 0)
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "levels": args.levels,
                 "tickers": args.tickers,

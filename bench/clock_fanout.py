@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-from bench import _django, _stack
+from bench import _calibrate, _django, _stack
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 
@@ -334,7 +334,7 @@ def main() -> None:
 
     ratio = floor["p99_ms"] / base["p99_ms"] if base["p99_ms"] else None
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "clients": args.clients,
                 "connected": floor["connected"],

@@ -58,7 +58,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench import _django, _stack
+from bench import _calibrate, _django, _stack
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/floor_bench_clockmany"
@@ -536,7 +536,7 @@ def main() -> None:
     result = run_full(args) if args.stack == "full" else run_embedded(args)
     # The machine's load (1-minute average) before and after: other work skews every figure.
     result["load_avg"] = [round(load, 1), round(os.getloadavg()[0], 1)]
-    print(json.dumps(result))
+    print(_calibrate.line(result))
 
 
 if __name__ == "__main__":

@@ -17,13 +17,12 @@ database. A benchmark measures; the tests assert behaviour (no timing asserts th
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
 import time
 
-from bench import _django
+from bench import _calibrate, _django
 
 DATABASE = "postgres://postgres@127.0.0.1:5432/floor_bench_counts"
 
@@ -160,7 +159,7 @@ def main() -> None:
         client.get(api)
         api_samples.append(time.perf_counter() - t0)
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "players": args.players,
                 "tables": len(by_table),

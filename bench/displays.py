@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-from bench import _stack
+from bench import _calibrate, _stack
 
 ROOT = _stack.ROOT
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -355,7 +355,7 @@ def main() -> None:
         "ratio_p50_to_trivial_view": round(p(ms, 50) / p(trivial, 50), 1),
         "ratio_p99_to_bare_ws": round(p(ms, 99) / max(p(bare_ms, 99), 0.01), 1),
     }
-    print(json.dumps(result))
+    print(_calibrate.line(result))
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from bench import _stack
+from bench import _calibrate, _stack
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/floor_bench_storm"
@@ -840,7 +840,7 @@ def main() -> None:
     busts = sum(1 for c in changes if c.kind == "bust")
     base_p99 = _stack.percentile(base, 99)
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "entries": args.entries,
                 "busts": busts,

@@ -40,7 +40,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from bench import _stack
+from bench import _calibrate, _stack
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ("worker", "beat", "asgi", "redis", "postgres")
@@ -575,7 +575,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", choices=SCENARIOS)
     args = parser.parse_args()
-    print(json.dumps(run(args.only)))
+    print(_calibrate.line(run(args.only)))
 
 
 if __name__ == "__main__":

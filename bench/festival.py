@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
-import json
 import os
 import pstats
 import random
@@ -42,7 +41,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from bench import _django
+from bench import _calibrate, _django
 
 DATABASE = "postgres://postgres@127.0.0.1:5432/floor_bench_festival"
 SMALLEST_CHIP = 25
@@ -367,7 +366,7 @@ def main() -> None:
         file=sys.stderr,
     )
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "flights": args.flights,
                 "entries": args.flights * args.entries_per_flight,

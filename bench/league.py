@@ -27,7 +27,6 @@ Prints one JSON line: players, tournaments, entries, and the figures above.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -35,7 +34,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from bench import _django
+from bench import _calibrate, _django
 
 DATABASE = "postgres://postgres@127.0.0.1:5432/floor_bench_league"
 
@@ -191,7 +190,7 @@ def main() -> None:
         base_samples.append(time.perf_counter() - t0)
     page_p99, base_p99 = _p99(page_samples), _p99(base_samples)
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "players": args.players,
                 "tournaments": len(made),

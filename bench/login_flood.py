@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import multiprocessing as mp
 import os
 import re
@@ -37,7 +36,7 @@ from collections import Counter
 from typing import Any
 from urllib.parse import urlencode
 
-from bench import _stack
+from bench import _calibrate, _stack
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/floor_bench_login"
@@ -281,7 +280,7 @@ def main() -> None:
         result[f"{prefix}ratio_p99"] = round(
             result[f"{prefix}lookup_p99_ms"] / max(0.1, result["baseline_lookup_p99_ms"]), 2
         )
-    print(json.dumps(result))
+    print(_calibrate.line(result))
 
 
 if __name__ == "__main__":

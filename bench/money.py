@@ -8,7 +8,6 @@ with 9 and 10 players, rounded to the cent).
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import _calibrate
 from tournament.domain.deals import propose
 
 
@@ -33,7 +33,7 @@ def median_ms(players: int, runs: int = 20) -> float:
 
 
 def main() -> None:
-    print(json.dumps({"icm9_ms": median_ms(9), "icm10_ms": median_ms(10)}))
+    print(_calibrate.line({"icm9_ms": median_ms(9), "icm10_ms": median_ms(10)}))
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from bench import _django, _stack
+from bench import _calibrate, _django, _stack
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
 
@@ -424,7 +424,7 @@ def main() -> None:
             result.update(_move_notices(t, stack.ws_ports, args.pages, ctx))
     finally:
         stack.stop()
-    print(json.dumps(result))
+    print(_calibrate.line(result))
 
 
 def _baseline(

@@ -14,11 +14,11 @@ Prints one JSON line with medians in microseconds:
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import time
 
+from bench import _calibrate
 from rules_engine.domain.betting import Action, Hand, Kind
 from rules_engine.domain.interpret import Declared, Situation, interpret
 from rules_engine.domain.pots import Pot, pots_from
@@ -98,7 +98,7 @@ def main() -> None:
         showdown(board, hands, three, button=9, table_seats=9, smallest_chip=25)
 
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "pots_us": median_us(pots, 20000),
                 "hand_us": median_us(hand, 2000),

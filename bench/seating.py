@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import random
 import time
 from collections import Counter
 from typing import Any
 
-from bench import _django
+from bench import _calibrate, _django
 
 
 def percentile(samples: list[float], p: float) -> float:
@@ -140,7 +139,7 @@ def main() -> None:
             svc.seats_draw(tournament=tournament, actor=actor, redraw=True)
             redraws.append(round((time.perf_counter() - t0) * 1000, 1))
         print(
-            json.dumps(
+            _calibrate.line(
                 {"entries": args.entries, "draw_ms": round(draw_ms, 1), "redraw_ms": redraws}
             )
         )
@@ -296,7 +295,7 @@ def main() -> None:
                 file=sys.stderr,
             )
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "entries": args.entries,
                 "tables": needed,

@@ -47,7 +47,6 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
-import json
 import multiprocessing as mp
 import os
 import pstats
@@ -61,7 +60,7 @@ from itertools import pairwise
 from typing import Any
 from urllib.parse import urlencode
 
-from bench import _django, _stack
+from bench import _calibrate, _django, _stack
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/floor_bench_signup"
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -497,7 +496,7 @@ def main() -> None:
     }
     if args.in_process:
         result.update(_in_process(tournament, args.in_process))
-    print(json.dumps(result))
+    print(_calibrate.line(result))
     if args.profile:
         _profile(tournament, args.profile)
 

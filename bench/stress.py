@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import multiprocessing as mp
 import random
 import time
@@ -36,7 +35,7 @@ from collections import Counter
 from datetime import timedelta
 from typing import Any
 
-from bench import _django
+from bench import _calibrate, _django
 
 ACTIONS = [
     *["register", "bust", "bust", "hand", "hand", "hand", "balance", "break", "move"],
@@ -286,7 +285,7 @@ def main() -> None:
     if out_of_order:
         violations.append(f"{out_of_order} events out of time order")
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "players": args.players,
                 "clients": args.clients,

@@ -59,7 +59,7 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlencode
 
-from bench import _stack
+from bench import _calibrate, _stack
 from bench.event_storm import SETTLE_S, Change, Spec, evaluate, run_clients, seed
 
 ROOT = _stack.ROOT
@@ -366,17 +366,9 @@ def pick_room(
     return victims, specs
 
 
-def calibrate(rounds: int = 5) -> float:
-    """The machine's speed for reading the figures against: ms of a fixed pure-Python workload
-    (names formatted, a dict built, sorted, a part encoded as JSON), best of `rounds`."""
-    best = float("inf")
-    for _ in range(rounds):
-        began = time.perf_counter()
-        numbers = {f"P{i:06d}": i * 7919 % 10007 for i in range(200_000)}
-        ordered = sorted(numbers.items(), key=lambda item: item[1])
-        json.dumps(ordered[:20_000])
-        best = min(best, time.perf_counter() - began)
-    return round(best * 1000, 1)
+# The machine's speed for reading the figures against (bench/_calibrate.py); the line carries
+# it as `calibration_ms` (taken before the run) and in `calibration` (after it).
+calibrate = _calibrate.cpu_ms
 
 
 def main() -> None:
@@ -493,7 +485,7 @@ def main() -> None:
             _stack.stop([server])
         stack = "floor_venue"
         print(
-            json.dumps(
+            _calibrate.line(
                 figures(
                     args,
                     entries,

@@ -7,6 +7,7 @@ from its options (--name, --port, --public-address) before it serves.
 """
 
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,13 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
 SQLITE_SYNCHRONOUS = env_str("FLOOR_SQLITE_SYNCHRONOUS", "FULL").upper()
 if SQLITE_SYNCHRONOUS not in {"FULL", "EXTRA", "NORMAL"}:
     raise ImproperlyConfigured("FLOOR_SQLITE_SYNCHRONOUS is FULL (the default), EXTRA or NORMAL.")
+# macOS's fsync leaves the data in the drive's cache; F_FULLFSYNC (fullfsync) empties it.
+_FULLFSYNC = " PRAGMA fullfsync=ON;" if sys.platform == "darwin" else ""
 DATABASES["default"]["OPTIONS"] = {
     **DATABASES["default"]["OPTIONS"],
-    "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={SQLITE_SYNCHRONOUS};",
+    "init_command": (
+        f"PRAGMA journal_mode=WAL; PRAGMA synchronous={SQLITE_SYNCHRONOUS};{_FULLFSYNC}"
+    ),
 }
 SECRET_KEY = kept_secret_key(VAR_DIR)
 DEBUG = False

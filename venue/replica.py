@@ -106,10 +106,12 @@ def destination(given: str) -> Destination:
 
 def folder_problem(folder: Path) -> str | None:
     """Why Floor cannot write into `folder` (None: it can). Creates the folder when it is
-    missing; writes, syncs and removes a small file."""
+    missing, but not its parent (a stick that is not mounted leaves /media/usb without it, and
+    the replica must not go to the laptop's own disk then); writes, syncs and removes a small
+    file."""
     probe = folder / f".floor-probe-{os.getpid()}"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
         with open(probe, "wb") as handle:
             handle.write(b"floor")
             handle.flush()
@@ -335,6 +337,7 @@ class Replicator:
         self._started_at = 0.0
         self._ended_at = 0.0
         self._spawn_lock = threading.Lock()
+        self._device: int | None = None  # the replica folder's disk, once it was written
 
     def start(self) -> str | None:
         """Start replicating. Returns what the terminal must say when the replica cannot be
@@ -367,13 +370,36 @@ class Replicator:
         return said
 
     def _unwritable(self) -> str | None:
-        if self.dest.path is None:
+        """Why the replica's folder cannot be written now (None: it can). Fully tried (a file
+        written and synced, the venue's name beside the replica) at the start and until it
+        works; after that a look each time: still there, on the same disk, writable."""
+        folder = self.dest.path
+        if folder is None:
             return None
-        problem = folder_problem(self.dest.path)
-        if problem is None:
-            with contextlib.suppress(OSError):
-                write_name(self.dest.path, self.label)
-        return problem
+        if self._device is None:
+            problem = folder_problem(folder)
+            if problem is None:
+                with contextlib.suppress(OSError):
+                    write_name(folder, self.label)
+                    self._device = folder.stat().st_dev
+            return problem
+        try:
+            device = folder.stat().st_dev
+        except OSError as exc:
+            return exc.strerror or str(exc)
+        if device != self._device:
+            return _("the folder is no longer on the disk it was on (was the stick pulled?)")
+        if not os.access(folder, os.W_OK):
+            return _("no permission to write")
+        return None
+
+    def same_disk(self) -> bool:
+        """Whether the replica's folder is on the database's own disk (no help when the
+        laptop dies)."""
+        with contextlib.suppress(OSError):
+            if self.dest.path is not None and self._device is not None:
+                return self._device == self.db_path.parent.stat().st_dev
+        return False
 
     def _spawn(self) -> None:
         with self._spawn_lock:

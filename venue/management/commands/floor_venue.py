@@ -188,15 +188,25 @@ class Command(BaseCommand):
             problem = replicator.start()
             if problem:
                 self.stderr.write("  " + problem)
-            else:
-                self.stdout.write(
+                return replicator
+            self.stdout.write(
+                "  "
+                + _(
+                    "Replica: every commit goes to %(where)s within about %(seconds)s s "
+                    "(Litestream)."
+                )
+                % {"where": dest.shown, "seconds": int(SYNC_SECONDS + 1)}
+                + "\n"
+            )
+            if replicator.same_disk():
+                self.stderr.write(
                     "  "
                     + _(
-                        "Replica: every commit goes to %(where)s within about %(seconds)s s "
-                        "(Litestream)."
+                        "The replica %(where)s is on this machine's own disk: it does not help "
+                        "when this machine fails. Use a USB stick, a network share or "
+                        "another machine."
                     )
-                    % {"where": dest.shown, "seconds": int(SYNC_SECONDS + 1)}
-                    + "\n"
+                    % {"where": dest.shown}
                 )
             return replicator
         snapshotter = Snapshotter(settings.VAR_DIR, db_path, label)

@@ -477,7 +477,8 @@ class Replicator:
             target=self.dest.shown,
             state=state,
             last_sync=last,
-            behind_seconds=behind,
+            # Whole seconds, so that every place shows the same figure.
+            behind_seconds=None if behind is None else float(round(behind)),
             problem=problem,
         )
         _publish(status)

@@ -203,7 +203,8 @@ class Command(BaseCommand):
             self._refuse_newer(db_path, state_at, options["force"])
             self._put_in_place(part, db_path, var_dir)
         finally:
-            for leftover in (part, *(part.with_name(part.name + s) for s in ("-wal", "-shm"))):
+            sidecars = ("-wal", "-shm", "-journal", ".tmp")  # .tmp: Litestream's, if it failed
+            for leftover in (part, *(part.with_name(part.name + s) for s in sidecars)):
                 with contextlib.suppress(FileNotFoundError):
                     leftover.unlink()
         if name is not None:

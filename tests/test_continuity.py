@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -263,6 +264,16 @@ def test_the_drill_replica_sigkill_restore_and_carry_on(tmp_path):
         assert counts[1] == 1 and counts[2] == 1 and max(counts.values()) == 1
     finally:
         again.stop()
+
+    # A partial replica (its largest file cut in half, as a copy that stopped): refused.
+    partial = tmp_path / "partial"
+    shutil.copytree(usb, partial)
+    largest = max(partial.rglob("*.ltx"), key=lambda p: p.stat().st_size)
+    with open(largest, "r+b") as cut:
+        cut.truncate(largest.stat().st_size // 2)
+    said = _refused(tmp_path / "third", str(partial))
+    assert "is incomplete or damaged" in said
+    assert not (tmp_path / "third" / "floor.sqlite3").exists()
 
 
 def test_restore_refuses_an_empty_folder_a_foreign_file_a_newer_database_and_a_running_venue(

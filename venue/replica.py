@@ -490,7 +490,7 @@ class Replicator:
         with self._spawn_lock:
             proc = self.proc
         if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGTERM if os.name == "posix" else signal.CTRL_BREAK_EVENT)  # type: ignore[attr-defined,unused-ignore]
+            proc.terminate()  # SIGTERM: Litestream sends what it has, then ends
             try:
                 proc.wait(timeout)
             except subprocess.TimeoutExpired:

@@ -130,6 +130,7 @@ class Command(BaseCommand):
         try:
             label = mdns_label(options["name"] or settings.FLOOR_VENUE_NAME)
             port = options["port"] or settings.FLOOR_VENUE_PORT
+            dest = destination(options["replica"]) if options["replica"] else None
             lock.acquire("starting")
             if os.name == "posix":
                 # The database holds password hashes and players' contact data: the var
@@ -154,7 +155,6 @@ class Command(BaseCommand):
             lan = lan_address(addresses)
             settings.FLOOR_VENUE_LAN_URL = base_url(lan, port) if lan else ""
             lock.note(public)
-            dest = destination(options["replica"]) if options["replica"] else None
             self._banner(public, announcement is not None, label, port, addresses)
         except VenueError as exc:
             if announcement is not None:

@@ -1,28 +1,29 @@
 """When the laptop dies: what a power cut costs with the venue's replica, and what durable
 commits cost the desk (docs/continuity.md).
 
-    python -m bench.continuity --entries 1200 --normal-seconds 20 --kill-after 10-30
+    python -m bench.continuity --entries 1500 --phase-seconds 15 --kill-after 10-30
 
 The venue command's own server (`manage.py floor_venue`, bench/venue.py) on a running tournament
-of `entries` seated players (bench/event_storm.py `seed`, late registration open), its clock
-started from the console. Two directors at the desk (bench/venue.py `Desk`, each with its own
-session and connection) bust ten players a second and register five a second through the API,
-on schedule.
+of `entries` seated players (bench/event_storm.py `seed`, late registration open, the clock
+started), with `--replica` to a folder. Two directors at the desk (bench/venue.py `Desk`, each
+with its own session and connection) bust ten players a second and register five a second
+through the API, on schedule.
 
-1. `--normal-seconds` with `synchronous=NORMAL` (FLOOR_SQLITE_SYNCHRONOUS), the replica on as
-   well, then a clean stop: what a bust costs without durable commits.
-2. The same server with `synchronous=FULL` (the venue's default) and `--replica` to a folder;
-   SIGKILL at a random moment in `--kill-after` seconds (Litestream, its child, dies with it).
+1. Four phases of `--phase-seconds`, the server started for each with `synchronous=NORMAL`,
+   `FULL`, `FULL`, `NORMAL` (FLOOR_SQLITE_SYNCHRONOUS; FULL is the venue's default): what a bust
+   costs with and without durable commits, on the same data, the machine's drift falling on
+   both alike. The first two seconds of each phase warm the server and are not counted.
+2. The server with `FULL`, SIGKILLed at a random moment in `--kill-after` seconds (Litestream,
+   its child, dies with it).
 3. `floor_restore` from the folder into a fresh var directory, which starts the server.
 
-The first two seconds of each phase warm the server and are not counted. Prints one JSON line:
-`acknowledged` (actions answered 2xx in phase 2), `lost_acknowledged` (of those acknowledged
-more than the replica interval before the kill, the ones not in the restored database; target
-0), `lost_inside_interval` (missing, acknowledged within the interval), `rpo_ms` (from the
-oldest missing action's acknowledgement to the kill; 0 when nothing is missing), `rto_s`
-(`floor_restore` started → the restored server's first answered request; target ≤ 60),
-`bust_p99_ms_durable` / `bust_p99_ms_normal` and their `bust_p99_ratio` (target ≤ 1.3), and
-`calibration_ms` (bench/venue.py `calibrate`).
+Prints one JSON line: `acknowledged` (actions answered 2xx in phase 2), `lost_acknowledged` (of
+those acknowledged more than the replica interval before the kill, the ones not in the restored
+database; target 0), `lost_inside_interval` (missing, acknowledged within the interval),
+`rpo_ms` (from the oldest missing action's acknowledgement to the kill; 0 when nothing is
+missing), `rto_s` (`floor_restore` started → the restored server's first answered request;
+target ≤ 60), `bust_p99_ms_durable` / `bust_p99_ms_normal` and their `bust_p99_ratio` (target
+≤ 1.3), and `calibration_ms` (bench/venue.py `calibrate`).
 """
 
 from __future__ import annotations
@@ -140,9 +141,9 @@ class Load:
             thread.start()
         return threads
 
-    def p99(self, kind: str, after: float) -> float:
-        ms = [m for _done, k, _e, sent, m in self.acked if k == kind and sent >= after]
-        return round(_stack.percentile(ms, 99), 1)
+    def ms(self, kind: str, after: float) -> list[float]:
+        """The answer times of `kind` sent from `after` on."""
+        return [m for _done, k, _e, sent, m in self.acked if k == kind and sent >= after]
 
 
 def restored_rows(db: Path) -> dict[int, str]:
@@ -161,17 +162,54 @@ def answered(port: int, path: str = "/healthz") -> bool:
         return False
 
 
+def phase(
+    var_dir: str,
+    usb: str,
+    synchronous: str,
+    load: Load,
+    seconds: float,
+    kill: bool = False,
+) -> tuple[float, float]:
+    """The server with `synchronous` and the replica to `usb` under `load` for `seconds`, then
+    stopped (or SIGKILLed with `kill`). Returns when the load began and when the server ended."""
+    port = _stack.free_port()
+    server = start(var_dir, port, synchronous, "--replica", usb)
+    try:
+        _stack.wait_http(port, "/healthz", timeout=180)
+        load.port = port
+        load.stop.clear()
+        began = time.time()
+        threads = load.start()
+        time.sleep(seconds)
+        if kill:
+            server.kill()  # the laptop is unplugged: Litestream, its child, dies with it
+            server.wait(10)
+        ended = time.time()
+        load.stop.set()
+        for thread in threads:
+            thread.join(30)
+    finally:
+        if server.poll() is None:
+            _stack.stop([server])
+    return began, ended
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--entries", type=int, default=1200)
-    parser.add_argument("--normal-seconds", type=float, default=20)
+    parser.add_argument("--entries", type=int, default=1500)
+    parser.add_argument(
+        "--phase-seconds",
+        type=float,
+        default=15,
+        help="each of the four phases that compare FULL with NORMAL (NORMAL, FULL, FULL, NORMAL)",
+    )
     parser.add_argument("--kill-after", default="10-30", help="seconds, a range: from-to")
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args()
     low, _sep, high = args.kill_after.partition("-")
     rng = random.Random(args.seed)
     kill_after = rng.uniform(float(low), float(high or low))
-    if (args.normal_seconds + float(high or low) + 5) * BUSTS_PER_SECOND >= args.entries:
+    if (4 * args.phase_seconds + float(high or low) + 5) * BUSTS_PER_SECOND >= args.entries:
         parser.error("more busts than the field allows: raise --entries")
     calibration = calibrate()
     from venue.replica import MONITOR_SECONDS, SYNC_SECONDS
@@ -189,60 +227,39 @@ def main() -> None:
         from django.core.management import call_command
         from django.db import connection
 
+        from clocks.services import clock_command
         from tables.models import SeatAssignment
+        from tournament.events import Actor
 
         call_command("migrate", verbosity=0, interactive=False)
         director_ensure()
         t = seed(
             args.entries, 9, rng, name="Continuity", closed=False, late_registration_until_level=6
         )
+        clock_command(tournament=t, kind="start", actor=Actor.system("bench"))
         victims = list(
             SeatAssignment.objects.filter(table__tournament=t).values_list("entry_id", flat=True)
         )
         rng.shuffle(victims)
         connection.close()
 
-        # 1. synchronous=NORMAL, the replica on: the cost of a bust without durable commits.
-        port = _stack.free_port()
-        server = start(var_dir, port, "NORMAL", "--replica", usb)
-        try:
-            _stack.wait_http(port, "/healthz", timeout=180)
-            desk = Desk(port)
-            desk.login(*DIRECTOR)
-            status, _ = desk.post(f"/console/t/{t.pk}/clock/start", None, {"HX-Request": "true"})
-            if status != 204:
-                raise RuntimeError(f"the clock did not start ({status})")
-            normal = Load(port, t.pk, victims, args.entries)
-            began = time.time()
-            threads = normal.start()
-            time.sleep(args.normal_seconds)
-            normal.stop.set()
-            for thread in threads:
-                thread.join(30)
-        finally:
-            _stack.stop([server])
-        bust_p99_normal = normal.p99("bust", began + WARM_SECONDS)
-        register_p99_normal = normal.p99("register", began + WARM_SECONDS)
+        # 1. What durable commits cost: NORMAL, FULL, FULL, NORMAL (the machine's drift falls
+        # on both alike), the replica on in each.
+        samples: dict[str, dict[str, list[float]]] = {
+            mode: {"bust": [], "register": []} for mode in ("NORMAL", "FULL")
+        }
+        number = args.entries
+        for mode in ("NORMAL", "FULL", "FULL", "NORMAL"):
+            load = Load(0, t.pk, victims, number)
+            began, _ended = phase(var_dir, usb, mode, load, args.phase_seconds)
+            number = load.number
+            for kind in ("bust", "register"):
+                samples[mode][kind] += load.ms(kind, began + WARM_SECONDS)
 
         # 2. synchronous=FULL with the replica; SIGKILL at a random moment.
-        port = _stack.free_port()
-        server = start(var_dir, port, "FULL", "--replica", usb)
-        try:
-            _stack.wait_http(port, "/healthz", timeout=180)
-            durable = Load(port, t.pk, normal.victims, normal.number)
-            began = time.time()
-            threads = durable.start()
-            time.sleep(kill_after)
-            server.kill()
-            killed = time.time()
-            server.wait(10)
-            durable.stop.set()
-            for thread in threads:
-                thread.join(30)
-        finally:
-            if server.poll() is None:
-                server.kill()
-        load = os.getloadavg()[0]
+        durable = Load(0, t.pk, victims, number)
+        _began, killed = phase(var_dir, usb, "FULL", durable, kill_after, kill=True)
+        load_average = os.getloadavg()[0]
 
         # 3. Restore on "the second laptop" and serve.
         port = _stack.free_port()
@@ -273,8 +290,9 @@ def main() -> None:
         if entry not in rows or (kind == "bust" and rows[entry] != "busted")
     ]
     older = [m for m in missing if m[0] <= killed - interval]
-    bust_p99_durable = durable.p99("bust", began + WARM_SECONDS)
-    ratio = round(bust_p99_durable / bust_p99_normal, 2) if bust_p99_normal else None
+    pct = _stack.percentile
+    p99 = {mode: round(pct(samples[mode]["bust"], 99), 1) for mode in samples}
+    ratio = round(p99["FULL"] / p99["NORMAL"], 2) if p99["NORMAL"] else None
     print(
         json.dumps(
             {
@@ -283,24 +301,26 @@ def main() -> None:
                 "lost_inside_interval": len(missing) - len(older),
                 "rpo_ms": round((killed - min(m[0] for m in missing)) * 1000) if missing else 0,
                 "rto_s": round(rto, 1),
-                "bust_p99_ms_durable": bust_p99_durable,
-                "bust_p99_ms_normal": bust_p99_normal,
+                "bust_p99_ms_durable": p99["FULL"],
+                "bust_p99_ms_normal": p99["NORMAL"],
                 "bust_p99_ratio": ratio,
-                "register_p99_ms_durable": durable.p99("register", began + WARM_SECONDS),
-                "register_p99_ms_normal": register_p99_normal,
                 "targets_met": {
                     "lost_acknowledged": not older,
                     "rto": rto <= RTO_TARGET_S,
                     "bust_p99_ratio": ratio is not None and ratio <= RATIO_TARGET,
                 },
+                "bust_p50_ms_durable": round(pct(samples["FULL"]["bust"], 50), 1),
+                "bust_p50_ms_normal": round(pct(samples["NORMAL"]["bust"], 50), 1),
+                "register_p99_ms_durable": round(pct(samples["FULL"]["register"], 99), 1),
+                "register_p99_ms_normal": round(pct(samples["NORMAL"]["register"], 99), 1),
+                "busts_compared": {m: len(samples[m]["bust"]) for m in samples},
                 "replica_interval_s": interval,
                 "killed_after_s": round(kill_after, 1),
-                "busts_normal": sum(1 for a in normal.acked if a[1] == "bust"),
-                "busts_durable": sum(1 for a in durable.acked if a[1] == "bust"),
-                "registrations_durable": sum(1 for a in durable.acked if a[1] == "register"),
-                "desk_errors": {**normal.errors, **durable.errors},
+                "busts_before_kill": sum(1 for a in durable.acked if a[1] == "bust"),
+                "registrations_before_kill": sum(1 for a in durable.acked if a[1] == "register"),
+                "desk_errors": durable.errors,
                 "entries": args.entries,
-                "load_average": round(load, 1),
+                "load_average": round(load_average, 1),
                 "calibration_ms": calibration,
             }
         ),

@@ -4,6 +4,9 @@
     python3 floor.py run     start Floor with a demo tournament (SQLite, embedded), this machine only
     python3 floor.py venue   run a real night: every phone, tablet and screen on this network
                              (options: python3 floor.py venue --help; docs/venue.md)
+    python3 floor.py restore SOURCE
+                             carry the night on here from a replica or a snapshot, then serve
+                             (python3 floor.py restore --help; docs/continuity.md)
     python3 floor.py test    run the whole test suite with lint and type checks
 
 Each creates ./.venv and installs the pinned requirements the first time.
@@ -69,6 +72,14 @@ def venue(argv: list[str]) -> None:
     ensure_venv("requirements.txt")
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.venue"
     os.execv(str(PY), [str(PY), "manage.py", "floor_venue", *argv])
+
+
+def restore(argv: list[str]) -> None:
+    """Carry the night on from a copy (docs/continuity.md): restore a replica or a snapshot
+    into var/venue/, then start the venue's server as `venue` does."""
+    ensure_venv("requirements.txt")
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.venue"
+    os.execv(str(PY), [str(PY), "manage.py", "floor_restore", *argv])
 
 
 def test(argv: list[str]) -> None:
@@ -154,7 +165,7 @@ def _tests_ran_on_postgres() -> bool:
 
 
 def main() -> None:
-    commands = {"run": run, "venue": venue, "test": test}
+    commands = {"run": run, "venue": venue, "restore": restore, "test": test}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__)
         sys.exit(2)

@@ -3,15 +3,21 @@ console on a second device, players open their pages, and a TV or tablet is pair
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_POST
 
+from tournament.inputs import next_url
 from tournament.links import public_base, public_url
 from tournament.models import Status, Tournament
 from tournament.qr import qr_svg
-from tournament.roles import floor_required
+from tournament.roles import director_required, floor_required
+from venue import replica
+from venue.notices import copy_sentence, restored_dismiss
 
 
 def _local_only(base: str) -> bool:
@@ -45,5 +51,22 @@ def devices(request: HttpRequest) -> HttpResponse:
             "players": players,
             "players_qr": qr_svg(players, scale=6),
             "screens": screens,
+            # The copies of the database (docs/continuity.md), for directors.
+            "copies": _copies() if settings.FLOOR_VENUE else None,
         },
     )
+
+
+def _copies() -> dict[str, object] | None:
+    status = replica.current()
+    if status is None:
+        return None
+    return {"status": status, "sentence": copy_sentence(status), "warn": status.warn}
+
+
+@require_POST
+@director_required
+def restored_dismiss_view(request: HttpRequest) -> HttpResponse:
+    """A director has seen that the night was restored: the banner goes."""
+    restored_dismiss(Path(settings.VAR_DIR), request.user.get_username())
+    return redirect(next_url(request, default=reverse("console-home")))

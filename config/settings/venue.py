@@ -7,14 +7,16 @@ from its options (--name, --port, --public-address) before it serves.
 """
 
 import logging
+import sys
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_int, env_list, env_str
 from config.secret import kept_secret_key
 from config.settings.base import *  # noqa: F403
-from config.settings.base import BASE_DIR, DATABASES, LOGGING, STORAGES
+from config.settings.base import BASE_DIR, DATABASES, LOGGING, STORAGES, TEMPLATES
 from venue.network import allowed_hosts, base_url, machine_addresses, mdns_label
 
 # The venue's data lives apart from the demo's (var/floor.sqlite3 of `floor.py run`, whose
@@ -27,6 +29,21 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
         "The venue runs on its own SQLite database (var/venue/); unset DATABASE_URL. "
         "PostgreSQL is the full stack's (docs/production.md)."
     )
+# Durable commits (docs/continuity.md): with FULL, SQLite syncs the WAL to the disk at every
+# commit, so a bust or a registration the desk was told is saved survives a power cut; NORMAL
+# (the base settings') may lose the last commits then. FLOOR_SQLITE_SYNCHRONOUS=NORMAL is for the
+# benchmark's comparison (bench/continuity.py), not for a night.
+SQLITE_SYNCHRONOUS = env_str("FLOOR_SQLITE_SYNCHRONOUS", "FULL").upper()
+if SQLITE_SYNCHRONOUS not in {"FULL", "EXTRA", "NORMAL"}:
+    raise ImproperlyConfigured("FLOOR_SQLITE_SYNCHRONOUS is FULL (the default), EXTRA or NORMAL.")
+# macOS's fsync leaves the data in the drive's cache; F_FULLFSYNC (fullfsync) empties it.
+_FULLFSYNC = " PRAGMA fullfsync=ON;" if sys.platform == "darwin" else ""
+DATABASES["default"]["OPTIONS"] = {
+    **DATABASES["default"]["OPTIONS"],
+    "init_command": (
+        f"PRAGMA journal_mode=WAL; PRAGMA synchronous={SQLITE_SYNCHRONOUS};{_FULLFSYNC}"
+    ),
+}
 SECRET_KEY = kept_secret_key(VAR_DIR)
 DEBUG = False
 FLOOR_VENUE = True
@@ -62,6 +79,11 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = False
+# The console's notices of the venue (venue/notices.py): the replica's warning for directors,
+# the restored night's banner for staff.
+_options: dict[str, Any] = dict(TEMPLATES[0]["OPTIONS"])  # type: ignore[call-overload]
+_options["context_processors"] = [*_options["context_processors"], "venue.notices.notices"]
+TEMPLATES = [{**TEMPLATES[0], "OPTIONS": _options}]
 
 
 class _OneLine(logging.Filter):

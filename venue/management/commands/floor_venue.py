@@ -40,6 +40,14 @@ from venue.network import (
     mdns_label,
     url_host,
 )
+from venue.replica import (
+    SNAPSHOTS_KEPT,
+    SYNC_SECONDS,
+    Destination,
+    Replicator,
+    Snapshotter,
+    destination,
+)
 
 
 def terminal_language() -> str:
@@ -53,6 +61,49 @@ def terminal_language() -> str:
     return "en"
 
 
+def add_venue_arguments(parser: Any) -> None:
+    """The options of the venue's server (`floor_restore` passes them on to it)."""
+    parser.add_argument(
+        "--host",
+        default=ALL,
+        help="The one address to listen on (default: every interface of this machine).",
+    )
+    parser.add_argument("--port", type=int, default=None, help="Default 8000.")
+    parser.add_argument(
+        "--name", default=None, help="The mDNS name without .local (default: floor)."
+    )
+    parser.add_argument(
+        "--public-address",
+        default=None,
+        help="The address every QR code and link carries: 'ip' for this machine's LAN "
+        "address, or a host name or address of your own (default: the mDNS name).",
+    )
+    parser.add_argument(
+        "--no-mdns", action="store_true", help="Do not announce the name on the network."
+    )
+    parser.add_argument(
+        "--replica",
+        default=None,
+        metavar="DEST",
+        help="Replicate the database continuously with Litestream to this folder (a USB "
+        "stick, a network share) or to sftp://user@host/path (docs/continuity.md). "
+        "Without it, a snapshot every minute into the var directory.",
+    )
+
+
+def venue_argv(options: dict[str, Any]) -> list[str]:
+    """`add_venue_arguments`' options as the command line that gives them."""
+    argv: list[str] = []
+    if options.get("host") not in (None, ALL):
+        argv += ["--host", str(options["host"])]
+    for name in ("port", "name", "public_address", "replica"):
+        if options.get(name) is not None:
+            argv += ["--" + name.replace("_", "-"), str(options[name])]
+    if options.get("no_mdns"):
+        argv.append("--no-mdns")
+    return argv
+
+
 def _stop(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
@@ -61,24 +112,7 @@ class Command(BaseCommand):
     help = "Serve Floor to every device on this network (SQLite, production settings, mDNS)."
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument(
-            "--host",
-            default=ALL,
-            help="The one address to listen on (default: every interface of this machine).",
-        )
-        parser.add_argument("--port", type=int, default=None, help="Default 8000.")
-        parser.add_argument(
-            "--name", default=None, help="The mDNS name without .local (default: floor)."
-        )
-        parser.add_argument(
-            "--public-address",
-            default=None,
-            help="The address every QR code and link carries: 'ip' for this machine's LAN "
-            "address, or a host name or address of your own (default: the mDNS name).",
-        )
-        parser.add_argument(
-            "--no-mdns", action="store_true", help="Do not announce the name on the network."
-        )
+        add_venue_arguments(parser)
         parser.add_argument(
             "--demo", action="store_true", help="Add the demo tournaments (no demo accounts)."
         )
@@ -96,6 +130,7 @@ class Command(BaseCommand):
         try:
             label = mdns_label(options["name"] or settings.FLOOR_VENUE_NAME)
             port = options["port"] or settings.FLOOR_VENUE_PORT
+            dest = destination(options["replica"]) if options["replica"] else None
             lock.acquire("starting")
             if os.name == "posix":
                 # The database holds password hashes and players' contact data: the var
@@ -122,8 +157,11 @@ class Command(BaseCommand):
             lock.note(public)
             self._banner(public, announcement is not None, label, port, addresses)
         except VenueError as exc:
+            if announcement is not None:
+                announcement.close()
             lock.release()
             raise CommandError(str(exc)) from None
+        copies = self._copies(dest, label)
         # uvicorn stops on SIGINT/SIGTERM and then hands the signal to the handler it found:
         # these end the command through its `finally` (the mDNS goodbye, the lock).
         signal.signal(signal.SIGTERM, _stop)
@@ -132,6 +170,7 @@ class Command(BaseCommand):
         except KeyboardInterrupt:  # Ctrl+C (uvicorn hands the signal on once it has stopped)
             pass
         finally:
+            copies.stop()
             if announcement is not None:
                 announcement.close()
             lock.release()
@@ -139,6 +178,49 @@ class Command(BaseCommand):
             _("Floor has stopped; the night's data is kept in %(where)s.")
             % {"where": settings.VAR_DIR}
         )
+
+    def _copies(self, dest: Destination | None, label: str) -> Replicator | Snapshotter:
+        """The live replica (--replica), else the snapshots every minute (docs/continuity.md);
+        said in the terminal. A replica that cannot be written is said and the venue serves."""
+        db_path = Path(settings.DATABASES["default"]["NAME"])
+        if dest is not None:
+            replicator = Replicator(settings.VAR_DIR, db_path, dest, label)
+            problem = replicator.start()
+            if problem:
+                self.stderr.write("  " + problem)
+                return replicator
+            self.stdout.write(
+                "  "
+                + _(
+                    "Replica: every commit goes to %(where)s within about %(seconds)s s "
+                    "(Litestream)."
+                )
+                % {"where": dest.shown, "seconds": int(SYNC_SECONDS + 1)}
+                + "\n"
+            )
+            if replicator.same_disk():
+                self.stderr.write(
+                    "  "
+                    + _(
+                        "The replica %(where)s is on this machine's own disk: it does not help "
+                        "when this machine fails. Use a USB stick, a network share or "
+                        "another machine."
+                    )
+                    % {"where": dest.shown}
+                )
+            return replicator
+        snapshotter = Snapshotter(settings.VAR_DIR, db_path, label)
+        snapshotter.start()
+        self.stdout.write(
+            "  "
+            + _(
+                "Snapshots: a copy of the database every minute into %(where)s, the last "
+                "%(kept)s kept. For a live copy on another disk, start with --replica DEST."
+            )
+            % {"where": snapshotter.folder, "kept": SNAPSHOTS_KEPT}
+            + "\n"
+        )
+        return snapshotter
 
     def _prepare(self, demo: bool) -> None:
         call_command("migrate", interactive=False, verbosity=0)

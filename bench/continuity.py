@@ -29,7 +29,6 @@ target ≤ 60), `bust_p99_ms_durable` / `bust_p99_ms_normal` and their `bust_p99
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sqlite3
@@ -41,7 +40,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench import _stack
+from bench import _calibrate, _stack
 from bench.event_storm import seed
 from bench.venue import DIRECTOR, Desk, calibrate, director_ensure, server_env
 
@@ -294,7 +293,7 @@ def main() -> None:
     p99 = {mode: round(pct(samples[mode]["bust"], 99), 1) for mode in samples}
     ratio = round(p99["FULL"] / p99["NORMAL"], 2) if p99["NORMAL"] else None
     print(
-        json.dumps(
+        _calibrate.line(
             {
                 "acknowledged": len(durable.acked),
                 "lost_acknowledged": len(older),

@@ -515,6 +515,17 @@ def snapshots(folder: Path) -> list[Path]:
     return sorted(folder.glob(f"{SNAPSHOT_PREFIX}*{SNAPSHOT_SUFFIX}"))
 
 
+def backup_into(source: sqlite3.Connection, path: Path) -> None:
+    """A consistent copy of the database `source` reads, as one file (no WAL) at `path`."""
+    copy = sqlite3.connect(path)
+    try:
+        source.backup(copy)
+        copy.execute("PRAGMA journal_mode=DELETE")
+        copy.commit()
+    finally:
+        copy.close()
+
+
 def snapshot_write(source: sqlite3.Connection, target: Path) -> None:
     """A consistent copy of the database `source` reads, into `target`, atomically: written
     under a temporary name with SQLite's backup API, made a single file (no WAL), synced to the
@@ -522,13 +533,7 @@ def snapshot_write(source: sqlite3.Connection, target: Path) -> None:
     part = target.with_name(f".{target.name}.part")
     with contextlib.suppress(FileNotFoundError):
         part.unlink()
-    copy = sqlite3.connect(part)
-    try:
-        source.backup(copy)
-        copy.execute("PRAGMA journal_mode=DELETE")
-        copy.commit()
-    finally:
-        copy.close()
+    backup_into(source, part)
     with open(part, "rb+") as handle:
         os.fsync(handle.fileno())
     os.replace(part, target)

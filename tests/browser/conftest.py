@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import pytest
 
 from tests import snapshot
-from tests.services import CHROMIUM, chromium_available, require
+from tests.services import CHROMIUM, CHROMIUM_ARGS, chromium_available, require
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 T = TypeVar("T")
@@ -33,18 +33,7 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 

@@ -21,7 +21,7 @@ from tests.browser.conftest import screenshot
 from tests.browser.test_accessibility import audit
 from tests.browser.test_chip_counts import _night
 from tests.browser.test_csp_pages import Console
-from tests.services import CHROMIUM, chromium_available, require
+from tests.services import CHROMIUM, CHROMIUM_ARGS, chromium_available, require
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,16 +39,7 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
-            ],
+            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"],
         )
         yield browser
         browser.close()

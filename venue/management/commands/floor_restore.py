@@ -41,6 +41,7 @@ from venue.network import VenueError, mdns_label
 from venue.notices import RESTORED_FILE, restored_write
 from venue.replica import (
     Destination,
+    backup_into,
     destination,
     fsync_dir,
     litestream_binary,
@@ -293,13 +294,9 @@ class Command(BaseCommand):
             )
         try:
             source = sqlite3.connect(f"file:{snapshot}?mode=ro", uri=True)
-            copy = sqlite3.connect(part)
             try:
-                source.backup(copy)
-                copy.execute("PRAGMA journal_mode=DELETE")
-                copy.commit()
+                backup_into(source, part)
             finally:
-                copy.close()
                 source.close()
         except sqlite3.Error as exc:
             raise VenueError(

@@ -719,7 +719,8 @@ def _dealer_action_keyed(request: HttpRequest, token: str, action: str) -> HttpR
     if table is not None:
         table.refresh_from_db()
         if table.is_open:
-            if answer.message:
+            # A refusal reported to the floor shows on the tablet as "not applied", once.
+            if answer.message and not answer.reported:
                 (messages.success if answer.ok else messages.error)(request, answer.message)
             html = render_to_string("tables/_dealer.html", dealer_context(table), request=request)
     return keyed_answer(request, table, answer, html)

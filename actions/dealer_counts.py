@@ -21,7 +21,7 @@ from counts.models import CountSource
 from counts.selectors import big_blind_now, latest_counts_of
 from counts.services import table_counts_record
 from counts.views import chips_typed
-from tables.dealer_view import tablet_table
+from tables.dealer_view import queue_texts, tablet_table
 from tables.models import Table
 from tables.views import keyed_answer, keyed_tablet_action
 from tournament.errors import Conflict, FloorError
@@ -128,6 +128,7 @@ def dealer_counts(request: HttpRequest, token: str) -> HttpResponse:
             "tournament": table.tournament,
             "rows": rows,
             "big_blind": big_blind_now(table.tournament),
+            "queue_texts": queue_texts(),
         },
         status=status,
     )

@@ -57,7 +57,9 @@ export class TabletQueue {
   // token: the table link's token; base: the tablet's own path ("/d/<token>/"); texts: the
   // words; csrf: the page's token; now(): the server's time in ms; onSend(item) before a
   // request and onAnswer(answer, item) after it (the page swaps in the table it sends).
-  constructor({ token, base, texts, csrf, now, onSend, onAnswer, onChange }) {
+  // shows(answer, item): whether the page shows a refusal of an action sent at once itself
+  // (the dealer's table with its message); one it does not show stays as "not applied".
+  constructor({ token, base, texts, csrf, now, onSend, onAnswer, onChange, shows }) {
     this.base = base;
     this.texts = texts;
     this.csrf = csrf;
@@ -65,6 +67,7 @@ export class TabletQueue {
     this.onSend = onSend || (() => {});
     this.onAnswer = onAnswer || (() => {});
     this.onChange = onChange || (() => {});
+    this.shows = shows || ((answer) => !!answer.html);
     this.store = store(`floor.tablet.${token}`);
     this.sending = false;
     this.offline = navigator.onLine === false;
@@ -167,9 +170,9 @@ export class TabletQueue {
   done(item, answer) {
     const data = this.store.read();
     data.items = data.items.filter((i) => i.key !== item.key);
-    // A refusal of an action that waited (or one with no table left to show it on) stays on
-    // the tablet with its reason; a refusal of a fresh tap shows in the table's own message.
-    if (!answer.ok && (item.waited || !answer.html)) {
+    // A refusal of an action that waited (or one the page cannot show) stays on the tablet
+    // with its reason; a refusal of a fresh tap shows in the page's own message.
+    if (!answer.ok && (item.waited || !this.shows(answer, item))) {
       data.conflicts.push({ key: item.key, what: item.what, at: item.at, reason: answer.message, reported: !!answer.reported });
     }
     this.store.write(data);

@@ -208,3 +208,33 @@ def test_the_queue_and_a_conflict_on_screen(
     text = dealer.inner_text(".tq-conflict")
     assert ("Not applied:" if lang == "en" else "Nicht übernommen:") in text
     context.close()
+
+
+def test_chip_counts_typed_offline_are_recorded_once_when_back(
+    live_server, browser, actor, make_tournament, register
+):
+    from counts.models import ChipCount
+
+    _t, table = _room(make_tournament, register, actor, players=4)
+    url = f"{live_server.url}/d/{table.dealer_token}/counts/"
+    context, page = _tablet(browser, f"{live_server.url}/d/{table.dealer_token}/")
+    page.goto(url)
+    page.wait_for_selector(".dc-row input")
+    context.set_offline(True)
+    fields = page.locator(".dc-row input")
+    for i in range(fields.count()):
+        fields.nth(i).fill(f"{19_000 + 500 * i:,}")
+    page.click("#dc-save")
+    _waiting(page, 1)
+    assert "1 action is kept on this tablet" in page.inner_text("#tq-banner")
+    assert "Chip counts (4)" in page.inner_text("#tq-list")
+    assert fields.nth(0).input_value() == "19,000"  # the typed counts stay on the page
+    with contextlib.suppress(PlaywrightError):
+        page.reload()
+    context.set_offline(False)
+    page.goto(url)
+    page.wait_for_selector(".messages li.success")
+    assert "4 counts recorded" in page.inner_text(".messages")
+    assert ChipCount.objects.filter(source="dealer").count() == 4
+    assert page.locator("#tq").is_hidden()
+    context.close()

@@ -191,6 +191,8 @@ function describe(action, fields, form) {
   }
 }
 
+const HAND_TAP_MS = 4000;
+
 // Capture phase on window: before htmx's own listener on the form, which then never sends it.
 window.addEventListener("submit", (e) => {
   const form = e.target;
@@ -202,8 +204,11 @@ window.addEventListener("submit", (e) => {
   const action = actionOf(url.href);
   const fields = formFields(form, e.submitter);
   if (action === "hand") {
-    // "Hand done" of the next hands while earlier ones wait: each its own hand number.
-    const before = queue.items.filter((i) => actionOf(i.url) === "hand").length;
+    // "Hand done" of the next hands while earlier ones wait: each its own hand number. A tap
+    // while the one of a moment ago still waits for its answer is a double tap.
+    const hands = queue.items.filter((i) => actionOf(i.url) === "hand");
+    if (hands.some((i) => Date.now() - i.at < HAND_TAP_MS)) return;
+    const before = hands.length;
     const hand = fields.find(([k]) => k === "hand");
     if (hand) hand[1] = String(Number(hand[1]) + before);
   }
@@ -216,6 +221,14 @@ window.addEventListener("submit", (e) => {
   if (stack && form.contains(stack)) stack.value = "";
   queue.add(url.pathname, fields, what);
 }, true);
+
+let socketStatus = "";
+function drawConn() {
+  if (!socketStatus) return;
+  const s = navigator.onLine === false ? "offline" : socketStatus;
+  conn.textContent = s === "live" ? `● ${texts.live}` : texts.offline;
+  conn.className = `conn-dot ${s}`;
+}
 
 const feed = new Feed({
   wsUrl: `${root.dataset.ws}?lang=${lang}`, // the table comes rendered in this language
@@ -239,8 +252,8 @@ const feed = new Feed({
     else if (event === "seating" && data.draw) soonSpread(reloadTable);
   },
   onStatus: (s) => {
-    conn.textContent = s === "live" ? `● ${texts.live}` : texts.offline;
-    conn.className = `conn-dot ${s}`;
+    socketStatus = s;
+    drawConn();
     if (s === "live") { reloadTable(); queue.pump(); }
   },
 });
@@ -270,6 +283,10 @@ feed.connect = () => {
 };
 feed.start();
 keepAwake();
+// The badge says "offline" while the device says so too (a dropped Wi-Fi does not always close
+// the socket at once), with the queue's banner.
+window.addEventListener("offline", drawConn);
+window.addEventListener("online", drawConn);
 
 // Drawn when a shown second may turn (clocks/clock.js everySecond); returns the milliseconds
 // left on the running countdowns: the level, the time call, the shot clock.

@@ -35,7 +35,7 @@ def _room(make_tournament, register, actor, players=7):
     return t, table
 
 
-def _tablet(browser, url, width=1180, height=820, locale="en-GB"):
+def _tablet(browser, url, width=1180, height=820, locale="en-GB", live=False):
     context = browser.new_context(
         viewport={"width": width, "height": height},
         locale=locale,
@@ -45,8 +45,12 @@ def _tablet(browser, url, width=1180, height=820, locale="en-GB"):
     page = context.new_page()
     page.set_default_timeout(15000)
     page.goto(url)
-    page.wait_for_selector("#hand-done")
+    page.wait_for_selector("#conn.live" if live else "#hand-done")
     return context, page
+
+
+def _offline(context, offline=True):
+    context.set_offline(offline)
 
 
 def _bust(page, seat, stack=""):
@@ -79,7 +83,7 @@ def test_offline_taps_are_kept_through_a_reload_and_sent_once_in_order(
     start = Event.objects.order_by("-id").values_list("id", flat=True).first()
     hand = table.hand_number
 
-    context.set_offline(True)
+    _offline(context)
     dealer.wait_for_selector("#tq:not([hidden]).offline")
     assert "No connection to the floor" in dealer.inner_text("#tq-banner")
     _bust(dealer, first.seat, "4500")
@@ -105,7 +109,7 @@ def test_offline_taps_are_kept_through_a_reload_and_sent_once_in_order(
     # A reload while offline: the browser cannot load the page, the queue stays in storage.
     with contextlib.suppress(PlaywrightError):  # net::ERR_INTERNET_DISCONNECTED
         dealer.reload()
-    context.set_offline(False)
+    _offline(context, False)
     dealer.goto(url)
     dealer.wait_for_function(
         "() => document.querySelectorAll('#tq-list li').length === 0"
@@ -183,14 +187,16 @@ def test_an_answer_lost_on_the_way_is_sent_again_and_counts_once(
     [("en-GB", 1366, 900), ("de-DE", 1366, 900), ("en-GB", 390, 844), ("de-DE", 390, 844)],
 )
 def test_the_queue_and_a_conflict_on_screen(
-    live_server, browser, actor, make_tournament, register, locale, width, height
+    asgi_server, browser, actor, make_tournament, register, locale, width, height
 ):
+    """The screens of the docs, on the server with its sockets (PostgreSQL): the badge says
+    "live" once the connection is back."""
     t, table = _room(make_tournament, register, actor)
     rows = list(SeatAssignment.objects.filter(table=table).order_by("seat"))
-    url = f"{live_server.url}/d/{table.dealer_token}/"
-    context, dealer = _tablet(browser, url, width, height, locale)
+    url = f"{asgi_server}/d/{table.dealer_token}/"
+    context, dealer = _tablet(browser, url, width, height, locale, live=True)
     lang = locale[:2]
-    context.set_offline(True)
+    _offline(context)
     _bust(dealer, rows[1].seat, "12500")
     _bust(dealer, rows[3].seat)
     dealer.click("#hand-done")
@@ -198,10 +204,11 @@ def test_the_queue_and_a_conflict_on_screen(
     dealer.evaluate("() => window.scrollTo(0, 0)")
     screenshot(dealer, f"tablet-queue-{width}-{lang}")
     entries_bust(tournament=t, busts=[BustReport(entry=rows[3].entry)], actor=actor)
-    context.set_offline(False)
+    _offline(context, False)
     dealer.evaluate("() => window.dispatchEvent(new Event('online'))")
     dealer.wait_for_selector(".tq-conflict")
     dealer.wait_for_function("() => document.querySelectorAll('#tq-list li').length === 0")
+    dealer.wait_for_selector("#conn.live")
     dealer.evaluate("() => window.scrollTo(0, 0)")
     screenshot(dealer, f"tablet-conflict-{width}-{lang}")
     # Words, not colour alone: the banner and the conflict say what they are.
@@ -220,7 +227,7 @@ def test_chip_counts_typed_offline_are_recorded_once_when_back(
     context, page = _tablet(browser, f"{live_server.url}/d/{table.dealer_token}/")
     page.goto(url)
     page.wait_for_selector(".dc-row input")
-    context.set_offline(True)
+    _offline(context)
     fields = page.locator(".dc-row input")
     for i in range(fields.count()):
         fields.nth(i).fill(f"{19_000 + 500 * i:,}")
@@ -231,7 +238,7 @@ def test_chip_counts_typed_offline_are_recorded_once_when_back(
     assert fields.nth(0).input_value() == "19,000"  # the typed counts stay on the page
     with contextlib.suppress(PlaywrightError):
         page.reload()
-    context.set_offline(False)
+    _offline(context, False)
     page.goto(url)
     page.wait_for_selector(".messages li.success")
     assert "4 counts recorded" in page.inner_text(".messages")

@@ -56,7 +56,7 @@ document.addEventListener("htmx:beforeSend", (e) => {
 });
 function answered(xhr) {
   if (!inFlight.delete(xhr)) return;
-  const notice = root.querySelector(":scope > .messages");
+  const notice = root.querySelector(":scope > .d-notice");
   if (notice && !notice.dataset.at) notice.dataset.at = String(Date.now());
   if (inFlight.size || !held) return;
   const view = held;
@@ -77,10 +77,10 @@ function drawTable(html) {
   if (root.querySelector("dialog[open]")) { pendingHtml = html; reloadWaiting = true; return; }
   pendingHtml = null;
   reloadWaiting = false;
-  const notice = root.querySelector(":scope > .messages");
+  const notice = root.querySelector(":scope > .d-notice");
   root.innerHTML = html;
   const fresh = notice && Date.now() - Number(notice.dataset.at || 0) < NOTICE_MS;
-  if (fresh && !root.querySelector(":scope > .messages")) root.prepend(notice);
+  if (fresh && !root.querySelector(":scope > .d-notice")) root.prepend(notice);
   for (const form of root.querySelectorAll("form[method=post]")) {
     if (form.querySelector("input[name=csrfmiddlewaretoken]")) continue;
     const input = document.createElement("input");

@@ -5,8 +5,10 @@ is back it says so, and sending it then registers the player once."""
 from __future__ import annotations
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser.conftest import login, screenshot
+from tests.browser.test_accessibility import audit
 from tournament.models import Event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,6 +35,7 @@ def test_the_desk_form_offline_is_not_sent_and_keeps_what_was_typed(
     assert page.url.endswith(f"/console/t/{t.pk}/desk/")
     note.scroll_into_view_if_needed()
     screenshot(page, f"desk-not-sent-{width}-{locale[:2]}")
+    audit(Axe(), page, f"desk not sent {width} {locale[:2]}")
     assert not t.entries.exists()
 
     page.context.set_offline(False)

@@ -189,6 +189,11 @@ def test_an_answer_lost_on_the_way_is_sent_again_and_counts_once(
 def test_the_queue_and_a_conflict_on_screen(
     asgi_server, browser, actor, make_tournament, register, locale, width, height
 ):
+    from axe_playwright_python.sync_playwright import Axe
+
+    from tests.browser.test_accessibility import audit
+
+    axe = Axe()
     """The screens of the docs, on the server with its sockets (PostgreSQL): the badge says
     "live" once the connection is back."""
     t, table = _room(make_tournament, register, actor)
@@ -203,6 +208,7 @@ def test_the_queue_and_a_conflict_on_screen(
     _waiting(dealer, 3)
     dealer.evaluate("() => window.scrollTo(0, 0)")
     screenshot(dealer, f"tablet-queue-{width}-{lang}")
+    audit(axe, dealer, f"tablet queue {width} {lang}")
     entries_bust(tournament=t, busts=[BustReport(entry=rows[3].entry)], actor=actor)
     _offline(context, False)
     dealer.evaluate("() => window.dispatchEvent(new Event('online'))")
@@ -211,6 +217,7 @@ def test_the_queue_and_a_conflict_on_screen(
     dealer.wait_for_selector("#conn.live")
     dealer.evaluate("() => window.scrollTo(0, 0)")
     screenshot(dealer, f"tablet-conflict-{width}-{lang}")
+    audit(axe, dealer, f"tablet conflict {width} {lang}")
     # Words, not colour alone: the banner and the conflict say what they are.
     text = dealer.inner_text(".tq-conflict")
     assert ("Not applied:" if lang == "en" else "Nicht übernommen:") in text

@@ -25,7 +25,13 @@ from tables.dealer_view import dealer_context, dealer_seats, seat_marks, tablet_
 from tables.domain.shotclock import cards_left
 from tables.models import ReportKind, SeatAssignment, ShotClock, Table, TableReport
 from tables.selectors import room_totals
-from tables.services.tablet_keys import Answer, fingerprint, keyed_action, tablet_key
+from tables.services.tablet_keys import (
+    KEY_LENGTH,
+    Answer,
+    fingerprint,
+    keyed_action,
+    tablet_key,
+)
 from tournament.desk_views import finish_message
 from tournament.errors import Conflict, FloorError
 from tournament.events import Actor
@@ -610,8 +616,15 @@ def keyed_tablet_action(
         key = tablet_key(request.headers.get("Idempotency-Key"))
     except FloorError as exc:
         return None, Answer(status=400, message=str(exc), code=exc.code)
+    if not key:
+        return None, Answer(
+            status=400,
+            message=_("The action key must be 1 to %(n)s printable characters.")
+            % {"n": KEY_LENGTH},
+            code="bad_key",
+        )
     table = Table.objects.select_related("tournament").filter(dealer_token=token).first()
-    if table is None or not key:
+    if table is None:
         return None, Answer(
             status=404,
             message=_("This table link was revoked. Ask the floor for the new one."),
@@ -638,10 +651,8 @@ def keyed_tablet_action(
             what=_action_words(action, post),
             reason=str(exc),
             actor=actor,
-            seat=whole_number_or_none(post.get("seat"), low=1, high=10)
-            if post.get("seat")
-            else None,
-            entry_id=whole_number_or_none(post.get("entry"), low=1) if post.get("entry") else None,
+            seat=whole_number_or_none(post.get("seat"), low=1, high=10),
+            entry_id=whole_number_or_none(post.get("entry"), low=1),
         )
 
     try:

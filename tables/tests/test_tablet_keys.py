@@ -79,6 +79,8 @@ def test_the_same_key_with_another_action_is_refused(client, table):
     assert _busts(table) == [rows[1].seat]
     response, body = _post(client, table, "time", {"seat": "1"}, "x" * 101)
     assert response.status_code == 400 and body["code"] == "bad_key"
+    response, body = _post(client, table, "time", {"seat": "1"}, " ")
+    assert response.status_code == 400 and body["code"] == "bad_key"
     assert not TimeCall.objects.filter(table=table).exists()
 
 

@@ -134,6 +134,10 @@ def test_the_same_tablet_key_at_the_same_moment_counts_once(make_tournament, reg
     answers: list[object] = []
     errors: list[BaseException] = []
 
+    def call() -> str:
+        svc.time_call_start(table=table, seat=2, actor=actor)
+        return ""
+
     def send() -> None:
         try:
             start.wait()
@@ -142,7 +146,7 @@ def test_the_same_tablet_key_at_the_same_moment_counts_once(make_tournament, reg
                 key="same-moment",
                 action="time",
                 digest=fingerprint("time", [("seat", "2")]),
-                run=lambda: svc.time_call_start(table=table, seat=2, actor=actor) and "",
+                run=call,
             )
             answers.append(answer.status)
         except BaseException as exc:

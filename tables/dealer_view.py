@@ -267,7 +267,12 @@ def tablet_table(request: HttpRequest, token: str) -> Table | HttpResponse:
     if table is None:
         raise Http404
     if not table.is_open:
-        response = render(request, "tables/dealer_closed.html", {"table": table}, status=410)
+        response = render(
+            request,
+            "tables/dealer_closed.html",
+            {"table": table, "queue_texts": queue_texts()},
+            status=410,
+        )
         response["Cache-Control"] = "no-store"
         return response
     return table

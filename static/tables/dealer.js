@@ -277,7 +277,10 @@ feed.connect = () => {
       const p = document.createElement("p");
       p.textContent = texts[reason];
       main.append(p);
-      document.body.replaceChildren(main);
+      // The actions still waiting are sent all the same: each comes back "not applied" with
+      // the reason, shown above, and the floor is told (./tablet_queue.js).
+      const waiting = document.getElementById("tq");
+      document.body.replaceChildren(...(waiting ? [waiting] : []), main);
     });
   }
 };

@@ -140,8 +140,11 @@ export class TabletQueue {
       .then(({ r, answer }) => {
         clearTimeout(stop);
         this.sending = false;
-        // The server is there but cannot answer now (a restart, too many requests): later.
-        if (r.status >= 500 || r.status === 429) { this.failed(); return; }
+        // The server is there but cannot answer now (a restart, too many requests), or its
+        // answer was cut off on the way (the page left while reading it): later, with the same
+        // key, which gives the same answer.
+        const json = (r.headers.get("Content-Type") || "").includes("application/json");
+        if (r.status >= 500 || r.status === 429 || (json && !answer)) { this.failed(); return; }
         this.offline = false;
         if (!answer) {
           answer = { ok: r.ok, status: r.status, message: fill(this.texts.qRefused, { n: r.status }), html: "" };

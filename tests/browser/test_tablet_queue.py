@@ -252,3 +252,35 @@ def test_chip_counts_typed_offline_are_recorded_once_when_back(
     assert ChipCount.objects.filter(source="dealer").count() == 4
     assert page.locator("#tq").is_hidden()
     context.close()
+
+
+def test_actions_kept_for_a_table_broken_meanwhile_come_back_not_applied(
+    live_server, browser, actor, make_tournament, register
+):
+    t, table = _room(make_tournament, register, actor, players=6)
+    seating.tables_create(tournament=t, count=1, actor=actor)
+    row = SeatAssignment.objects.filter(table=table).order_by("seat")[1]
+    url = f"{live_server.url}/d/{table.dealer_token}/"
+    context, dealer = _tablet(browser, url)
+    _offline(context)
+    _bust(dealer, row.seat)
+    dealer.click("#hand-done")
+    _waiting(dealer, 2)
+    seating.table_break(tournament=t, number=table.number, actor=actor)
+    _offline(context, False)
+    dealer.goto(url)  # the link's page now says the table was broken (410)
+    dealer.wait_for_selector("#dealer-closed")
+    dealer.wait_for_function("() => document.querySelectorAll('.tq-conflict').length === 2")
+    text = dealer.inner_text("#tq-conflicts")
+    assert text.count("This table was broken. Ask the floor where to go next.") == 2
+    assert "The floor has been told." in text
+    notes = list(
+        TableReport.objects.filter(kind=ReportKind.CONFLICT)
+        .order_by("id")
+        .values_list("note", flat=True)
+    )
+    assert notes == [
+        f"Bust in seat {row.seat}: This table was broken. Ask the floor where to go next.",
+        "Hand 1 done: This table was broken. Ask the floor where to go next.",
+    ]
+    context.close()

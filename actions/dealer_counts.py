@@ -21,8 +21,9 @@ from counts.models import CountSource
 from counts.selectors import big_blind_now, latest_counts_of
 from counts.services import table_counts_record
 from counts.views import chips_typed
-from tables.dealer_view import tablet_table
+from tables.dealer_view import queue_texts, tablet_table
 from tables.models import Table
+from tables.views import keyed_answer, keyed_tablet_action
 from tournament.errors import Conflict, FloorError
 from tournament.events import Actor
 
@@ -60,7 +61,39 @@ def _typed_counts(post: Any, seated: dict[int, int]) -> dict[int, int | None]:
     return counts
 
 
+def _record(request: HttpRequest, table: Table, actor: Actor) -> str:
+    """Record the typed counts of `table`'s players; the confirmation."""
+    rows = _seated(table)
+    counts = _typed_counts(request.POST, {r.entry_id: r.entry.number for r in rows})
+    recorded = table_counts_record(
+        tournament=table.tournament,
+        table_number=table.number,
+        counts=counts,
+        actor=actor,
+        source=CountSource.DEALER,
+    )
+    return ngettext(
+        "Table %(t)s: %(n)s count recorded.",
+        "Table %(t)s: %(n)s counts recorded.",
+        len(recorded.counts),
+    ) % {"t": table.number, "n": len(recorded.counts)}
+
+
+def _counts_keyed(request: HttpRequest, token: str) -> HttpResponse:
+    """The tablet's script sends the counts with a one-time key, at once or from its queue
+    after a Wi-Fi drop (static/tables/tablet_queue.js): recorded once, the answer in JSON. The
+    confirmation waits for the page the tablet shows next."""
+    table, answer = keyed_tablet_action(
+        request, token, "counts", lambda table, actor, _tapped: _record(request, table, actor)
+    )
+    if answer.ok and answer.message:
+        messages.success(request, answer.message)
+    return keyed_answer(request, table, answer)
+
+
 def dealer_counts(request: HttpRequest, token: str) -> HttpResponse:
+    if request.method == "POST" and "Idempotency-Key" in request.headers:
+        return _counts_keyed(request, token)
     table = tablet_table(request, token)
     if isinstance(table, HttpResponse):
         return table
@@ -70,28 +103,15 @@ def dealer_counts(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         typed = {k: str(v)[:20] for k, v in request.POST.items() if k.startswith(FIELD)}
         try:
-            counts = _typed_counts(request.POST, {r.entry_id: r.entry.number for r in rows})
-            recorded = table_counts_record(
-                tournament=table.tournament,
-                table_number=table.number,
-                counts=counts,
-                actor=Actor.from_request(request, label=f"dealer, table {table.number}"),
-                source=CountSource.DEALER,
+            message = _record(
+                request, table, Actor.from_request(request, label=f"dealer, table {table.number}")
             )
         except FloorError as exc:
             messages.error(request, str(exc))
             status = 409 if isinstance(exc, Conflict) else 400
             rows = _seated(table)
         else:
-            messages.success(
-                request,
-                ngettext(
-                    "Table %(t)s: %(n)s count recorded.",
-                    "Table %(t)s: %(n)s counts recorded.",
-                    len(recorded.counts),
-                )
-                % {"t": table.number, "n": len(recorded.counts)},
-            )
+            messages.success(request, message)
             # Back to this page, not the table: the tablet's page fetches its table again as
             # soon as its socket is up, and the confirmation would vanish with it. Here the
             # dealer sees the message and every player's new count, then goes back.
@@ -108,6 +128,7 @@ def dealer_counts(request: HttpRequest, token: str) -> HttpResponse:
             "tournament": table.tournament,
             "rows": rows,
             "big_blind": big_blind_now(table.tournament),
+            "queue_texts": queue_texts(),
         },
         status=status,
     )

@@ -30,6 +30,7 @@ QUIET_ACTIONS = frozenset(
         "table.hand",
         "table.button",
         "table.call_floor",
+        "table.tablet_conflict",
         "table.time_call",
         "table.time_call_cancel",
         "table.token_renew",

@@ -216,6 +216,44 @@ def _texts() -> dict[str, str]:
         "scRunning": _("Running"),
         "scWarning": _("Last 10 seconds"),
         "scTimeUp": _("Time is up"),
+        **queue_texts(),
+    }
+
+
+def queue_texts() -> dict[str, str]:
+    """The words of a tablet's queue of actions kept through a Wi-Fi drop
+    (static/tables/tablet_queue.js), for the table's page and its chip counts page."""
+    return {
+        "qOffline": _(
+            "No connection to the floor. What you tap is kept on this tablet and sent when the "
+            "connection is back."
+        ),
+        "qOfflineOne": _(
+            "No connection to the floor. 1 action is kept on this tablet and will be sent when "
+            "the connection is back."
+        ),
+        "qOfflineMany": _(
+            "No connection to the floor. %(n)s actions are kept on this tablet and will be sent "
+            "in order when the connection is back."
+        ),
+        "qSendingOne": _("Sending 1 waiting action…"),
+        "qSendingMany": _("Sending %(n)s waiting actions in order…"),
+        "qWaiting": _("waiting to send"),
+        "qSeatWaiting": _("out – waiting"),
+        "qNotApplied": _("Not applied:"),
+        "qFloorTold": _("The floor has been told."),
+        "qDismiss": _("Remove"),
+        "qRefused": _("The server refused this action (error %(n)s)."),
+        "qHand": _("Hand %(h)s done"),
+        "qBust": _("Seat %(s)s · %(name)s is out"),
+        "qStack": _("stack %(stack)s"),
+        "qTime": _("Clock called · seat %(s)s"),
+        "qTimeBank": _("Time-bank card · seat %(s)s"),
+        "q_floor": _("Call the floor"),
+        "q_time_cancel": _("Clock call stopped"),
+        "q_shot_start": _("Shot clock: start"),
+        "q_shot_stop": _("Shot clock: stop"),
+        "q_counts": _("Chip counts"),
     }
 
 
@@ -229,7 +267,12 @@ def tablet_table(request: HttpRequest, token: str) -> Table | HttpResponse:
     if table is None:
         raise Http404
     if not table.is_open:
-        response = render(request, "tables/dealer_closed.html", {"table": table}, status=410)
+        response = render(
+            request,
+            "tables/dealer_closed.html",
+            {"table": table, "queue_texts": queue_texts()},
+            status=410,
+        )
         response["Cache-Control"] = "no-store"
         return response
     return table

@@ -146,6 +146,9 @@ class KeepApart(models.Model):
 class ReportKind(models.TextChoices):
     BUST = "bust", _("Bust")
     FLOOR = "floor", _("Floor call")
+    # An action a tablet sent after a Wi-Fi drop that no longer fits what the floor did
+    # meanwhile (docs/seating.md, "Through a Wi-Fi drop"): the floor reads the reason.
+    CONFLICT = "conflict", _("Not applied")
 
 
 class TableReport(models.Model):
@@ -213,3 +216,27 @@ class TimeBank(models.Model):
     class Meta:
         verbose_name = _("time bank")
         verbose_name_plural = _("time banks")
+
+
+class TabletKey(models.Model):
+    """The one-time key a dealer tablet sent an action with, and the first answer to it
+    (tables/services/tablet_keys.py). Written in the transaction of the action itself: the
+    same key sent again (a tablet sending its queue after a Wi-Fi drop, a request whose answer
+    was lost) gets the first answer, without a second effect. Kept two days."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="tablet_keys")
+    key = models.CharField(max_length=100)
+    action = models.CharField(max_length=20)
+    # A digest of what was asked: the same key with another request is refused.
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()  # the first answer's HTTP status
+    message = models.CharField(max_length=300, blank=True)
+    code = models.CharField(max_length=30, blank=True)
+    # The refusal was reported to the floor (a report of kind "conflict").
+    reported = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("tablet action key")
+        verbose_name_plural = _("tablet action keys")
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="unique_tablet_key")]

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -22,8 +25,15 @@ from tables.dealer_view import dealer_context, dealer_seats, seat_marks, tablet_
 from tables.domain.shotclock import cards_left
 from tables.models import ReportKind, SeatAssignment, ShotClock, Table, TableReport
 from tables.selectors import room_totals
+from tables.services.tablet_keys import (
+    KEY_LENGTH,
+    Answer,
+    fingerprint,
+    keyed_action,
+    tablet_key,
+)
 from tournament.desk_views import finish_message
-from tournament.errors import FloorError
+from tournament.errors import Conflict, FloorError
 from tournament.events import Actor
 from tournament.forms import chips_or_none, entry_numbers
 from tournament.inputs import (
@@ -94,7 +104,10 @@ def _chart(tournament: Tournament, only: set[int] | None = None) -> dict[str, An
         # A reported bust whose player is out already (busted at the desk, say) is moot.
         "reports": _reports_by_hand(
             TableReport.objects.filter(table__tournament=tournament, resolved_at__isnull=True)
-            .filter(Q(kind=ReportKind.FLOOR) | Q(entry__status=EntryStatus.ACTIVE))
+            .filter(
+                Q(kind__in=[ReportKind.FLOOR, ReportKind.CONFLICT])
+                | Q(entry__status=EntryStatus.ACTIVE)
+            )
             .select_related("table", "entry__player")
         ),
         "h4h_pending": [c["table"].number for c in cards if not c["h4h_done"]]
@@ -450,8 +463,11 @@ def dealer(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-def _version(post: Any) -> int | None:
-    """The shot clock's version the tablet showed (a double tap is recognised by it)."""
+def _version(post: Any, tapped: datetime | None = None) -> int | None:
+    """The shot clock's version the tablet showed (a double tap is recognised by it); none
+    for a tap the tablet kept offline (its view is old by then; its key counts it once)."""
+    if tapped is not None:
+        return None
     return whole_number_or_none(post.get("version"), low=0, high=2_000_000_000)
 
 
@@ -478,54 +494,215 @@ def _reports_message(report: TableReport) -> str:
     return " ".join(finish_message(e, final=final) for e in out)
 
 
+# The dealer tablet's actions (`/d/<token>/<action>/`).
+DEALER_ACTIONS = frozenset(
+    {"hand", "bust", "floor", "time", "time_cancel", "shot_start", "shot_stop", "time_bank"}
+)
+# How far back a tablet's tap may date an action it kept offline (a time call, the shot clock).
+_TAPPED_WITHIN = timedelta(hours=6)
+
+
+def _do_dealer_action(
+    table: Table, action: str, post: Any, actor: Actor, tapped: datetime | None = None
+) -> str:
+    """Do one tablet action; the confirmation for the dealer ("" for none). Raises FloorError
+    when refused. `tapped`: when the dealer tapped an action the tablet kept while offline
+    (sent later): a time call and the shot clock count from then, a shot clock tap is not
+    checked against the clock's version (its key counts it once), and "hand done" for a hand
+    that is no longer the table's is a conflict rather than a silent repeat."""
+    if action == "hand":
+        hand = post.get("hand")
+        number = _int(hand, _("The hand number is a whole number.")) if hand else None
+        if tapped is not None and number is not None and number != table.hand_number:
+            raise Conflict(
+                _("Hand %(h)s was finished meanwhile: the table is at hand %(now)s.")
+                % {"h": number + 1, "now": table.hand_number + 1}
+            )
+        svc.hand_done(table=table, actor=actor, hand_number=number)
+        return ""
+    if action == "bust":
+        seat = _int(post.get("seat"), _("Choose the seat of the player who is out."))
+        svc.report_bust(
+            table=table,
+            seat=seat,
+            stack_at_hand_start=chips_or_none(post.get("stack")),
+            actor=actor,
+            entry_id=whole_number_or_none(post.get("entry"), low=1),
+        )
+        return _("Bust reported; the floor is on the way.")
+    if action == "floor":
+        svc.call_floor(table=table, note=plain_text(post.get("note"), longest=200), actor=actor)
+        return _("The floor has been called.")
+    if action == "time":
+        svc.time_call_start(
+            table=table,
+            seat=whole_number_or_none(post.get("seat"), low=1, high=10),
+            actor=actor,
+            now=tapped,
+        )
+    elif action == "time_cancel":
+        svc.time_call_cancel(table=table, actor=actor)
+    elif action == "shot_start":
+        svc.shot_clock_start(table=table, version=_version(post, tapped), now=tapped)
+    elif action == "shot_stop":
+        svc.shot_clock_stop(table=table, version=_version(post, tapped))
+    elif action == "time_bank":
+        svc.time_bank_use(
+            table=table,
+            seat=whole_number(
+                post.get("seat"), low=1, high=10, message=_("Choose the player's seat.")
+            ),
+            actor=actor,
+            version=_version(post, tapped),
+            now=tapped,
+        )
+    return ""
+
+
+def _action_words(action: str, post: Any) -> str:
+    """A tablet action in words, for the floor's report of one that was not applied."""
+    seat = whole_number_or_none(post.get("seat"), low=1, high=10) if post.get("seat") else None
+    hand = whole_number_or_none(post.get("hand"), low=0) if post.get("hand") else None
+    if action == "hand":
+        return _("Hand %(h)s done") % {"h": hand + 1} if hand is not None else _("Hand done")
+    if action == "bust":
+        return _("Bust in seat %(s)s") % {"s": seat}
+    if action == "time":
+        return _("Clock called on seat %(s)s") % {"s": seat} if seat else _("Clock called")
+    if action == "time_bank":
+        return _("Time-bank card for seat %(s)s") % {"s": seat}
+    return str(
+        {
+            "floor": _("Call the floor"),
+            "time_cancel": _("Clock call stopped"),
+            "shot_start": _("Shot clock started"),
+            "shot_stop": _("Shot clock stopped"),
+            "counts": _("Chip counts"),
+        }.get(action, action)
+    )
+
+
+class TableClosed(FloorError):
+    status_code = 410
+
+
+def tapped_at(request: HttpRequest) -> datetime | None:
+    """When the dealer tapped an action the tablet kept offline and sends now: the
+    `X-Floor-Queued` header, milliseconds since 1970 on the server's clock (the tablet keeps
+    the offset). None for an action sent at once. A time in the future is now; one older than
+    six hours is six hours ago."""
+    raw = request.headers.get("X-Floor-Queued")
+    if raw is None:
+        return None
+    now = timezone.now()
+    try:
+        ms = int(raw.strip())
+        when = datetime.fromtimestamp(ms / 1000, tz=UTC)
+    except (ValueError, OverflowError, OSError):
+        return now
+    return min(now, max(now - _TAPPED_WITHIN, when))
+
+
+def keyed_tablet_action(
+    request: HttpRequest,
+    token: str,
+    action: str,
+    do: Callable[[Table, Actor, datetime | None], str],
+) -> tuple[Table | None, Answer]:
+    """A tablet action sent with its one-time key (`Idempotency-Key`): done once, its first
+    answer kept and given again for the same key (tables/services/tablet_keys.py). A refused
+    action the tablet had kept offline is reported to the floor with its reason."""
+    try:
+        key = tablet_key(request.headers.get("Idempotency-Key"))
+    except FloorError as exc:
+        return None, Answer(status=400, message=str(exc), code=exc.code)
+    if not key:
+        return None, Answer(
+            status=400,
+            message=_("The action key must be 1 to %(n)s printable characters.")
+            % {"n": KEY_LENGTH},
+            code="bad_key",
+        )
+    table = Table.objects.select_related("tournament").filter(dealer_token=token).first()
+    if table is None:
+        return None, Answer(
+            status=404,
+            message=_("This table link was revoked. Ask the floor for the new one."),
+            code="revoked",
+        )
+    actor = Actor.from_request(request, label=f"dealer, table {table.number}")
+    tapped = tapped_at(request)
+    post = request.POST
+    fields = [
+        (k, str(v)) for k, values in post.lists() if k != "csrfmiddlewaretoken" for v in values
+    ]
+
+    def run() -> str:
+        if not Table.objects.filter(pk=table.pk, is_open=True).exists():
+            raise TableClosed(
+                _("This table was broken. Ask the floor where to go next."), code="closed"
+            )
+        table.refresh_from_db()
+        return do(table, actor, tapped)
+
+    def report(exc: FloorError) -> None:
+        svc.report_not_applied(
+            table=table,
+            what=_action_words(action, post),
+            reason=str(exc),
+            actor=actor,
+            seat=whole_number_or_none(post.get("seat"), low=1, high=10),
+            entry_id=whole_number_or_none(post.get("entry"), low=1),
+        )
+
+    try:
+        answer = keyed_action(
+            table=table,
+            key=key,
+            action=action,
+            digest=fingerprint(action, fields),
+            run=run,
+            on_refusal=report if tapped is not None else None,
+        )
+    except FloorError as exc:  # the key was used for another action
+        answer = Answer(status=exc.status_code, message=str(exc), code=exc.code)
+    return table, answer
+
+
+def keyed_answer(
+    request: HttpRequest, table: Table | None, answer: Answer, html: str = ""
+) -> JsonResponse:
+    """The answer to a keyed tablet action, for the tablet's script: whether it was done, the
+    message, whether it is a repeat, whether the floor was told, and the table to show."""
+    response = JsonResponse(
+        {
+            "ok": answer.ok,
+            "status": answer.status,
+            "message": answer.message,
+            "code": answer.code,
+            "replayed": answer.replayed,
+            "reported": answer.reported,
+            "html": html,
+        },
+        status=answer.status,
+    )
+    response["Idempotent-Replayed"] = "true" if answer.replayed else "false"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 @require_POST
 def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
+    if action not in DEALER_ACTIONS:
+        raise Http404
+    if "Idempotency-Key" in request.headers:
+        return _dealer_action_keyed(request, token, action)
     table = _table_by_token(token)
     actor = Actor.from_request(request, label=f"dealer, table {table.number}")
-    post = request.POST
     try:
-        if action == "hand":
-            hand = post.get("hand")
-            svc.hand_done(
-                table=table,
-                actor=actor,
-                hand_number=_int(hand, _("The hand number is a whole number.")) if hand else None,
-            )
-        elif action == "bust":
-            seat = _int(post.get("seat"), _("Choose the seat of the player who is out."))
-            svc.report_bust(
-                table=table,
-                seat=seat,
-                stack_at_hand_start=chips_or_none(post.get("stack")),
-                actor=actor,
-            )
-            messages.success(request, _("Bust reported; the floor is on the way."))
-        elif action == "floor":
-            svc.call_floor(table=table, note=plain_text(post.get("note"), longest=200), actor=actor)
-            messages.success(request, _("The floor has been called."))
-        elif action == "time":
-            svc.time_call_start(
-                table=table,
-                seat=whole_number_or_none(post.get("seat"), low=1, high=10),
-                actor=actor,
-            )
-        elif action == "time_cancel":
-            svc.time_call_cancel(table=table, actor=actor)
-        elif action == "shot_start":
-            svc.shot_clock_start(table=table, version=_version(post))
-        elif action == "shot_stop":
-            svc.shot_clock_stop(table=table, version=_version(post))
-        elif action == "time_bank":
-            svc.time_bank_use(
-                table=table,
-                seat=whole_number(
-                    post.get("seat"), low=1, high=10, message=_("Choose the player's seat.")
-                ),
-                actor=actor,
-                version=_version(post),
-            )
-        else:
-            raise Http404
+        message = _do_dealer_action(table, action, request.POST, actor)
+        if message:
+            messages.success(request, message)
     except FloorError as exc:
         messages.error(request, str(exc))
         if not getattr(request, "htmx", None):
@@ -538,3 +715,23 @@ def dealer_action(request: HttpRequest, token: str, action: str) -> HttpResponse
         table.refresh_from_db()
         return render(request, "tables/_dealer.html", dealer_context(table))
     return redirect("dealer", token=token)
+
+
+def _dealer_action_keyed(request: HttpRequest, token: str, action: str) -> HttpResponse:
+    """The tablet's script sends each action with its key, at once or, after a Wi-Fi drop,
+    from its queue (static/tables/tablet_queue.js): the answer is JSON with the table."""
+    post = request.POST
+
+    def do(table: Table, actor: Actor, tapped: datetime | None) -> str:
+        return _do_dealer_action(table, action, post, actor, tapped)
+
+    table, answer = keyed_tablet_action(request, token, action, do)
+    html = ""
+    if table is not None:
+        table.refresh_from_db()
+        if table.is_open:
+            # A refusal reported to the floor shows on the tablet as "not applied", once.
+            if answer.message and not answer.reported:
+                (messages.success if answer.ok else messages.error)(request, answer.message)
+            html = render_to_string("tables/_dealer.html", dealer_context(table), request=request)
+    return keyed_answer(request, table, answer, html)

@@ -473,6 +473,7 @@ LOG_ACTIONS: dict[str, str] = {
     "table.report_bust": "a tablet reported a bust",
     "table.report_resolve": "a dealer report was handled",
     "table.call_floor": "a tablet called the floor",
+    "table.tablet_conflict": "an action a tablet kept offline was not applied (what, reason)",
     "table.time_call": "the clock was called on a player",
     "table.time_call_cancel": "a clock call was stopped",
     "table.token_renew": "a table got a new dealer link",

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -139,6 +140,8 @@ def _desk_page(
         reg_key=secrets.token_urlsafe(18),
         same_name=same_name,
         corrections=recent_corrections(tournament, limit=5),
+        # The bust "Undo last bust" means: the same form twice undoes it once.
+        last_bust=tournament.entries.aggregate(m=Max("bust_sequence"))["m"],
     )
     return render(request, "tournament/desk.html", context)
 
@@ -348,13 +351,16 @@ def bust_undo(request: HttpRequest, pk: int) -> HttpResponse:
             tournament=tournament,
             actor=Actor.from_request(request),
             correct_payments=request.POST.get("correct_payments") == "1",
+            sequence=whole_number_or_none(request.POST.get("sequence"), low=0),
         )
     except FloorError as exc:
         if exc.code == "paid":
             return render(
                 request,
                 "tournament/bust_undo_paid.html",
-                console_context(tournament, "desk", reason=str(exc)),
+                console_context(
+                    tournament, "desk", reason=str(exc), sequence=request.POST.get("sequence", "")
+                ),
             )
         messages.error(request, str(exc))
     else:

@@ -38,15 +38,21 @@ new Feed({
 }).start();
 clock.syncHttp(6);
 
+// Without a connection (static/floor/ui.js stops the form before it gets here) or when the
+// answer does not come, the page stays as it is, says so, and the button works again: a reload
+// would put the browser's own error page in its place. The clock shows whether it was done.
 for (const form of box.querySelectorAll("form")) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     for (const b of form.querySelectorAll("button")) b.disabled = true;
     try {
       await fetch(form.action, { method: "POST", body: new FormData(form), headers: { "HX-Request": "true" }, credentials: "same-origin" });
-    } finally {
-      location.reload();
+    } catch (e) {
+      for (const b of form.querySelectorAll("button")) b.disabled = false;
+      if (window.floorNotSent) window.floorNotSent(form, "noAnswer");
+      return;
     }
+    location.reload();
   });
 }
 

@@ -19,6 +19,43 @@ function justSent(form) {
   return form && form.dataset.sentAt && Date.now() - Number(form.dataset.sentAt) < SENT_MS;
 }
 
+// Without a connection a form is not sent: the browser would put its own error page in place
+// of this one and what was typed would be gone. The form stays as typed and says, in words,
+// that it was not sent; when the connection is back it says so too, and the same button sends
+// it. A request that got no answer (the connection dropped on the way: htmx's error, a script's
+// fetch) may have been done: the form says to look first. Sending again is safe for a
+// registration (its key) and for "Undo last bust" (it names its bust); docs/desk.md lists the
+// rest. The words come from the page's <body> (templates/base.html).
+function notSent(form, kind = "notSent") {
+  if (!form) return;
+  let note = form.querySelector(".not-sent");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "not-sent";
+    note.setAttribute("role", "alert");
+    form.append(note);
+  }
+  note.dataset.kind = kind;
+  note.textContent = document.body.dataset[kind] || "";
+  delete form.dataset.sentAt;
+}
+// For the pages' own scripts (static/floor/phone.js), without importing this file a second time.
+window.floorNotSent = notSent;
+window.addEventListener("online", () => {
+  document.querySelectorAll(".not-sent").forEach((note) => {
+    note.dataset.kind = "backOnline";
+    note.textContent = document.body.dataset.backOnline || "";
+  });
+});
+const isPost = (form) => form && (form.getAttribute("method") || "").toLowerCase() === "post";
+// A search or a list fetched as one types (GET) changes nothing: only what posts is said.
+function noAnswer(e) {
+  const config = e.detail.requestConfig;
+  if (config && config.verb !== "get") notSent(e.detail.elt.closest("form"), "noAnswer");
+}
+document.addEventListener("htmx:sendError", noAnswer);
+document.addEventListener("htmx:timeout", noAnswer);
+
 // Capture phase on window: the question comes before any other submit listener (htmx's too).
 // A submit button may carry its own question (a form with a harmless and a lasting button).
 window.addEventListener("submit", (e) => {
@@ -26,6 +63,12 @@ window.addEventListener("submit", (e) => {
   if (justSent(form)) {
     e.preventDefault();
     e.stopPropagation();
+    return;
+  }
+  if (navigator.onLine === false && isPost(form)) {
+    e.preventDefault();
+    e.stopPropagation();
+    notSent(form);
     return;
   }
   const question = (e.submitter && e.submitter.dataset.confirm) || (form && form.dataset.confirm);

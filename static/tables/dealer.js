@@ -4,6 +4,7 @@
 // The level clock and the time call are drawn from the server clock (offset estimated
 // NTP-style), so every tablet shows the same second.
 import { Feed, ServerClock, everySecond, formatChips, formatTime, keepAwake, project, setText, soonSpread, Sounds } from "../clocks/clock.js";
+import { TabletQueue, formFields } from "./tablet_queue.js";
 
 const root = document.getElementById("dealer");
 const texts = JSON.parse(document.getElementById("dealer-texts").textContent);
@@ -30,6 +31,7 @@ document.addEventListener("close", (e) => {
 const lang = (document.documentElement.lang || "en").slice(0, 2);
 const csrf = (() => { try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return ""; } })();
 let pendingHtml = null;
+let queue = null; // the tablet's queue of taps (below)
 
 // Requests whose answer is the whole table (a reload, the dealer's own report): a table that
 // comes on the socket meanwhile is held and swapped in after the answer. The answer may have
@@ -54,7 +56,7 @@ document.addEventListener("htmx:beforeSend", (e) => {
 });
 function answered(xhr) {
   if (!inFlight.delete(xhr)) return;
-  const notice = root.querySelector(":scope > .messages");
+  const notice = root.querySelector(":scope > .d-notice");
   if (notice && !notice.dataset.at) notice.dataset.at = String(Date.now());
   if (inFlight.size || !held) return;
   const view = held;
@@ -67,14 +69,18 @@ function answered(xhr) {
 // ("bust reported") stays a few seconds: the socket's table carries none.
 function applyTable(view) {
   if (inFlight.size) { held = view; return; }
-  const html = view.html[lang] || Object.values(view.html)[0];
+  drawTable(view.html[lang] || Object.values(view.html)[0]);
+}
+
+// Swap the table in (after a sheet closes, if one is open).
+function drawTable(html) {
   if (root.querySelector("dialog[open]")) { pendingHtml = html; reloadWaiting = true; return; }
   pendingHtml = null;
   reloadWaiting = false;
-  const notice = root.querySelector(":scope > .messages");
+  const notice = root.querySelector(":scope > .d-notice");
   root.innerHTML = html;
   const fresh = notice && Date.now() - Number(notice.dataset.at || 0) < NOTICE_MS;
-  if (fresh && !root.querySelector(":scope > .messages")) root.prepend(notice);
+  if (fresh && !root.querySelector(":scope > .d-notice")) root.prepend(notice);
   for (const form of root.querySelectorAll("form[method=post]")) {
     if (form.querySelector("input[name=csrfmiddlewaretoken]")) continue;
     const input = document.createElement("input");
@@ -82,6 +88,7 @@ function applyTable(view) {
     form.prepend(input);
   }
   if (window.htmx) window.htmx.process(root);
+  markWaiting(queue ? queue.items : []);
   redraw();
 }
 
@@ -130,6 +137,99 @@ function drawH4h(data) {
   if (done) done.disabled = false;
 }
 
+// The dealer's taps: every action form goes through the tablet's queue (./tablet_queue.js),
+// which sends it at once with its own key, or keeps it while the tablet is offline and sends it
+// when the connection is back. Its answer is the table, swapped in as a reload's would be.
+let sendingItem = null;
+queue = new TabletQueue({
+  token: root.dataset.token,
+  base: root.dataset.url,
+  texts,
+  csrf,
+  now: () => clock.now(),
+  onSend: (item) => { sendingItem = item; inFlight.add(item); },
+  onAnswer: (answer, item) => {
+    const done = item || sendingItem;
+    sendingItem = null;
+    if (answer && answer.html) drawTable(answer.html);
+    if (done) answered(done);
+  },
+  onChange: (items) => markWaiting(items),
+});
+
+// What the table shows of the waiting actions: a seat reported out waits as such.
+function markWaiting(items) {
+  const busts = new Set(items.filter((i) => actionOf(i.url) === "bust").map((i) => fieldOf(i.fields, "seat")));
+  for (const seat of root.querySelectorAll("button.seat")) {
+    const waiting = busts.has(seat.dataset.seat);
+    seat.classList.toggle("waiting", waiting);
+    let tag = seat.querySelector(".tag.wait");
+    if (waiting && !tag) {
+      tag = document.createElement("span");
+      tag.className = "tag wait"; tag.textContent = texts.qSeatWaiting;
+      seat.append(tag);
+    } else if (!waiting && tag) tag.remove();
+  }
+}
+function actionOf(url) { return new URL(url, location.href).pathname.slice(root.dataset.url.length).replace(/\/$/, ""); }
+function fieldOf(fields, name) { return (fields.find(([k]) => k === name) || [])[1] || ""; }
+
+// An action in words, for the list of waiting ones.
+function describe(action, fields, form) {
+  const seat = fieldOf(fields, "seat");
+  const name = form.closest("#seat-sheet") ? (document.getElementById("sheet-title").dataset.name || "") : "";
+  switch (action) {
+    case "hand": return fill(texts.qHand, { h: Number(fieldOf(fields, "hand")) + 1 });
+    case "bust": {
+      const stack = fieldOf(fields, "stack");
+      const who = fill(texts.qBust, { s: seat, name });
+      return stack ? `${who} · ${fill(texts.qStack, { stack })}` : who;
+    }
+    case "time": return fill(texts.qTime, { s: seat });
+    case "time_bank": return fill(texts.qTimeBank, { s: seat });
+    default: return texts[`q_${action}`] || action;
+  }
+}
+
+const HAND_TAP_MS = 4000;
+
+// Capture phase on window: before htmx's own listener on the form, which then never sends it.
+window.addEventListener("submit", (e) => {
+  const form = e.target;
+  if (!(form instanceof HTMLFormElement) || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
+  const url = new URL(form.getAttribute("action") || location.href, location.href);
+  if (!queue.owns(url.pathname)) return;
+  e.preventDefault();
+  e.stopPropagation();
+  const action = actionOf(url.href);
+  const fields = formFields(form, e.submitter);
+  if (action === "hand") {
+    // "Hand done" of the next hands while earlier ones wait: each its own hand number. A tap
+    // while the one of a moment ago still waits for its answer is a double tap.
+    const hands = queue.items.filter((i) => actionOf(i.url) === "hand");
+    if (hands.some((i) => Date.now() - i.at < HAND_TAP_MS)) return;
+    const before = hands.length;
+    const hand = fields.find(([k]) => k === "hand");
+    if (hand) hand[1] = String(Number(hand[1]) + before);
+  }
+  const sheet = document.getElementById("seat-sheet");
+  const what = describe(action, fields, form);
+  if (sheet && sheet.open) { pendingHtml = null; reloadWaiting = false; sheet.close(); }
+  // The sheet serves the next seat too (offline, no new table replaces it): a stack typed for
+  // this player is not the next one's.
+  const stack = document.getElementById("bust-stack");
+  if (stack && form.contains(stack)) stack.value = "";
+  queue.add(url.pathname, fields, what);
+}, true);
+
+let socketStatus = "";
+function drawConn() {
+  if (!socketStatus) return;
+  const s = navigator.onLine === false ? "offline" : socketStatus;
+  conn.textContent = s === "live" ? `● ${texts.live}` : texts.offline;
+  conn.className = `conn-dot ${s}`;
+}
+
 const feed = new Feed({
   wsUrl: `${root.dataset.ws}?lang=${lang}`, // the table comes rendered in this language
   snapshotUrl: root.dataset.clock,
@@ -152,9 +252,9 @@ const feed = new Feed({
     else if (event === "seating" && data.draw) soonSpread(reloadTable);
   },
   onStatus: (s) => {
-    conn.textContent = s === "live" ? `● ${texts.live}` : texts.offline;
-    conn.className = `conn-dot ${s}`;
-    if (s === "live") reloadTable();
+    socketStatus = s;
+    drawConn();
+    if (s === "live") { reloadTable(); queue.pump(); }
   },
 });
 // The server closes the socket for good when the link is revoked or unknown (4403, 4404) or the
@@ -177,12 +277,19 @@ feed.connect = () => {
       const p = document.createElement("p");
       p.textContent = texts[reason];
       main.append(p);
-      document.body.replaceChildren(main);
+      // The actions still waiting are sent all the same: each comes back "not applied" with
+      // the reason, shown above, and the floor is told (./tablet_queue.js).
+      const waiting = document.getElementById("tq");
+      document.body.replaceChildren(...(waiting ? [waiting] : []), main);
     });
   }
 };
 feed.start();
 keepAwake();
+// The badge says "offline" while the device says so too (a dropped Wi-Fi does not always close
+// the socket at once), with the queue's banner.
+window.addEventListener("offline", drawConn);
+window.addEventListener("online", drawConn);
 
 // Drawn when a shown second may turn (clocks/clock.js everySecond); returns the milliseconds
 // left on the running countdowns: the level, the time call, the shot clock.
@@ -246,8 +353,11 @@ document.addEventListener("click", (e) => {
   const seat = e.target.closest("button.seat");
   if (!seat || seat.disabled) return;
   const sheet = document.getElementById("seat-sheet");
-  sheet.querySelector("#sheet-title").textContent = `${texts.seat} ${seat.dataset.seat} · ${seat.dataset.name}`;
+  const title = sheet.querySelector("#sheet-title");
+  title.textContent = `${texts.seat} ${seat.dataset.seat} · ${seat.dataset.name}`;
+  title.dataset.name = seat.dataset.name;
   sheet.querySelectorAll(".sheet-seat").forEach((i) => { i.value = seat.dataset.seat; });
+  sheet.querySelectorAll(".sheet-entry").forEach((i) => { i.value = seat.dataset.entry || ""; });
   sheet.showModal();
 });
 document.addEventListener("htmx:beforeRequest", () => {

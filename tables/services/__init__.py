@@ -36,7 +36,7 @@ from tables.services.balancing import balance_apply, final_table_draw, table_bre
 from tables.services.draw import seats_draw, seats_place, tables_create
 from tables.services.hands import button_set, hand_done, hand_for_hand_set
 from tables.services.moves import entry_seat, moves_undo, seat_move
-from tables.services.reports import call_floor, report_bust, report_resolve
+from tables.services.reports import call_floor, report_bust, report_not_applied, report_resolve
 from tables.services.shotclock import (
     shot_clock_start,
     shot_clock_stop,
@@ -64,6 +64,7 @@ __all__ = [
     "moves_undo",
     "open_tables",
     "report_bust",
+    "report_not_applied",
     "report_resolve",
     "seat_move",
     "seating_is_drawn",

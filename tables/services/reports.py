@@ -14,25 +14,37 @@ from tables.selectors import leaving_entries, leaving_seats
 from tables.services.hands import _deal_next_hand
 from tables.signals import busts_confirmed
 from tournament import figures
-from tournament.errors import FloorError
+from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
+from tournament.models import Entry, EntryStatus
 from tournament.realtime import broadcast_on_commit, console_group
 
 
 @transaction.atomic
 def report_bust(
-    *, table: Table, seat: int, stack_at_hand_start: int | None, actor: Actor
+    *,
+    table: Table,
+    seat: int,
+    stack_at_hand_start: int | None,
+    actor: Actor,
+    entry_id: int | None = None,
 ) -> TableReport:
     """A dealer reports a bust in the hand being played; the floor confirms it (then it
     counts). The report keeps the hand: its number, its button and the hand-for-hand round, so
     that players out in the same hand are ranked together (bdpv 6.28) whenever the floor
-    confirms them, and the next hand is dealt without the player."""
+    confirms them, and the next hand is dealt without the player.
+
+    `entry_id`: the player the tablet showed in the seat. Another player there now, or nobody
+    (the player was busted from the desk or moved while the tablet was offline), is a conflict
+    that says what happened, not a bust of whoever sits there now."""
     lock_tournament(table.tournament_id)
     table = (
         Table.objects.select_for_update(no_key=True).select_related("tournament").get(pk=table.pk)
     )
     row = table.assignments.filter(seat=seat).first()
+    if entry_id is not None and (row is None or row.entry_id != entry_id):
+        raise Conflict(_gone_from_seat(table, seat, entry_id))
     if row is None:
         raise FloorError(_("Nobody sits in seat %(s)s.") % {"s": seat})
     tournament = table.tournament
@@ -75,6 +87,55 @@ def report_bust(
     )
     broadcast_on_commit(console_group(table.tournament_id), "report", {"table": table.number})
     notify_tables(table.tournament_id, [table.pk], console=False)
+    return report
+
+
+def _gone_from_seat(table: Table, seat: int, entry_id: int) -> str:
+    """Why the player the tablet showed in `seat` cannot be reported out there."""
+    entry = Entry.objects.select_related("player").filter(pk=entry_id).first()
+    if entry is None or entry.tournament_id != table.tournament_id:
+        return _("The player in seat %(s)s has changed. Look at the table again.") % {"s": seat}
+    who = {"name": entry.player.display_name, "n": entry.number, "s": seat}
+    if entry.status == EntryStatus.BUSTED:
+        return _("%(name)s (#%(n)s) is out already: the floor recorded the bust.") % who
+    return _("%(name)s (#%(n)s) no longer sits in seat %(s)s: the floor moved the player.") % who
+
+
+@transaction.atomic
+def report_not_applied(
+    *,
+    table: Table,
+    what: str,
+    reason: str,
+    actor: Actor,
+    seat: int | None = None,
+    entry_id: int | None = None,
+) -> TableReport:
+    """An action a tablet kept while it was offline was refused when it arrived (`what`: the
+    action in words, `reason`: the refusal): the floor sees it among the dealer reports, and
+    in the event log, with its reason."""
+    lock_tournament(table.tournament_id, only=("id",))
+    note = f"{what}: {reason}"
+    if (
+        entry_id is not None
+        and not Entry.objects.filter(pk=entry_id, tournament_id=table.tournament_id).exists()
+    ):
+        entry_id = None
+    report = TableReport.objects.create(
+        table=table,
+        kind=ReportKind.CONFLICT,
+        seat=seat,
+        entry_id=entry_id,
+        note=note[:200],
+        hand_number=table.hand_number,
+    )
+    event_record(
+        tournament=table.tournament,
+        action="table.tablet_conflict",
+        actor=actor,
+        payload={"table": table.number, "seat": seat, "what": what, "reason": reason},
+    )
+    broadcast_on_commit(console_group(table.tournament_id), "report", {"table": table.number})
     return report
 
 
@@ -158,7 +219,7 @@ def report_resolve(
         )
         resolution = "confirmed"
     else:
-        resolution = "done" if report.kind == ReportKind.FLOOR else "dismissed"
+        resolution = "dismissed" if report.kind == ReportKind.BUST else "done"
     now = timezone.now()
     for r in resolved:
         r.resolution = resolution

@@ -725,7 +725,11 @@ def _release_seats(entries: list[Entry]) -> dict[int, list[int]]:
 
 @transaction.atomic
 def bust_undo_last(
-    *, tournament: Tournament, actor: Actor, correct_payments: bool = False
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    correct_payments: bool = False,
+    sequence: int | None = None,
 ) -> list[Entry]:
     """Undo the most recent bust (all players of that hand). Seats come back if still free;
     finishes that moved when the hand was ranked together move back.
@@ -733,7 +737,11 @@ def bust_undo_last(
     Money already paid is never lost: when the undone bust's prize (or a bounty it paid) has
     been paid out, the undo is refused unless `correct_payments` is set; then each payment stays
     on the books as paid, the amount owed drops, and the payout desk shows the difference as a
-    correction to collect (a `payout.correction` event records it)."""
+    correction to collect (a `payout.correction` event records it).
+
+    `sequence`: the bust the form showed as the last one. Another one last now (the same form
+    sent twice, after a dropped connection or by a second desk) is refused: one tap undoes one
+    bust, never the one before it too."""
     tournament = lock_tournament(tournament.pk, key=True)
     if tournament.status == Status.FINISHED:
         raise FloorError(
@@ -746,6 +754,15 @@ def bust_undo_last(
     last = tournament.entries.aggregate(m=Max("bust_sequence"))["m"]
     if last is None:
         raise FloorError(_("There is no bust to undo."))
+    if sequence is not None and sequence != last:
+        raise FloorError(
+            _(
+                "The last bust has changed since this page was drawn (it was undone already, "
+                "or another bust came in): nothing was undone. Look at the busts and undo again "
+                "if you mean it."
+            ),
+            code="changed",
+        )
     event = (
         tournament.events.filter(action="entry.bust", payload__sequence=last)
         .order_by("-id")

@@ -144,6 +144,10 @@ SENTENCES: dict[str, Any] = {
     % {"t": p.get("table"), "s": p.get("seat")},
     "table.report_resolve": lambda p: _("Dealer report handled"),
     "table.call_floor": lambda p: _("Table %(t)s calls the floor") % {"t": p.get("table")},
+    "table.tablet_conflict": lambda p: _(
+        "Table %(t)s: not applied from the tablet: %(what)s: %(why)s"
+    )
+    % {"t": p.get("table"), "what": p.get("what"), "why": p.get("reason")},
     "table.time_call": lambda p: _("Table %(t)s: clock called on seat %(s)s")
     % {"t": p.get("table"), "s": p.get("seat") or "–"},
     "table.time_call_cancel": lambda p: _("Table %(t)s: clock call stopped")

@@ -202,3 +202,25 @@ def test_void_and_undo_through_the_api(api, make_tournament, register, actor):
     twice = api.post(f"/api/tournaments/{t.pk}/corrections/{voided.json()['id']}/undo/")
     assert twice.status_code == 400
     assert APIClient().post(url, {}, format="json").status_code in (401, 403)
+
+
+def test_the_same_undo_form_twice_undoes_one_bust(floor_client, make_tournament, register, actor):
+    """ "Undo last bust" names the bust it undoes: the form sent again (the answer lost when the
+    connection dropped, a second desk) undoes nothing more."""
+    import re
+
+    from tournament.services.eliminations import BustReport, entries_bust
+
+    t = make_tournament(status="running")
+    players = [register(t, f"Spieler Nummer{i}") for i in range(5)]
+    entries_bust(tournament=t, busts=[BustReport(entry=players[0])], actor=actor)
+    entries_bust(tournament=t, busts=[BustReport(entry=players[1])], actor=actor)
+    page = floor_client.get(reverse("desk", args=[t.pk])).content.decode()
+    sequence = re.search(r'name="sequence" value="(\d+)"', page).group(1)
+    url = reverse("bust-undo", args=[t.pk])
+    floor_client.post(url, {"sequence": sequence})
+    again = floor_client.post(url, {"sequence": sequence}, follow=True)
+    assert "The last bust has changed since this page was drawn" in again.content.decode()
+    statuses = {e.pk: e.status for e in t.entries.all()}
+    assert statuses[players[1].pk] == EntryStatus.ACTIVE
+    assert statuses[players[0].pk] == EntryStatus.BUSTED

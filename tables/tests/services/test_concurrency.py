@@ -117,3 +117,51 @@ def test_parallel_busts_moves_breaks_and_hands(make_tournament, register, actor)
     busted = t.entries.filter(status=EntryStatus.BUSTED).count()
     assert busted == Event.objects.filter(tournament=t, action="entry.bust").count()
     assert done["bust"] + done["hand"] + done["balance"] > 50
+
+
+def test_the_same_tablet_key_at_the_same_moment_counts_once(make_tournament, register, actor):
+    """A tablet sends its queue while the first send of the same action is still on its way:
+    both requests reach the server together. One time call, one key, both answered alike."""
+    from tables.models import TabletKey, TimeCall
+    from tables.services.tablet_keys import fingerprint, keyed_action
+
+    t = make_tournament(status="running", late_registration_until_level=6)
+    for _ in range(6):
+        register(t)
+    svc.seats_draw(tournament=t, actor=actor)
+    table = Table.objects.get(tournament=t, number=1)
+    start = threading.Barrier(4)
+    answers: list[object] = []
+    errors: list[BaseException] = []
+
+    def call() -> str:
+        svc.time_call_start(table=table, seat=2, actor=actor)
+        return ""
+
+    def send() -> None:
+        try:
+            start.wait()
+            answer = keyed_action(
+                table=table,
+                key="same-moment",
+                action="time",
+                digest=fingerprint("time", [("seat", "2")]),
+                run=call,
+            )
+            answers.append(answer.status)
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            close_old_connections()
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, errors
+    assert answers == [200, 200, 200, 200]
+    assert TimeCall.objects.filter(table=table).count() == 1
+    assert TabletKey.objects.filter(table=table, key="same-moment").count() == 1
+    assert Event.objects.filter(action="table.time_call").count() == 1

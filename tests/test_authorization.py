@@ -149,6 +149,7 @@ POST_ONLY_ACTIONS = frozenset(
         "display-rename",
         "display-remove",
         "announcements-test",
+        "venue-restored-dismiss",
     }
 )
 
@@ -175,6 +176,7 @@ def test_floor_sees_the_console_but_not_the_directors_pages(client, floor_user, 
         "player-erase",
         "announcements",
         "announcements-test",
+        "venue-restored-dismiss",
     ):
         route = next(r for r, n in console_routes() if n == name)
         assert client.post(url_for(route, name, kwargs)).status_code == 403, name

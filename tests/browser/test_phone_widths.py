@@ -58,7 +58,7 @@ NOT_PHONE_PAGES: dict[str, str] = {
             "structure-template", "structure-import", "entry-purchase", "entry-unregister",
             "correction-undo", "bust-undo", "registration-close", "registration-reopen",
             "payouts-edit", "payout-paid", "payout-collected", "cage-method", "cage-difference",
-            "player-erase",
+            "player-erase", "venue-restored-dismiss",
         )
     },
     # Printed on paper (A4 sheets; seen on screen before printing).

@@ -53,18 +53,31 @@ def _offline(context, offline=True):
     context.set_offline(offline)
 
 
+def _open_sheet(page, seat, stack=""):
+    """The seat's sheet open (and its stack typed). The table the socket sends on connecting
+    may replace the page's seats just as they are tapped on a loaded machine: then tap again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(3):
+        try:
+            page.click(f"button.seat[data-seat='{seat}']")
+            page.wait_for_selector("#seat-sheet[open]", timeout=5000)
+            if stack:
+                page.fill("#bust-stack", stack, timeout=5000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+
+
 def _bust(page, seat, stack=""):
-    page.click(f"button.seat[data-seat='{seat}']")
-    page.wait_for_selector("#seat-sheet[open]")
-    if stack:
-        page.fill("#bust-stack", stack)
+    _open_sheet(page, seat, stack)
     page.click("#report-bust")
     page.wait_for_selector("#seat-sheet:not([open])", state="attached")
 
 
 def _time_call(page, seat):
-    page.click(f"button.seat[data-seat='{seat}']")
-    page.wait_for_selector("#seat-sheet[open]")
+    _open_sheet(page, seat)
     page.click("#seat-sheet form[action$='/time/'] button")
 
 

@@ -19,7 +19,15 @@ import pytest
 
 from bench.venue import Desk
 from tests.venue_night import prepare
-from tests.venue_server import DIRECTOR, ROOT, Venue, free_port, start_venue, venue_env
+from tests.venue_server import (
+    DIRECTOR,
+    ROOT,
+    Venue,
+    answers,
+    free_port,
+    start_venue,
+    venue_env,
+)
 
 pytestmark = [pytest.mark.venue, pytest.mark.slow]
 
@@ -59,14 +67,8 @@ def _restore(var_dir: Path, *args: str, port: int | None = None, wait: bool = Tr
         )
     venue = Venue(proc=proc, port=port, var_dir=var_dir, log=log)
     if wait:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                with venue.get("/healthz") as ok:
-                    if ok.status == 200:
-                        return venue
-            except OSError:
-                time.sleep(0.1)
+        if answers(venue, 90):
+            return venue
         venue.stop()
         raise AssertionError(f"The restored venue did not answer:\n{venue.output}")
     return venue

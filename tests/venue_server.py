@@ -68,6 +68,20 @@ class Venue:
         return int(self.proc.returncode)
 
 
+def answers(venue: Venue, timeout: float) -> bool:
+    """Whether the venue's /healthz answers within `timeout` seconds (False at once when its
+    process has ended: a refused start)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and venue.proc.poll() is None:
+        try:
+            with venue.get("/healthz") as response:
+                if response.status == 200:
+                    return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
 def start_venue(
     var_dir: Path,
     *args: str,
@@ -96,14 +110,8 @@ def start_venue(
         )
     venue = Venue(proc=proc, port=port, var_dir=var_dir, log=log)
     if wait:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                with venue.get("/healthz") as response:
-                    if response.status == 200:
-                        return venue
-            except OSError:
-                time.sleep(0.2)
+        if answers(venue, timeout):
+            return venue
         if proc.poll() is None:
             venue.stop()
             raise AssertionError(f"The venue did not answer in {timeout} s:\n{venue.output}")

@@ -14,7 +14,7 @@ import dj_database_url
 
 from config.env import env_bool, env_str
 from config.settings.base import *  # noqa: F403
-from config.settings.base import REST_FRAMEWORK
+from config.settings.base import BASE_DIR, REST_FRAMEWORK
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -66,3 +66,8 @@ else:
             "TEST": {"NAME": ":memory:"},
         }
     }
+
+# The tests serve static files from the apps' folders (WhiteNoise's finders), never from the
+# collected folder: a venue server started by a test collects into that one meanwhile.
+STATIC_ROOT = BASE_DIR / "var" / "test-static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)

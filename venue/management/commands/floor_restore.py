@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from venue.lock import VarDirLock
 from venue.management.commands.floor_venue import (
     add_venue_arguments,
+    require_venue_settings,
     terminal_language,
     venue_argv,
 )
@@ -129,11 +130,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         translation.activate(terminal_language())
-        if settings.DEBUG or not getattr(settings, "FLOOR_VENUE", False):
-            raise CommandError(
-                "floor_restore runs with the venue's settings: "
-                "DJANGO_SETTINGS_MODULE=config.settings.venue (python3 floor.py restore sets it)."
-            )
+        require_venue_settings("floor_restore", "restore")
         var_dir = Path(settings.VAR_DIR)
         lock = VarDirLock(var_dir)
         try:

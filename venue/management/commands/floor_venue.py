@@ -50,6 +50,16 @@ from venue.replica import (
 )
 
 
+def require_venue_settings(command: str, launcher: str) -> None:
+    """Refuse to run `command` outside the venue's settings (python3 floor.py `launcher` sets
+    them)."""
+    if settings.DEBUG or not settings.FLOOR_VENUE:
+        raise CommandError(
+            f"{command} runs with the venue's settings: DJANGO_SETTINGS_MODULE="
+            f"config.settings.venue (python3 floor.py {launcher} sets it)."
+        )
+
+
 def terminal_language() -> str:
     """Floor's language closest to the terminal's locale (LC_ALL, LC_MESSAGES, LANG), else
     English."""
@@ -120,11 +130,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         # The terminal speaks the operator's language (LANG, as every other program there).
         translation.activate(terminal_language())
-        if settings.DEBUG or not getattr(settings, "FLOOR_VENUE", False):
-            raise CommandError(
-                "floor_venue runs with the venue's settings: "
-                "DJANGO_SETTINGS_MODULE=config.settings.venue (python3 floor.py venue sets it)."
-            )
+        require_venue_settings("floor_venue", "venue")
         lock = VarDirLock(settings.VAR_DIR)
         announcement = None
         try:

@@ -134,6 +134,7 @@ def clients_main(
     # channels).
     boards: dict[int, list[Any]] = defaultdict(list)
     closes: dict[int, tuple[float, int | None]] = {}
+    behind: list[tuple[float, float, str]] = []  # the consoles' `behind` notices: when, seconds
     http_calls = [0]
     sockets: list[Any] = []
     fetching: set[asyncio.Future[None]] = set()
@@ -202,6 +203,9 @@ def clients_main(
         def handle(raw: str, now: float) -> None:
             msg = _parse(raw)
             event, data = msg.get("event"), msg.get("data") or {}
+            if event == "behind":  # the page shows it; it asks for nothing
+                behind.append((now, float(data.get("seconds") or 0), str(data.get("where"))))
+                return
             if event == "seating":
                 state["whole"] = state["whole"] or bool(data.get("all") or data.get("draw"))
                 state["wanted"].update(data.get("tables") or [])
@@ -296,7 +300,7 @@ def clients_main(
         await asyncio.gather(*tasks, return_exceptions=True)
 
     asyncio.run(run())
-    out.put((dict(records), dict(boards), closes, http_calls[0], time.process_time()))
+    out.put((dict(records), dict(boards), closes, http_calls[0], time.process_time(), behind))
 
 
 # --- the event -------------------------------------------------------------------------------
@@ -490,6 +494,15 @@ def storm(t: Any, victims: list[int], rate: float, names: dict[int, str]) -> lis
             filled.absent.pop(broken, None)
             changes.append(filled)
     return changes
+
+
+def pin(cpus: int) -> None:
+    """This process, each of its threads and every process it starts from now on, on the first
+    `cpus` cores (Linux)."""
+    allowed = set(sorted(os.sched_getaffinity(0))[:cpus])
+    for task in os.listdir("/proc/self/task"):
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(int(task), allowed)
 
 
 # When each table view left the floor's process, by group (for `tablet_floor_p99_ms`).
@@ -720,6 +733,7 @@ def run_clients(
     boards: dict[int, list[Any]] = {}
     closes: dict[int, tuple[float, int | None]] = {}
     calls, cpu = 0, 0.0
+    behind: list[tuple[float, float, str]] = []
     try:
         for proc in procs:
             proc.start()
@@ -727,7 +741,8 @@ def run_clients(
         result = work()
         done.set()
         for _ in procs:
-            recs, got, closed, n, used = out.get(timeout=300)
+            recs, got, closed, n, used, told = out.get(timeout=300)
+            behind += told
             records.update(recs)
             boards.update(got)
             closes.update(closed)
@@ -739,7 +754,7 @@ def run_clients(
         for proc in procs:
             if proc.is_alive():
                 proc.terminate()
-    return connected, result, records, boards, closes, calls, cpu
+    return connected, result, records, boards, closes, calls, cpu, behind
 
 
 def server_cpu(stack: Any) -> dict[str, float]:
@@ -776,6 +791,13 @@ def main() -> None:
         help="clients do not offer permessage-deflate (as with the servers' deflate off)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--cpus",
+        type=int,
+        default=0,
+        help="run the storm (the floor, the servers, the clients) on this many cores, standing "
+        "for a slower machine; the event is seated on all of them first",
+    )
     args = parser.parse_args()
 
     os.environ["DATABASE_URL"] = os.environ.get("BENCH_STORM_DATABASE_URL", DATABASE_URL)
@@ -799,6 +821,11 @@ def main() -> None:
     from config.warmup import warm
 
     warm()
+    if args.cpus:
+        pin(args.cpus)
+    from tournament import backlog
+
+    backlog.reset()
 
     stack = _stack.FullStack(
         _stack.stack_env(db_url, REDIS_URL), web=1, ws=2, proxy=not args.no_proxy
@@ -826,12 +853,13 @@ def main() -> None:
         return load, sent, changes, began, end, used, own, waited, drained
 
     try:
-        connected, result, records, boards, closes, calls, client_cpu = run_clients(
+        connected, result, records, boards, closes, calls, client_cpu, behind = run_clients(
             specs, args.client_processes, stack, t.pk, work, not args.no_deflate
         )
     finally:
         stack.stop()
     load, sent, changes, began, end, cpu, own, waited, drained = result
+    behind.sort()
     arrived = {r[2]: r[0] for r in records.get(phone, []) if r[1] == "baseline"}
     records[phone] = [r for r in records.get(phone, []) if r[1] != "baseline"]
     base = [(arrived[k] - at) * 1000 for k, at in enumerate(sent) if k in arrived]
@@ -878,6 +906,20 @@ def main() -> None:
                 # The machine's load when the storm began (a shared machine skews every figure).
                 "load_average": round(load, 1),
                 "database": db_url.split(":", 1)[0],
+                "cpus": args.cpus or os.cpu_count(),
+                # The floor process's builder thread (tournament/realtime.py): payloads built,
+                # older whole-state ones left out for a newer one waiting, the longest wait.
+                "builder": {
+                    "built": int(backlog.totals["built"]),
+                    "skipped": int(backlog.totals["skipped"]),
+                    "max_wait_ms": round(backlog.totals["max_wait_s"] * 1000, 1),
+                    "max_waiting": int(backlog.totals["max_waiting"]),
+                },
+                # What the consoles were told (tournament/backlog.py): notices that the room
+                # was behind, the largest lag they named, and whether the last said caught up.
+                "behind_notices": sum(1 for _at, sec, _w in behind if sec > 0),
+                "behind_max_s": max((sec for _at, sec, _w in behind), default=0.0),
+                "behind_cleared": bool(behind) and behind[-1][1] == 0,
             }
         ),
         flush=True,

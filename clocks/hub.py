@@ -35,11 +35,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from tournament import backlog
 from tournament.catalogue import LATEST_WINS
+from tournament.realtime import build_message, console_group
 
 logger = logging.getLogger(__name__)
 
@@ -80,18 +83,10 @@ class _Outbox:
     def put(self, message: dict[str, Any], text: str) -> None:
         if not self.open or (self.wants is not None and not self.wants(message)):
             return
-        event = message.get("event")
-        if event in REPLACEABLE:
-            for queued in self.pending:
-                if queued[0].get("event") == event:  # at most one is waiting
-                    if _version(queued[0]) > _version(message):
-                        return  # the waiting one is newer: a board from another process, late
-                    self.pending.remove(queued)
-                    break
-        if len(self.pending) >= QUEUE_SIZE:
+        if not _replaces(self.pending, message) and len(self.pending) >= QUEUE_SIZE:
             self.drop(CLOSE_TOO_SLOW)
             return
-        self.pending.append((message, text))
+        _take(self.pending, message, text)
         self.wake.set()
 
     def drop(self, code: int) -> None:
@@ -125,6 +120,11 @@ class _Outbox:
         # too long, so a socket that takes the message at once costs nothing extra.
         failure = None
         self.writing_since = asyncio.get_running_loop().time()
+        sent = message.get("sent")
+        if isinstance(sent, float):  # how long since the commit it reaches this socket
+            wait = time.time() - sent
+            if wait > self.hub.max_wait:
+                self.hub.max_wait = wait
         try:
             await self.screen.deliver(message, text)
         except asyncio.CancelledError:
@@ -141,6 +141,27 @@ class _Outbox:
             self.writing_since = None
         if failure is not None:
             self.drop(failure)
+
+
+def _replaces(queue: deque[tuple[dict[str, Any], str]], message: dict[str, Any]) -> bool:
+    """Whether `message` would take the place of one waiting in `queue` (or be left out)."""
+    event = message.get("event")
+    return event in REPLACEABLE and any(queued[0].get("event") == event for queued in queue)
+
+
+def _take(queue: deque[tuple[dict[str, Any], str]], message: dict[str, Any], text: str) -> None:
+    """Queue `message`; whole state (`REPLACEABLE`) replaces a waiting one of the same name: the
+    older is dropped and the newer keeps its own place at the end; of two boards the one with the
+    higher version is kept, as a screen would keep it (one from another process may come late)."""
+    event = message.get("event")
+    if event in REPLACEABLE:
+        for queued in queue:
+            if queued[0].get("event") == event:  # at most one is waiting
+                if _version(queued[0]) > _version(message):
+                    return  # the waiting one is newer
+                queue.remove(queued)
+                break
+    queue.append((message, text))
 
 
 def _version(message: dict[str, Any]) -> int:
@@ -160,13 +181,20 @@ class _Hub:
         self.outboxes: dict[Screen, _Outbox] = {}  # every screen whose sender task still runs
         self.channel = ""
         self.task: asyncio.Task[None] | None = None
+        self.reader: asyncio.Task[None] | None = None
+        # What the reader took from the channel layer and the hub has not yet handed to the
+        # outboxes: whole state coalesced as in an outbox (`_take`).
+        self.inbox: deque[tuple[dict[str, Any], str]] = deque()
+        self.arrived = asyncio.Event()
         self.watchdog: asyncio.Task[None] | None = None
         self.started: asyncio.Future[None] | None = None
         self.stopped = False
+        self.max_wait = 0.0  # the longest a message waited from its commit to a write, this tick
 
     async def start(self) -> None:
         self.channel = await self.layer.new_channel("hub.")
         await self.layer.group_add(self.group, self.channel)
+        self.reader = asyncio.ensure_future(self.read())
         self.task = asyncio.ensure_future(self.run())
         self.watchdog = asyncio.ensure_future(self.watch())
 
@@ -202,7 +230,13 @@ class _Hub:
         if _hubs.get(self.key) is self:
             del _hubs[self.key]
 
-    async def run(self) -> None:
+    async def read(self) -> None:
+        """Take every message the channel layer holds for the hub as soon as it arrives, into
+        the hub's inbox. Apart from `run`: when the screens cannot be written as fast as the
+        room changes, the messages wait here, where a newer whole state replaces an older one,
+        and not first in first out in the channel layer's queue, where every board of a storm
+        would wait its turn and the screens fall further behind with each (docs/architecture.md,
+        "Live updates")."""
         while True:
             message = await self.layer.receive(self.channel)
             if message.get("type") != "floor.event":
@@ -212,6 +246,16 @@ class _Hub:
                 text = json.dumps(
                     {"type": "event", "event": message.get("event"), "data": message.get("data")}
                 )
+            _take(self.inbox, message, text)
+            self.arrived.set()
+
+    async def run(self) -> None:
+        while True:
+            if not self.inbox:
+                self.arrived.clear()
+                await self.arrived.wait()
+                continue
+            message, text = self.inbox.popleft()
             for outbox in list(self.members.values()):
                 outbox.put(message, text)  # never waits for a socket
             # Let the senders take it before the next message: a burst from the channel layer
@@ -219,21 +263,50 @@ class _Hub:
             await asyncio.sleep(0)
 
     async def watch(self) -> None:
-        """Drop every screen whose write has been under way longer than `SEND_TIMEOUT`."""
+        """Drop every screen whose write has been under way longer than `SEND_TIMEOUT`, and tell
+        the consoles when the feed reaches the screens late (tournament/backlog.py)."""
         loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(min(1.0, SEND_TIMEOUT / 4))
             late = loop.time() - SEND_TIMEOUT
+            now = time.time()
+            wait, self.max_wait = self.max_wait, 0.0
+            waiting = len(self.inbox)
+            if self.inbox:
+                sent = self.inbox[0][0].get("sent")
+                if isinstance(sent, float):
+                    wait = max(wait, now - sent)
             for outbox in list(self.members.values()):
                 since = outbox.writing_since
                 if since is not None and since < late:
                     logger.info("closing a screen that did not take a message in %ss", SEND_TIMEOUT)
                     outbox.drop(CLOSE_TOO_SLOW)
+                    continue
+                if outbox.pending:
+                    waiting += len(outbox.pending)
+                    sent = outbox.pending[0][0].get("sent")
+                    if isinstance(sent, float):
+                        wait = max(wait, now - sent)
+            await self.tell(wait, waiting)
+
+    async def tell(self, wait: float, waiting: int) -> None:
+        tournament_id = backlog.tournament_of(self.group)
+        if tournament_id is None:
+            return
+        payload = backlog.note(tournament_id, "sockets", wait, waiting)
+        if payload is None:
+            return
+        group = console_group(tournament_id)
+        try:
+            message = build_message(group, "behind", payload)
+            await asyncio.wait_for(self.layer.group_send(group, message), 5)
+        except Exception:  # telling is a courtesy; the feed itself goes on
+            logger.debug("telling the consoles failed", exc_info=True)
 
     async def stop(self) -> None:
         """Leave the group and end the listener and the senders. A sender still closing a
         dropped screen finishes that on its own (within `CLOSE_TIMEOUT`)."""
-        ending = [t for t in (self.task, self.watchdog) if t is not None]
+        ending = [t for t in (self.reader, self.task, self.watchdog) if t is not None]
         for task in ending:
             task.cancel()
         for outbox in list(self.outboxes.values()):

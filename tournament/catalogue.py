@@ -277,11 +277,24 @@ class DisplayAssignment(TypedDict):
     views: list[DisplayView]
 
 
+class BehindPayload(TypedDict):
+    """How far the live updates of a tournament lag behind its changes, measured where they
+    queue (`where`: "builder", the floor's process building payloads after the commit;
+    "sockets", a server process's outboxes to its screens). `seconds` 0: caught up."""
+
+    seconds: float
+    waiting: int
+    where: str
+    process: str
+
+
 @dataclass(frozen=True)
 class Message:
-    """`latest_wins`: the payload is whole state (the clock, the board), so a newer message of
-    the same name makes one still waiting for a slow socket unneeded: the process's listener
-    (clocks/hub.py) sends the newer instead of both. The screens take only the board from such a
+    """`latest_wins`: the payload is whole state (the clock, the board, a table's view, a
+    player's seat), so a newer message of the same name to the same group makes one still
+    waiting unneeded: the floor's process builds and sends only the newer
+    (tournament/realtime.py), and for the tournament's feed the process's listener
+    (clocks/hub.py) sends the newer instead of both to a slow socket. The screens take only the board from such a
     message (static/clocks/bigscreen.js, lobby.js, static/floor/seat.js); the console fetches
     its figures once for any number of busts (static/tables/console.js)."""
 
@@ -352,22 +365,59 @@ _MESSAGES = (
     Message(Audience.TOURNAMENT, "counts", CountsPayload, "chip counts were recorded"),
     Message(Audience.TOURNAMENT, "signups", SignupsPayload, "sign-ups, cancellations, move-ups"),
     # A table's dealer tablets.
-    Message(Audience.TABLE, "table", TableView, "seats, button, hand, a time call, a penalty"),
+    Message(
+        Audience.TABLE,
+        "table",
+        TableView,
+        "seats, button, hand, a time call, a penalty",
+        latest_wins=True,
+    ),
     Message(Audience.TABLE, "table_closed", Empty, "the table was broken: tablets close"),
     # One player's phone.
-    Message(Audience.ENTRY, "seat", SeatMessage, "the player's seat is new (draw, move)"),
-    Message(Audience.ENTRY, "bust", SeatMessage, "the player is out, with place and prize"),
+    Message(
+        Audience.ENTRY,
+        "seat",
+        SeatMessage,
+        "the player's seat is new (draw, move)",
+        latest_wins=True,
+    ),
+    Message(
+        Audience.ENTRY,
+        "bust",
+        SeatMessage,
+        "the player is out, with place and prize",
+        latest_wins=True,
+    ),
     # The floor console.
     Message(Audience.CONSOLE, "seating", TablesChanged, "seats, buttons or hands changed"),
     Message(Audience.CONSOLE, "report", ReportPayload, "a dealer report came or was handled"),
     Message(Audience.CONSOLE, "shot_clock", ShotClockPayload, "a table's shot clock changed"),
+    Message(
+        Audience.CONSOLE,
+        "behind",
+        BehindPayload,
+        "live updates reach the room late (the servers are behind), or caught up again",
+        latest_wins=True,
+    ),
     # Sockets to close.
     Message(Audience.USER, "revoked", Empty, "the account lost its floor role"),
     Message(Audience.DEALER, "revoked", Empty, "the table's dealer link was renewed"),
     # The public page of one table.
-    Message(Audience.PUBLIC_TABLE, "seats", PublicTableView, "who sits at the table changed"),
+    Message(
+        Audience.PUBLIC_TABLE,
+        "seats",
+        PublicTableView,
+        "who sits at the table changed",
+        latest_wins=True,
+    ),
     # One screen of the display manager.
-    Message(Audience.DISPLAY, "assignment", DisplayAssignment, "paired, or shown another view"),
+    Message(
+        Audience.DISPLAY,
+        "assignment",
+        DisplayAssignment,
+        "paired, or shown another view",
+        latest_wins=True,
+    ),
     Message(Audience.DISPLAY, "removed", Empty, "the screen was removed: it shows a new code"),
 )
 
@@ -375,6 +425,20 @@ MESSAGES: dict[tuple[Audience, str], Message] = {(m.audience, m.name): m for m i
 LATEST_WINS = frozenset(
     m.name for m in _MESSAGES if m.audience is Audience.TOURNAMENT and m.latest_wins
 )
+# Every message that carries whole state, by audience: of two waiting for the same group, the
+# newer makes the older unneeded (tournament/realtime.py builds and sends only the newer).
+WHOLE_STATE = frozenset((m.audience, m.name) for m in _MESSAGES if m.latest_wins)
+
+
+def whole_state(group: str, name: str) -> bool:
+    """Whether message `name` to `group` carries whole state (False for an unknown group)."""
+    try:
+        audience = audience_of(group)
+    except ValueError:
+        return False
+    return (audience, name) in WHOLE_STATE
+
+
 # The tournament's messages that carry the board or the clock state.
 BOARD_OR_CLOCK = frozenset(
     m.name

@@ -25,7 +25,8 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
-from tournament.catalogue import check_message
+from tournament import backlog
+from tournament.catalogue import check_message, whole_state
 
 log = logging.getLogger(__name__)
 
@@ -115,21 +116,31 @@ def _broadcast_loop() -> asyncio.AbstractEventLoop:
 
 
 def superseded(batch: list[tuple[str, dict[str, Any]] | None]) -> set[int]:
-    """The messages of `batch` (in sending order) that a later one makes stale: a `signups`
-    message that carries only counts (signups/services.py: a new sign-up joined the end of the
-    list, nobody moved) when a later `signups` message to the same group follows, which carries
-    the counts again. In a burst of sign-ups the screens get the last counts, not every step."""
+    """The messages of `batch` (in sending order) that a later one makes stale:
+
+    - a message that carries whole state (`whole_state` in tournament/catalogue.py: the board,
+      a table's view, a player's seat) when a later one of the same name to the same group
+      follows: in a storm the screens get the newest state, not every step on the way;
+    - a `signups` message that carries only counts (signups/services.py: a new sign-up joined the
+      end of the list, nobody moved) when a later `signups` message to the same group follows,
+      which carries the counts again. In a burst of sign-ups the screens get the last counts."""
     stale: set[int] = set()
-    later: set[str] = set()
+    later: set[tuple[str, str]] = set()
     for index in range(len(batch) - 1, -1, -1):
         item = batch[index]
-        if item is None or item[1].get("event") != "signups":
+        if item is None:
             continue
         group, message = item
-        data = message.get("data") or {}
-        if group in later and not data.get("moved") and "waiting" not in data:
-            stale.add(index)
-        later.add(group)
+        event = str(message.get("event"))
+        key = (group, event)
+        if key in later:
+            if whole_state(group, event):
+                stale.add(index)
+            elif event == "signups":
+                data = message.get("data") or {}
+                if not data.get("moved") and "waiting" not in data:
+                    stale.add(index)
+        later.add(key)
     return stale
 
 
@@ -277,7 +288,7 @@ def _send(group: str, message: dict[str, Any]) -> None:
         log.exception("broadcast to %s failed", group)
 
 
-def _message(group: str, event: str, data: dict[str, Any]) -> dict[str, Any]:
+def build_message(group: str, event: str, data: dict[str, Any]) -> dict[str, Any]:
     """The channel-layer message for `event` to `group`, checked against the event catalogue
     (tournament/catalogue.py) and encoded once here, not once per connected screen."""
     check_message(group, event, data)
@@ -292,15 +303,15 @@ def broadcast_on_commit(group: str, event: str, data: dict[str, Any]) -> None:
     `data` must match the event's declared payload and be JSON-serializable; both are checked
     now, so a bad payload fails the action instead of a consumer.
     """
-    message = _message(group, event, data)
-    transaction.on_commit(lambda: _hand_over((group, event, message)))
+    message = build_message(group, event, data)
+    transaction.on_commit(lambda: _hand_over(_Item(group, event, message)))
 
 
 def send_on_commit(group: str, event: str, build: Callable[[], dict[str, Any] | None]) -> None:
     """Like broadcast_on_commit, with the payload built after the transaction commits, from
     what is committed. `build` returning None sends nothing. Messages leave in the order they
     were queued, whichever of the two queued them."""
-    transaction.on_commit(lambda: _hand_over((group, event, build)))
+    transaction.on_commit(lambda: _hand_over(_Item(group, event, build)))
 
 
 # --- Building after the commit ------------------------------------------------------------
@@ -310,21 +321,46 @@ def send_on_commit(group: str, event: str, build: Callable[[], dict[str, Any] | 
 # floor's click does not wait for the screens' payloads. One thread, first in first out, so
 # messages still leave in the order they were queued. FLOOR_LIVE_INLINE (the tests) builds in
 # the committing thread instead: a test's data is not committed, another thread cannot see it.
+#
+# When changes come faster than the thread builds (a storm of busts on a slow machine), a
+# payload that carries whole state (`whole_state`: the board, a table's view, a player's seat)
+# is built only once for the newest change waiting: an older one of the same name to the same
+# group, still waiting, is skipped, since the newer is built from what is committed by then and
+# shows everything the older would have. The queue thus holds at most one such payload per
+# group and name, however far the room runs ahead, and every screen still ends on the newest
+# state. How long items wait is measured (tournament/backlog.py) and told to the consoles.
 
-_Item = tuple[str, str, Any]  # group, event, a built message or a builder
+
+class _Item:
+    """One message to hand on: built already (`what` a dict) or to build (`what` callable)."""
+
+    __slots__ = ("event", "group", "key", "queued", "sent", "turn", "what")
+
+    def __init__(self, group: str, event: str, what: Any) -> None:
+        self.group = group
+        self.event = event
+        self.what = what
+        self.queued = time.monotonic()  # when it was handed over (the commit)
+        self.sent = time.time()  # the same, for the servers that tell how late it reaches them
+        self.key: tuple[str, str] | None = (group, event) if whole_state(group, event) else None
+        self.turn = 0  # its number among the waiting items of its key
+
+
 _builds: queue.SimpleQueue[_Item] | None = None
 _builds_pid = 0
 _builds_waiting = 0
+_newest: dict[tuple[str, str], int] = {}  # key -> turn of its newest waiting item
+_turns = 0
 
 
 def _hand_over(item: _Item) -> None:
-    global _builds, _builds_pid, _builds_waiting
+    global _builds, _builds_pid, _builds_waiting, _turns
     if getattr(settings, "FLOOR_LIVE_INLINE", False):
         _deliver(item)
         return
     with _idle:
         nothing_waits = _builds_waiting == 0 or _builds_pid != os.getpid()
-        direct = not callable(item[2]) and nothing_waits
+        direct = not callable(item.what) and nothing_waits
     if direct:
         # Built already, and nothing of this process waits to be built before it: straight to
         # the sender, without a turn through the building thread (in a burst of sign-ups that
@@ -337,10 +373,14 @@ def _hand_over(item: _Item) -> None:
             _builds = queue.SimpleQueue()
             _builds_pid = os.getpid()
             _builds_waiting = 0
+            _newest.clear()
             threading.Thread(
                 target=_build_forever, args=(_builds,), name="floor-live", daemon=True
             ).start()
         _builds_waiting += 1
+        if item.key is not None:
+            _turns += 1
+            item.turn = _newest[item.key] = _turns
     _builds.put(item)
 
 
@@ -349,27 +389,57 @@ def _build_forever(items: queue.SimpleQueue[_Item]) -> None:
     while True:
         item = items.get()
         try:
-            _deliver(item)
+            with _idle:
+                skip = False
+                if item.key is not None:
+                    if _newest.get(item.key) == item.turn:
+                        del _newest[item.key]
+                    else:
+                        skip = True  # a newer one of the same group and name waits behind it
+            behind = backlog.built(
+                item.group, time.monotonic() - item.queued, _builds_waiting, skip
+            )
+            if behind is not None:
+                _tell_behind(backlog.tournament_of(item.group), behind)
+            if not skip:
+                _deliver(item)
         finally:
             with _idle:
                 _builds_waiting -= 1
                 _idle.notify_all()
             if items.empty():
+                for tournament_id, payload in backlog.caught_up("builder"):
+                    _tell_behind(tournament_id, payload)
                 # Idle: give the database connection back (the pool, or SQLite's file).
                 db.connections.close_all()
 
 
+def _tell_behind(tournament_id: int | None, payload: dict[str, Any]) -> None:
+    """Tell the tournament's consoles how far behind the live updates are (tournament/backlog.py),
+    past the queue it measures."""
+    if tournament_id is None:
+        return
+    try:
+        group = console_group(tournament_id)
+        _send(group, build_message(group, "behind", payload))
+    except Exception:  # telling is a courtesy; the updates themselves go on
+        log.exception("telling the consoles of %s failed", tournament_id)
+
+
 def _deliver(item: _Item) -> None:
-    group, event, what = item
+    what = item.what
     if not callable(what):
-        _send(group, what)
+        what["sent"] = item.sent
+        _send(item.group, what)
         return
     try:
         data = _build(what)
         if data is not None:
-            _send(group, _message(group, event, data))
+            message = build_message(item.group, item.event, data)
+            message["sent"] = item.sent
+            _send(item.group, message)
     except Exception:  # the change is committed; a screen that misses it catches up
-        log.exception("building %s for %s failed", event, group)
+        log.exception("building %s for %s failed", item.event, item.group)
         if getattr(settings, "FLOOR_RAISE_ON_EVENT_ERRORS", False):
             raise
 

@@ -95,10 +95,10 @@ async def test_a_slow_screen_does_not_delay_a_fast_one(layer):
     await hub.hub_join(layer, GROUP, fast)
     start = time.monotonic()
     for n in range(20):
-        layer.push("entries", n)
+        layer.push("announce", n)
     await settle(lambda: len(fast.texts) == 20)
     assert fast.arrivals[-1] - start < 0.3  # well under one of the slow screen's deliveries
-    assert fast.texts == [f"entries {n}" for n in range(20)]
+    assert fast.texts == [f"announce {n}" for n in range(20)]
     assert len(slow.texts) <= 1 and not slow.closed
     await hub.hub_leave(GROUP, slow)
     await hub.hub_leave(GROUP, fast)
@@ -120,7 +120,8 @@ async def test_a_screen_whose_queue_overflows_is_closed_and_removed(layer, monke
     layer.push("announce", 7)
     await settle(lambda: len(fast.texts) == 8)
     assert stuck.texts == []
-    assert len(other_tasks()) == 3  # the listener, its watchdog, the fast screen's sender
+    # The reader, the listener, its watchdog, the fast screen's sender.
+    assert len(other_tasks()) == 4
     await hub.hub_leave(GROUP, stuck)  # its consumer leaves later: nothing to do
     await hub.hub_leave(GROUP, fast)
     assert not other_tasks()
@@ -132,7 +133,7 @@ async def test_a_screen_whose_send_fails_is_removed_and_the_others_go_on(layer):
     for screen in (a, broken, b):
         await hub.hub_join(layer, GROUP, screen)
     for n in range(3):
-        layer.push("entries", n)
+        layer.push("announce", n)
     await settle(lambda: len(a.texts) == 3 and len(b.texts) == 3)
     await settle(lambda: broken not in the_hub().outboxes)
     assert broken.closed == [hub.CLOSE_FAILED] and broken not in the_hub().members
@@ -206,6 +207,28 @@ async def test_a_newer_board_replaces_an_undelivered_older_one_of_the_same_kind(
     assert texts == ["bust 0", "announce 3", "bust 4", "entries 6"]
 
 
+async def test_a_burst_the_hub_has_not_handed_on_yet_keeps_only_the_newest_boards(layer):
+    """Messages that arrive faster than the hub hands them to the screens wait in its inbox,
+    where a newer whole state replaces an older (the newest board per kind, the higher
+    version kept); every other message is handed on, in order."""
+    screen = FakeScreen()
+    await hub.hub_join(layer, GROUP, screen)
+    for message in [
+        ("bust", 0, 10),
+        ("announce", 1),
+        ("bust", 2, 12),
+        ("entries", 3, 13),
+        ("bust", 4, 11),  # late, from another process: the waiting one is newer
+        ("level", 5),
+        ("bust", 6, 14),
+    ]:
+        layer.push(*message)  # all at once: the reader takes them in one turn
+    await settle(lambda: len(screen.texts) == 4)
+    await asyncio.sleep(0.05)
+    assert screen.texts == ["announce 1", "entries 3", "level 5", "bust 6"]
+    await hub.hub_leave(GROUP, screen)
+
+
 async def test_only_whole_state_replaces():
     assert {"clock", "bust", "entries"} <= hub.REPLACEABLE
     # A level change (its sound), a draw, an announcement, the structure: each is delivered.
@@ -243,3 +266,39 @@ async def test_the_last_screen_dropped_takes_the_hub_down(layer, monkeypatch):
     await settle(lambda: again.texts == ["entries 1"])
     await hub.hub_leave(GROUP, again)
     assert not other_tasks()
+
+
+class TellingLayer(FakeLayer):
+    """A layer that also records what the hub sends to other groups (the consoles)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told: list[tuple[str, dict[str, Any]]] = []
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.told.append((group, message))
+
+
+async def test_a_feed_that_reaches_the_screens_late_is_told_to_the_consoles(monkeypatch):
+    """A message written to a socket long after its commit (`sent`) makes the hub tell the
+    tournament's consoles how far behind the feed is; once messages come in time again, it says
+    so once (tournament/backlog.py)."""
+    from tournament import backlog
+
+    backlog.reset()
+    monkeypatch.setattr(hub, "SEND_TIMEOUT", 0.4)  # the watchdog looks every 0.1 s
+    layer = TellingLayer()
+    screen = FakeScreen()
+    await hub.hub_join(layer, GROUP, screen)
+    message = {"type": "floor.event", "event": "entries", "data": {}, "text": "late"}
+    message["sent"] = time.time() - 3.0  # committed three seconds ago
+    layer.inbox.put_nowait(message)
+    await settle(lambda: len(layer.told) >= 2)
+    (group, behind), (_, caught_up) = layer.told[:2]
+    assert group == "console.1"
+    assert behind["event"] == "behind" and behind["data"]["where"] == "sockets"
+    assert 2.9 <= behind["data"]["seconds"] <= 4.0
+    assert caught_up["data"]["seconds"] == 0
+    await asyncio.sleep(0.3)
+    assert len(layer.told) == 2  # nothing more while the feed keeps up
+    await hub.hub_leave(GROUP, screen)

@@ -81,6 +81,37 @@ async function fetchChart() {
   }
 }
 
+// The room is behind (tournament/backlog.py): a server process tells how late the live
+// updates reach the screens, every two seconds while it lasts, and says so once it has caught
+// up (seconds 0). Each process reports for itself; the notice shows the largest lag reported
+// in the last ten seconds, and goes when every process has caught up or gone quiet.
+const behindNote = document.getElementById("live-behind");
+const lags = new Map(); // process and place -> [seconds, when]
+let behindTimer = null;
+function drawBehind() {
+  if (!behindNote) return;
+  const now = Date.now();
+  let worst = 0;
+  for (const [key, [seconds, at]] of lags) {
+    if (now - at > 10000) lags.delete(key);
+    else worst = Math.max(worst, seconds);
+  }
+  if (worst > 0) {
+    behindNote.textContent = behindNote.dataset.behind.replace("{seconds}", String(Math.round(worst)));
+    behindNote.hidden = false;
+  } else {
+    behindNote.hidden = true;
+  }
+  clearTimeout(behindTimer);
+  if (lags.size) behindTimer = setTimeout(drawBehind, 2500);
+}
+function showBehind(data) {
+  const key = `${data.process}/${data.where}`;
+  if (Number(data.seconds) > 0) lags.set(key, [Number(data.seconds), Date.now()]);
+  else lags.delete(key);
+  drawBehind();
+}
+
 let openedBefore = false;
 let openedAgain = false; // this connection is a reconnection (the chart is fetched anyway)
 function connect() {
@@ -118,6 +149,8 @@ function connect() {
       refresh(); // the dealers' reports beside the cards
     } else if (msg.event === "bust" || msg.event === "bust_undo") {
       refresh(1000); // the figures above the cards, with the tables' message if it comes
+    } else if (msg.event === "behind" && msg.data) {
+      showBehind(msg.data);
     }
   };
   ws.onclose = () => {

@@ -240,9 +240,10 @@ def test_payloads_are_built_off_the_request_in_order(make_tournament, register, 
         assert realtime.live_flush(10)
     boards = [d["board"] for d in _of(sent, realtime.tournament_group(t.pk), "bust")]
     # Each board is the state when it was built (at or after its own commit): never older
-    # than the one before it, and the last one is the final state.
+    # than the one before it, and the last one is the final state. A board still waiting to be
+    # built when a newer one queues behind it is left out (the newer shows all of it).
     left = [b["players_left"] for b in boards]
-    assert len(left) == 4 and left == sorted(left, reverse=True) and left[-1] == 10
+    assert 1 <= len(left) <= 4 and left == sorted(left, reverse=True) and left[-1] == 10
     assert [b["version"] for b in boards] == sorted(b["version"] for b in boards)
     assert any(e == "table" for _g, e, _d in sent)
 

@@ -362,12 +362,15 @@ class Floor:
 
 
 def screen_state(page: Any) -> tuple[str, int, float, float]:
+    """What the big screen shows: live or offline, the level's index, the time left in it as
+    the page projects it (static/clocks/bigscreen.js `window.floorClock`), and when (the
+    page's own clock, epoch ms)."""
     got = page.evaluate(
         "() => { const e = document.getElementById('bs-time');"
         " const s = document.getElementById('bs-status');"
         " return [s.classList.contains('offline') ? 'offline' : 'live',"
-        " Number(e.dataset.levelIndex), Number(e.dataset.remainingMs),"
-        " Number(e.dataset.localAt)]; }"
+        " Number(e.dataset.levelIndex), window.floorClock.project().remainingMs,"
+        " Date.now()]; }"
     )
     return got[0], int(got[1]), float(got[2]), float(got[3])
 

@@ -215,7 +215,7 @@ def _phase(
         result.update(
             _flood(ports, args.threads, args.seconds - 2, flood == "spread", args.director_every)
         )
-    lat, errs, elapsed, _lag = out.get(timeout=args.seconds + 120)
+    lat, errs, elapsed, _lag, _cpu = out.get(timeout=args.seconds + 120)
     loader.join()
     result.update(
         lookup_p50_ms=round(_stack.percentile(lat, 50), 1),

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
+from collections import deque
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -133,19 +137,79 @@ def _public_table_id(tournament_id: int, number: int) -> int | None:
     )
 
 
+def gather(pending: deque[dict[str, Any]], message: dict[str, Any]) -> None:
+    """Queue a console message for its socket, folded into one already waiting where that
+    loses nothing the page uses (static/tables/console.js):
+
+    - `seating`: the tables named are added to those of the `seating` message waiting (`all`
+      if either says so); the page fetches the cards of the tables named, once;
+    - `shot_clock`: a newer clock of the same table replaces the waiting one;
+    - `behind`: a newer notice from the same process and place replaces the waiting one.
+
+    Anything else waits its turn. In a storm of busts the console thus gets one message naming
+    every changed table, not a queue of hundreds it would read one by one."""
+    event = message.get("event")
+    data = message.get("data") or {}
+    for index, waiting in enumerate(pending):
+        if waiting.get("event") != event:
+            continue
+        old = waiting.get("data") or {}
+        if event == "seating":
+            merged = {
+                "tables": sorted({*old.get("tables", ()), *data.get("tables", ())}),
+                "all": bool(old.get("all") or data.get("all")),
+            }
+            pending[index] = _event(waiting, merged)
+            return
+        if event == "shot_clock" and old.get("table") == data.get("table"):
+            del pending[index]
+            break
+        if event == "behind" and (old.get("process"), old.get("where")) == (
+            data.get("process"),
+            data.get("where"),
+        ):
+            del pending[index]
+            break
+    pending.append(message)
+
+
+def _event(like: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """A `floor.event` message like `like` carrying `data` (its text encoded anew)."""
+    event = like.get("event")
+    text = json.dumps({"type": "event", "event": event, "data": data})
+    return {**like, "data": data, "text": text}
+
+
 class ConsoleConsumer(TournamentConsumer):
-    """The floor console's feed (seating changes, dealer reports). Floor role required."""
+    """The floor console's feed (seating changes, dealer reports). Floor role required.
+
+    The console's group comes on a channel of its own, read by a task that takes everything
+    waiting at once and folds it (`gather`), and a second task writes it to the socket. On the
+    consumer's own channel each message cost the server's event loop a few turns: when the room
+    outran a loaded server (ten busts a second on one core, bench/event_storm.py --cpus 1) the
+    console's `seating` messages queued there, hundreds deep, and its chart showed a change 20
+    to 50 seconds late, while every screen and phone was within seconds. Folded, whatever waits
+    goes in one message and the lag stays that of one turn of the loop."""
+
+    feed_channel = ""
+    feed_tasks: tuple[asyncio.Task[None], ...] = ()
 
     async def connect(self) -> None:
         self.groups_joined = []
+        self.feed_groups: list[str] = []
+        self.feed: deque[dict[str, Any]] = deque()
+        self.feed_ready = asyncio.Event()
         user = self.scope.get("user")
         tournament_id = int(self.scope["url_route"]["kwargs"]["pk"])
         if not await _may_run_floor(user) or not await _tournament_exists(tournament_id):
             await self.close(code=4403)
             return
-        for group in (console_group(tournament_id), user_group(user.pk)):
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_joined.append(group)
+        self.feed_channel = await self.channel_layer.new_channel("console.")
+        await self.channel_layer.group_add(console_group(tournament_id), self.feed_channel)
+        self.feed_groups.append(console_group(tournament_id))
+        # The account's group (told to close) on the consumer's own channel, as before.
+        await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
+        self.groups_joined.append(user_group(user.pk))
         # The role again, now that the account's group is joined: an account disabled or
         # stripped of its role between the first check and the join was told so on a group this
         # socket was not yet in, and would have kept its feed.
@@ -157,6 +221,40 @@ class ConsoleConsumer(TournamentConsumer):
         # What the chart has to have seen (the console fetches the chart once when it is newer
         # than the version the page was rendered at, static/tables/console.js).
         await self._hello(tournament_id)
+        # What came on the console's group meanwhile waits on its channel for these.
+        self.feed_tasks = (
+            asyncio.ensure_future(self._read_feed()),
+            asyncio.ensure_future(self._write_feed()),
+        )
+
+    async def _read_feed(self) -> None:
+        # A channel layer's receive returns at once while messages wait (no turn of the loop
+        # each): a backlog is taken in one go and folded.
+        while True:
+            message = await self.channel_layer.receive(self.feed_channel)
+            if message.get("type") != "floor.event":
+                continue
+            gather(self.feed, message)
+            self.feed_ready.set()
+
+    async def _write_feed(self) -> None:
+        while True:
+            if not self.feed:
+                self.feed_ready.clear()
+                await self.feed_ready.wait()
+                continue
+            await self.floor_event(self.feed.popleft())
+
+    async def disconnect(self, code: int) -> None:
+        for task in self.feed_tasks:
+            task.cancel()
+        for task in self.feed_tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.feed_tasks = ()
+        for group in getattr(self, "feed_groups", ()):
+            await self.channel_layer.group_discard(group, self.feed_channel)
+        await super().disconnect(code)
 
     async def floor_event(self, message: dict[str, Any]) -> None:
         if message.get("event") == "revoked":  # the account was disabled or lost its role

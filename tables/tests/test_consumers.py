@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -334,3 +336,82 @@ async def test_the_public_table_socket_refuses_an_unknown_table(table):
     for path in (f"/ws/t/{t.pk}/table/99/", f"/ws/t/{t.pk + 1000}/table/1/"):
         ws = WebsocketCommunicator(application, path, headers=ORIGIN)
         assert await refusal_code(ws) == 4404
+
+
+def _console_message(event: str, data: dict) -> dict:
+    import json
+
+    text = json.dumps({"type": "event", "event": event, "data": data})
+    return {"type": "floor.event", "event": event, "data": data, "text": text}
+
+
+def test_waiting_console_messages_are_folded_without_losing_a_table():
+    import json
+    from collections import deque
+
+    from tables.consumers import gather
+
+    pending: deque = deque()
+    gather(pending, _console_message("seating", {"tables": [3], "all": False}))
+    gather(pending, _console_message("report", {"table": 3}))
+    gather(pending, _console_message("seating", {"tables": [7, 3], "all": False}))
+    gather(
+        pending,
+        _console_message("shot_clock", {"table": 2, "ends_ms": 1, "seconds": 30, "version": 1}),
+    )
+    gather(
+        pending,
+        _console_message("shot_clock", {"table": 4, "ends_ms": 1, "seconds": 30, "version": 1}),
+    )
+    gather(
+        pending,
+        _console_message("shot_clock", {"table": 2, "ends_ms": None, "seconds": 30, "version": 2}),
+    )
+    behind = {"seconds": 3.0, "waiting": 9, "where": "builder", "process": "1"}
+    gather(pending, _console_message("behind", behind))
+    gather(pending, _console_message("behind", {**behind, "seconds": 0.0}))
+    gather(pending, _console_message("seating", {"tables": [], "all": True}))
+    events = [(m["event"], m["data"]) for m in pending]
+    assert events == [
+        ("seating", {"tables": [3, 7], "all": True}),
+        ("report", {"table": 3}),
+        ("shot_clock", {"table": 4, "ends_ms": 1, "seconds": 30, "version": 1}),
+        ("shot_clock", {"table": 2, "ends_ms": None, "seconds": 30, "version": 2}),
+        ("behind", {**behind, "seconds": 0.0}),
+    ]
+    # The text the socket sends says the same as the data.
+    assert all(json.loads(m["text"])["data"] == m["data"] for m in pending)
+
+
+async def test_a_console_gets_what_waited_on_its_group_in_one_message(table, floor_user):
+    # A backlog on the console's group (a storm on a loaded server) reaches the socket folded:
+    # one `seating` message naming every table, after the hello.
+    from channels.layers import get_channel_layer
+
+    from tournament.realtime import console_group
+
+    ws = WebsocketCommunicator(
+        _with_user(floor_user), f"/ws/console/{table.tournament_id}/", headers=ORIGIN
+    )
+    connected, _ = await ws.connect()
+    assert connected
+    assert (await ws.receive_json_from(timeout=WAIT))["type"] == "hello"
+    layer = get_channel_layer()
+    group = console_group(table.tournament_id)
+    # Sent at once, as a backlog that waited on the server's busy event loop.
+    await asyncio.gather(
+        *(
+            layer.group_send(group, _console_message("seating", {"tables": [n], "all": False}))
+            for n in range(1, 41)
+        )
+    )
+    named: set[int] = set()
+    messages = 0
+    while len(named) < 40:
+        message = await ws.receive_json_from(timeout=WAIT)
+        assert message["event"] == "seating"
+        named |= set(message["data"]["tables"])
+        messages += 1
+    assert named == set(range(1, 41))
+    assert messages < 40  # folded, not one by one
+    await ws.disconnect()

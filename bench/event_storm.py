@@ -65,6 +65,7 @@ NAME = re.compile(r'data-name="(P\d{6})"')  # a seated player on the tablet's fr
 GATHER_S = 0.2  # static/tables/console.js: from a burst's first message, gathered this long
 BUST_WAIT_S = 1.0  # ... from a bust without its tables' message yet
 SPACING_S = 0.5  # ... and at least this long after the last fetch started
+MAX_TABLES = 200  # ... naming at most this many tables (the rest go in the next)
 SETTLE_S = 5.0  # what arrives later than this after the last bust counts as lost
 BASELINE_SENDS = 40
 
@@ -178,8 +179,12 @@ def clients_main(
 
         def fire() -> None:
             state["timer"] = None
-            tables = None if state["whole"] else sorted(state["wanted"])
-            state["wanted"], state["whole"] = set(), False
+            named = sorted(state["wanted"])
+            tables = None if state["whole"] else named[:MAX_TABLES]
+            state["wanted"] = set() if state["whole"] else set(named[MAX_TABLES:])
+            state["whole"] = False
+            if state["wanted"]:
+                state["again"] = True  # console.js: at most MAX_TABLES a fetch
             state["in_flight"] = True
             state["started"] = loop.time()
             task = asyncio.ensure_future(console_fetch(i, tables))

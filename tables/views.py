@@ -194,7 +194,7 @@ def _table_numbers(text: str | None) -> set[int] | None:
         return None
     return {
         int(part)
-        for part in text.split(",")[:200]
+        for part in text.split(",")[:200]  # static/tables/console.js MAX_TABLES
         if part.isascii() and part.isdigit() and len(part) < 7
     }
 

@@ -44,6 +44,7 @@ let again = false; // messages came during it: one more fetch follows
 // second at a festival) four consoles fetch at most eight times a second between them, not once
 // for every message (bench/event_storm.py, docs/benchmarks.md); a quiet room is not delayed.
 const SPACING_MS = 500;
+const MAX_TABLES = 200;
 let lastStart = 0;
 function refresh(delay = 200) {
   if (inFlight) { again = true; return; }
@@ -67,8 +68,11 @@ async function fetchChart() {
       if (window.htmx) await window.htmx.ajax("GET", chart.dataset.url + location.search, { target: "#chart", swap: "innerHTML" });
       return;
     }
-    wantedNow = [...wanted];
-    wanted = new Set();
+    // At most MAX_TABLES a fetch (tables/views.py reads no more): the rest go in the next.
+    const named = [...wanted];
+    wantedNow = named.slice(0, MAX_TABLES);
+    wanted = new Set(named.slice(MAX_TABLES));
+    if (wanted.size) again = true;
     const params = new URLSearchParams(location.search);
     params.set("tables", wantedNow.join(","));
     const r = await fetch(`${chart.dataset.url}?${params}`, { headers: { "HX-Request": "true" }, cache: "no-store" });

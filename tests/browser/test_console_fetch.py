@@ -156,3 +156,39 @@ def test_a_change_between_the_page_and_its_socket_is_fetched_once(
     page.wait_for_timeout(1500)
     assert page.evaluate(fetched) == 0
     ctx.close()
+
+
+def test_a_fetch_names_at_most_two_hundred_tables_and_the_rest_follow(
+    asgi_server, browser, actor, floor_user, make_tournament, register
+):
+    """The chart's fragment reads at most 200 table numbers (tables/views.py): a storm that named
+    more (a festival's tables at a break) fetches 200 and the rest in the next fetch."""
+    from tests.browser.conftest import login
+
+    t = _seated(make_tournament, register, actor, 12)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    sockets: list[Any] = []
+
+    def socket(ws: Any) -> None:
+        sockets.append(ws)
+        ws.connect_to_server()
+
+    asked: list[list[int]] = []
+
+    def fetched(route: Any) -> None:
+        named = re.search(r"tables=([\d%C,]*)", route.request.url).group(1)
+        asked.append([int(n) for n in named.replace("%2C", ",").split(",") if n])
+        route.continue_()
+
+    page.route_web_socket(re.compile(r"/ws/console/"), socket)
+    page.route(re.compile(r"/seating/\?.*tables="), fetched)
+    login(page, asgi_server, "flo", "pw-floor-123")
+    page.goto(f"{asgi_server}/console/t/{t.pk}/seating/")
+    page.wait_for_selector(".tables-grid")
+    page.wait_for_timeout(800)
+    sockets[0].send(_seating(list(range(1, 251))))
+    page.wait_for_timeout(2000)
+    assert [len(names) for names in asked] == [200, 50]
+    assert sorted(asked[0] + asked[1]) == list(range(1, 251))
+    ctx.close()

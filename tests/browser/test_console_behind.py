@@ -5,14 +5,13 @@ until every process that reported has caught up or gone quiet (static/tables/con
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
 
-from tables import services as seating
 from tests.browser.conftest import screenshot
 from tests.browser.test_accessibility import audit
+from tests.browser.test_console_fetch import _seated, chart_page, open_chart
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,26 +35,9 @@ def axe() -> Any:
 def test_the_console_says_when_the_room_is_behind_and_when_it_caught_up(
     asgi_server, browser, actor, floor_user, make_tournament, register, axe, locale, width, words
 ):
-    from tests.browser.conftest import login
-
-    t = make_tournament(status="running", late_registration_until_level=6)
-    for _ in range(12):
-        register(t)
-    seating.seats_draw(tournament=t, actor=actor)
-    ctx = browser.new_context(viewport={"width": width, "height": 800}, locale=locale)
-    page = ctx.new_page()
-    sockets: list[Any] = []
-
-    def socket(ws: Any) -> None:
-        sockets.append(ws)
-        ws.connect_to_server()
-
-    page.route_web_socket(re.compile(r"/ws/console/"), socket)
-    login(page, asgi_server, "flo", "pw-floor-123")
-    page.goto(f"{asgi_server}/console/t/{t.pk}/seating/")
-    page.wait_for_selector(".tables-grid")
-    page.wait_for_function("() => true")
-    page.wait_for_timeout(600)  # the socket is open
+    t = _seated(make_tournament, register, actor, 12)
+    ctx, page, sockets = chart_page(browser, asgi_server, t, width=width, locale=locale)
+    open_chart(page, asgi_server, t)
     note = page.locator("#live-behind")
     assert note.is_hidden()
 
@@ -85,25 +67,10 @@ def test_a_report_that_is_not_followed_up_goes_after_ten_seconds(
 ):
     """A process that stopped reporting (it went away, or its caught-up message was lost) does
     not leave the notice up for ever."""
-    from tests.browser.conftest import login
-
-    t = make_tournament(status="running", late_registration_until_level=6)
-    for _ in range(6):
-        register(t)
-    seating.seats_draw(tournament=t, actor=actor)
-    ctx = browser.new_context(viewport={"width": 1366, "height": 800}, locale="en-GB")
-    page = ctx.new_page()
-    sockets: list[Any] = []
-
-    def socket(ws: Any) -> None:
-        sockets.append(ws)
-        ws.connect_to_server()
-
-    page.route_web_socket(re.compile(r"/ws/console/"), socket)
+    t = _seated(make_tournament, register, actor, 6)
+    ctx, page, sockets = chart_page(browser, asgi_server, t)
     page.clock.install()
-    login(page, asgi_server, "flo", "pw-floor-123")
-    page.goto(f"{asgi_server}/console/t/{t.pk}/seating/")
-    page.wait_for_selector(".tables-grid")
+    open_chart(page, asgi_server, t)
     page.clock.run_for(1000)
     sockets[0].send(_behind(3.0))
     page.locator("#live-behind").wait_for(state="visible")

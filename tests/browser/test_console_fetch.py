@@ -31,13 +31,12 @@ def _seated(make_tournament: Any, register: Any, actor: Any, players: int) -> An
     return t
 
 
-def test_a_console_keeps_one_fetch_in_flight_and_gathers_what_comes_meanwhile(
-    asgi_server, browser, actor, floor_user, make_tournament, register
-):
-    from tests.browser.conftest import login
-
-    t = _seated(make_tournament, register, actor, 20)
-    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+def chart_page(
+    browser: Any, base: str, t: Any, *, width: int = 1366, locale: str = "en-GB"
+) -> tuple[Any, Any, list[Any]]:
+    """A floor account's seating chart of `t`, its console socket routed through the test (the
+    list it returns gets the socket, to send the page messages as the server would)."""
+    ctx = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
     page = ctx.new_page()
     sockets: list[Any] = []
 
@@ -45,6 +44,24 @@ def test_a_console_keeps_one_fetch_in_flight_and_gathers_what_comes_meanwhile(
         sockets.append(ws)
         ws.connect_to_server()
 
+    page.route_web_socket(re.compile(r"/ws/console/"), socket)
+    return ctx, page, sockets
+
+
+def open_chart(page: Any, base: str, t: Any) -> None:
+    from tests.browser.conftest import login
+
+    login(page, base, "flo", "pw-floor-123")
+    page.goto(f"{base}/console/t/{t.pk}/seating/")
+    page.wait_for_selector(".tables-grid")
+    page.wait_for_timeout(800)  # the socket is open
+
+
+def test_a_console_keeps_one_fetch_in_flight_and_gathers_what_comes_meanwhile(
+    asgi_server, browser, actor, floor_user, make_tournament, register
+):
+    t = _seated(make_tournament, register, actor, 20)
+    ctx, page, sockets = chart_page(browser, asgi_server, t)
     held: list[Any] = []  # fetches of changed tables, answered when the test says so
     answer_at_once = [False]
 
@@ -54,12 +71,8 @@ def test_a_console_keeps_one_fetch_in_flight_and_gathers_what_comes_meanwhile(
         else:
             held.append(route)
 
-    page.route_web_socket(re.compile(r"/ws/console/"), socket)
     page.route(re.compile(r"/seating/\?.*tables="), fetched)
-    login(page, asgi_server, "flo", "pw-floor-123")
-    page.goto(f"{asgi_server}/console/t/{t.pk}/seating/")
-    page.wait_for_selector(".tables-grid")
-    page.wait_for_timeout(800)  # the socket is open
+    open_chart(page, asgi_server, t)
     assert len(sockets) == 1
 
     def fetch_starts() -> list[float]:
@@ -163,17 +176,8 @@ def test_a_fetch_names_at_most_two_hundred_tables_and_the_rest_follow(
 ):
     """The chart's fragment reads at most 200 table numbers (tables/views.py): a storm that named
     more (a festival's tables at a break) fetches 200 and the rest in the next fetch."""
-    from tests.browser.conftest import login
-
     t = _seated(make_tournament, register, actor, 12)
-    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
-    page = ctx.new_page()
-    sockets: list[Any] = []
-
-    def socket(ws: Any) -> None:
-        sockets.append(ws)
-        ws.connect_to_server()
-
+    ctx, page, sockets = chart_page(browser, asgi_server, t)
     asked: list[list[int]] = []
 
     def fetched(route: Any) -> None:
@@ -181,12 +185,8 @@ def test_a_fetch_names_at_most_two_hundred_tables_and_the_rest_follow(
         asked.append([int(n) for n in named.replace("%2C", ",").split(",") if n])
         route.continue_()
 
-    page.route_web_socket(re.compile(r"/ws/console/"), socket)
     page.route(re.compile(r"/seating/\?.*tables="), fetched)
-    login(page, asgi_server, "flo", "pw-floor-123")
-    page.goto(f"{asgi_server}/console/t/{t.pk}/seating/")
-    page.wait_for_selector(".tables-grid")
-    page.wait_for_timeout(800)
+    open_chart(page, asgi_server, t)
     sockets[0].send(_seating(list(range(1, 251))))
     page.wait_for_timeout(2000)
     assert [len(names) for names in asked] == [200, 50]

@@ -456,7 +456,11 @@ _PLACED = (
 
 @functools.cache
 def _one_statement_sql() -> str:
-    return _ONE_STATEMENT.format(
+    # Its runs of blank space are one space each: under 4,096 characters psycopg keeps the
+    # statement's conversion for its parameters instead of parsing it anew every sign-up
+    # (psycopg/_queries.py, MAX_CACHED_STATEMENT_LENGTH; the statement has no string literal
+    # with two spaces in it).
+    text = _ONE_STATEMENT.format(
         tournament=Tournament._meta.db_table,
         sheet=SignUpSheet._meta.db_table,
         signup=SignUp._meta.db_table,
@@ -466,6 +470,7 @@ def _one_statement_sql() -> str:
         # finds the same person in them (signups/models.py).
         present="(" + ", ".join(f"'{status}'" for status in ON_THE_SHEET) + ")",
     )
+    return " ".join(text.split())
 
 
 def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> SignUp | None:

@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from config.prepared import prepared_cursor
 from signups.domain.places import (
     NameRefused,
     Room,
@@ -504,7 +505,7 @@ def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> S
         # In a caller's transaction a savepoint keeps a refused nonce from spoiling it; alone,
         # the statement is its own transaction.
         guard = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
-        with guard, connection.cursor() as cursor:
+        with guard, prepared_cursor() as cursor:
             cursor.execute(_one_statement_sql(), params)
             row = cursor.fetchone()
     except IntegrityError:

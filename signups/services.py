@@ -788,13 +788,17 @@ def signup_link_person(*, signup: SignUp, player: Player, actor: Actor) -> SignU
     return signup
 
 
+def deadline_due(sheet: SignUpSheet | None) -> bool:
+    """Whether `sheet`, as read, has a check-in deadline that has passed and is not applied."""
+    if sheet is None or sheet.check_in_deadline is None or sheet.deadline_applied_at:
+        return False
+    return timezone.now() >= sheet.check_in_deadline
+
+
 def deadline_check(tournament: Tournament, actor: Actor | None = None) -> int:
     """Apply a check-in deadline that has passed (the pages call this on their way): returns
     the number of no-shows it made."""
-    sheet = SignUpSheet.objects.filter(tournament=tournament).first()
-    if sheet is None or sheet.check_in_deadline is None or sheet.deadline_applied_at:
-        return 0
-    if timezone.now() < sheet.check_in_deadline:
+    if not deadline_due(SignUpSheet.objects.filter(tournament=tournament).first()):
         return 0
     with transaction.atomic():
         locked = _locked(tournament)

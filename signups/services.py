@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from config.prepared import prepared_cursor
 from signups.domain.places import (
     NameRefused,
     Room,
@@ -456,7 +457,11 @@ _PLACED = (
 
 @functools.cache
 def _one_statement_sql() -> str:
-    return _ONE_STATEMENT.format(
+    # Its runs of blank space are one space each: under 4,096 characters psycopg keeps the
+    # statement's conversion for its parameters instead of parsing it anew every sign-up
+    # (psycopg/_queries.py, MAX_CACHED_STATEMENT_LENGTH; the statement has no string literal
+    # with two spaces in it).
+    text = _ONE_STATEMENT.format(
         tournament=Tournament._meta.db_table,
         sheet=SignUpSheet._meta.db_table,
         signup=SignUp._meta.db_table,
@@ -466,6 +471,7 @@ def _one_statement_sql() -> str:
         # finds the same person in them (signups/models.py).
         present="(" + ", ".join(f"'{status}'" for status in ON_THE_SHEET) + ")",
     )
+    return " ".join(text.split())
 
 
 def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> SignUp | None:
@@ -499,7 +505,7 @@ def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> S
         # In a caller's transaction a savepoint keeps a refused nonce from spoiling it; alone,
         # the statement is its own transaction.
         guard = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
-        with guard, connection.cursor() as cursor:
+        with guard, prepared_cursor() as cursor:
             cursor.execute(_one_statement_sql(), params)
             row = cursor.fetchone()
     except IntegrityError:
@@ -782,13 +788,17 @@ def signup_link_person(*, signup: SignUp, player: Player, actor: Actor) -> SignU
     return signup
 
 
+def deadline_due(sheet: SignUpSheet | None) -> bool:
+    """Whether `sheet`, as read, has a check-in deadline that has passed and is not applied."""
+    if sheet is None or sheet.check_in_deadline is None or sheet.deadline_applied_at:
+        return False
+    return timezone.now() >= sheet.check_in_deadline
+
+
 def deadline_check(tournament: Tournament, actor: Actor | None = None) -> int:
     """Apply a check-in deadline that has passed (the pages call this on their way): returns
     the number of no-shows it made."""
-    sheet = SignUpSheet.objects.filter(tournament=tournament).first()
-    if sheet is None or sheet.check_in_deadline is None or sheet.deadline_applied_at:
-        return 0
-    if timezone.now() < sheet.check_in_deadline:
+    if not deadline_due(SignUpSheet.objects.filter(tournament=tournament).first()):
         return 0
     with transaction.atomic():
         locked = _locked(tournament)

@@ -95,9 +95,14 @@ def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
     # A sign-up is tried before the tournament is read (one statement, signups/services.py);
     # the tournament is read when the page is shown or the sign-up needs the full path.
     tournament: Tournament | None = None
+    sheet: SignUpSheet | None = None  # read for the page's figures, else read there
     if not posted:  # a sign-up applies a deadline that has passed itself, under the sheet's lock
         tournament = get_tournament(pk)
-        su.deadline_check(tournament)
+        # One read of the sheet for the deadline and the figures (every phone loads the page).
+        sheet = sheet_or_none(tournament)
+        if su.deadline_due(sheet):
+            su.deadline_check(tournament)
+            sheet = None  # read again, as the deadline left it
     token = ((request.POST if posted else request.GET).get("from") or "")[:40]
     returning = _returning_player(token)
     initial = {"display_name": returning.display_name} if returning else None
@@ -154,7 +159,7 @@ def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 return _remember(request, redirect("signup-status", signup.token), signup)
     tournament = tournament or get_tournament(pk)
-    numbers = sheet_numbers(tournament)
+    numbers = sheet_numbers(tournament, sheet)
     return render(
         request,
         "signups/signup.html",

@@ -20,6 +20,7 @@ docs/architecture.md lists the catalogue for readers; tests keep it equal to thi
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypedDict, get_type_hints
@@ -456,6 +457,11 @@ def audience_of(group: str) -> Audience:
     return Audience(group.split(".", 1)[0])
 
 
+# A payload type's hints, read once: every message queued is checked, and resolving a
+# TypedDict's hints anew made the check of a `signups` message 48 us instead of 3.4 us.
+_hints = functools.cache(get_type_hints)
+
+
 def _check_keys(payload_type: type, data: dict[str, Any], where: str) -> None:
     required = set(getattr(payload_type, "__required_keys__", ()))
     known = required | set(getattr(payload_type, "__optional_keys__", ()))
@@ -466,7 +472,7 @@ def _check_keys(payload_type: type, data: dict[str, Any], where: str) -> None:
             f"{where}: payload does not match {payload_type.__name__}"
             f" (missing {sorted(missing)}, undeclared {sorted(extra)})"
         )
-    hints = get_type_hints(payload_type)
+    hints = _hints(payload_type)
     for key, value in data.items():
         inner = hints.get(key)
         if isinstance(inner, type) and hasattr(inner, "__required_keys__"):

@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
-import psycopg
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from config.prepared import prepared_cursor
 from tournament.domain.collation import by_name
 from tournament.domain.names import query_words
 from tournament.models import Entry, EntryStatus, Status, Tournament
@@ -119,24 +118,6 @@ SELECT t.currency, e.id, e.number, p.display_name, e.status, tb.number, sa.seat,
 """
 
 
-class _PreparedCursor(psycopg.Cursor[Any]):
-    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
-        return super().execute(query, params, prepare=True)
-
-
-def _prepared_cursor() -> Any:
-    """A Django cursor whose statements are prepared on the pooled connection (PostgreSQL), so
-    PostgreSQL plans them once per connection instead of on every call. Django's own cursors
-    bind parameters on the client and never prepare. Elsewhere a plain cursor."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    connection.ensure_connection()
-    raw = _PreparedCursor(connection.connection)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(raw)  # type: ignore[arg-type]  # stubs: a DB-API cursor
-    return connection.make_cursor(raw)  # type: ignore[arg-type]
-
-
 @functools.cache
 def _by_number_sql() -> str:
     from tables.models import SeatAssignment
@@ -171,7 +152,7 @@ def seat_by_number(tournament_id: int, number: int) -> NumberLookup | None:
     if not 0 < number < 2**31:
         number = 0  # no entry has it; the statement still tells whether the tournament exists
     params = [number, str(EntryStatus.UNREGISTERED), tournament_id]
-    with _prepared_cursor() as cur:
+    with prepared_cursor() as cur:
         cur.execute(_by_number_sql(), params)
         row = cur.fetchone()
     if row is None:

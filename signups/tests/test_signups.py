@@ -296,6 +296,16 @@ def test_the_one_statement_and_the_locked_sign_up_agree(make_tournament, actor, 
     )
 
 
+def test_the_one_statement_keeps_its_parsed_form():
+    """psycopg parses a statement's placeholders once and keeps the result only for statements
+    of at most 4,096 bytes: the sign-up's statement stays under it (one parse less a sign-up)."""
+    from psycopg import _queries
+
+    sql = su._one_statement_sql()
+    assert len(sql.encode()) <= _queries.MAX_CACHED_STATEMENT_LENGTH
+    assert "  " not in sql and "'signup.create'" in sql
+
+
 # --- Walk-ins and sign-ups share the seats (issue 55: findings 2 and 3) ----------------------
 
 

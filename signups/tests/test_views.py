@@ -52,6 +52,27 @@ def test_the_page_shows_places_and_the_waiting_list(client, night):
     assert "waiting list, position 1" in full
 
 
+def test_the_page_applies_a_passed_deadline_before_its_figures(client, night):
+    """The page reads the sheet once; a check-in deadline that has passed is applied first and
+    the figures are those it leaves: the no-shows' places went to the waiting list."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from signups.models import SignUpSheet
+
+    for name in ("AA", "BB", "CC"):
+        sign(night, name)
+    SignUpSheet.objects.filter(tournament=night).update(
+        check_in_deadline=timezone.now() - timedelta(minutes=1)
+    )
+    page = client.get(reverse("signup", args=[night.pk])).content.decode()
+    assert SignUp.objects.get(display_name="CC").status == SignUpStatus.CONFIRMED
+    assert SignUp.objects.get(display_name="AA").status == SignUpStatus.NO_SHOW
+    places = page.split('id="signup-places"', 1)[1].split("</div>\n</div>", 1)[0]
+    assert '<div class="su-big">1</div>' in places and "place left" in places  # 2 places, CC
+
+
 def test_sign_up_then_status_then_cancel(client, night):
     sign(night, "First")
     sign(night, "Second")  # the places are taken: Anna waits

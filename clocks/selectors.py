@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import uuid
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -165,11 +166,20 @@ def _generation_key(tournament_id: int) -> str:
 
 def cached_clock_screen(tournament_id: int, build: Callable[[], ClockScreen]) -> ClockScreen:
     """The tournament's kept screen data, built (and kept) when there is none of the current
-    generation. One cache round trip when warm, no query."""
+    generation. One cache round trip when warm, no query. Read in a transaction that changed
+    what the screen shows (not committed yet), the generation is that transaction's own
+    (`_changed_here`): it reads the change, and nobody else takes the copy it keeps."""
     gen_key = _generation_key(tournament_id)
     key = f"clocks.screen.{SCREEN_VERSION}.{tournament_id}.{get_language() or ''}"
     got = cache.get_many([gen_key, key])
     generation, kept = got.get(gen_key), got.get(key)
+    if (here := _changed_here(tournament_id)) is not None:
+        if generation is None:
+            # The first generation, made by this reader: its own is kept under it.
+            base = uuid.uuid4().hex
+            generation = base if cache.add(gen_key, base, GENERATION_SECONDS) else None
+        if generation is not None:
+            generation = f"{generation}.{here}"
     if generation is not None and kept is not None and kept[0] == generation:
         return kept[1]  # type: ignore[no-any-return]
     if generation is None:
@@ -183,13 +193,54 @@ def cached_clock_screen(tournament_id: int, build: Callable[[], ClockScreen]) ->
     return screen
 
 
+# The changes of the transaction open on a connection that no clock screen has been told of
+# yet (they are not committed): tournament id -> (a generation of this transaction's own, the
+# callback that tells everyone once it commits).
+_CHANGED: weakref.WeakKeyDictionary[Any, dict[int, tuple[str, Callable[[], None]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _changed_here(tournament_id: int) -> str | None:
+    """This transaction's own generation of the tournament's screen, if the transaction changed
+    what it shows: while the callback that forgets it at the commit is still due (a rollback
+    drops the callback, and the mark with it)."""
+    conn = transaction.get_connection()
+    changed = _CHANGED.get(conn)
+    if not changed or (mark := changed.get(tournament_id)) is None:
+        return None
+    if conn.in_atomic_block and any(func is mark[1] for _ids, func, _r in conn.run_on_commit):
+        return mark[0]
+    del changed[tournament_id]
+    return None
+
+
 def forget_clock_screen(tournament_id: int) -> None:
-    """Something a clock screen shows changed: forget the kept data now (a read later in the
-    same transaction sees the change) and again once the change commits (a read made meanwhile
-    from the committed data may have kept the old one)."""
+    """Something a clock screen shows changed: forget the kept data once the change commits
+    (any copy made before, from the committed data, is not read again). Until then the
+    transaction that made the change reads it through a generation of its own
+    (`_changed_here`): the cache's round trip comes after the commit, not inside the
+    transaction (one less on a bust's path, bench/seating.py)."""
 
     def forget() -> None:
         cache.set(_generation_key(tournament_id), uuid.uuid4().hex, GENERATION_SECONDS)
 
-    forget()
-    transaction.on_commit(forget)
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:
+        forget()
+        return
+    changed = _CHANGED.setdefault(conn, {})
+    if _changed_here(tournament_id) is not None:
+        # A forget is due at the commit already (a rollback that dropped it would have
+        # dropped this change too): a new generation of its own for this transaction's reads.
+        changed[tournament_id] = (uuid.uuid4().hex, changed[tournament_id][1])
+        return
+
+    def forget_committed() -> None:
+        forget()
+        changed = _CHANGED.get(conn)
+        if changed and changed.get(tournament_id, ("", None))[1] is forget_committed:
+            del changed[tournament_id]
+
+    changed[tournament_id] = (uuid.uuid4().hex, forget_committed)
+    transaction.on_commit(forget_committed)

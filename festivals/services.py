@@ -712,10 +712,16 @@ def day2_draw_run(
     if event.drawn_at is not None:
         raise FloorError(_("The Day 2 has been drawn already."))
     flights = list(event.flights.select_related("tournament").order_by("position"))
+    # Each flight's latest bag and tag (`last_bagging`'s order), the flights' in one read.
+    latest: dict[int, Bagging] = {}
+    for found in Bagging.objects.filter(
+        tournament_id__in=[f.tournament_id for f in flights]
+    ).order_by("-opened_at", "-id"):
+        latest.setdefault(found.tournament_id, found)
     open_days: list[str] = []
     changed: list[str] = []
     for flight in flights:
-        bagging = last_bagging(flight.tournament)
+        bagging = latest.get(flight.tournament_id)
         if bagging is None or bagging.closed_at is None:
             open_days.append(flight.label)
         elif flight.tournament.players_left != bagging.survivors:
@@ -736,14 +742,16 @@ def day2_draw_run(
         )
     if day2.entries.filter(carried_from__isnull=True).exists():
         raise FloorError(_("The Day 2 has players of its own already."))
-    rows = Carried.objects.filter(event=event)
-    forfeited = list(rows.filter(entry__isnull=True).values_list("bag_entry_id", flat=True))
-    advancing = [
-        Survivor(player_id=p, entry_id=e, flight=f, chips=c, bag=b)
-        for e, p, f, c, b in rows.filter(entry__isnull=False).values_list(
-            "entry_id", "entry__player_id", "flight__position", "chips", "bag"
-        )
-    ]
+    # The carried bags in one read: the advancing (a Day-2 entry) and the forfeited (none).
+    forfeited: list[int] = []
+    advancing: list[Survivor] = []
+    for e, p, f, c, b, bag_entry in Carried.objects.filter(event=event).values_list(
+        "entry_id", "entry__player_id", "flight__position", "chips", "bag", "bag_entry_id"
+    ):
+        if e is None:
+            forfeited.append(bag_entry)
+        else:
+            advancing.append(Survivor(player_id=p, entry_id=e, flight=f, chips=c, bag=b))
     try:
         if not advancing:
             raise FestivalError("no survivors", code="empty")

@@ -9,7 +9,8 @@ first also keeps every writer in the one lock order (tournament, tables, seats) 
 deadlock (tournament/locks.py).
 
 How: an execute wrapper on the test thread's connection reads the statements as they go: the
-tournament rows locked (`SELECT … FROM tournament_tournament … FOR [NO KEY] UPDATE`, or an
+tournament rows locked (`SELECT … FROM tournament_tournament … FOR [NO KEY] UPDATE`, the
+tournament joined to other rows with `FOR UPDATE OF t`, or an
 `UPDATE tournament_tournament … WHERE id = …`) and the savepoints that `transaction.atomic`
 opens, releases and rolls back, so that a lock counts while it is held: a lock taken in a
 savepoint that was rolled back is gone. Locks taken by the test body itself (outside any
@@ -34,6 +35,12 @@ _LOCKING = re.compile(r"\bFOR (?:NO KEY )?UPDATE\b", re.I)
 _FROM_TOURNAMENT = re.compile(
     r'\bFROM "?tournament_tournament"?(?:\s+(?:AS\s+)?t)?\s+WHERE\b', re.I
 )
+# The tournament joined to other rows (a bust locks it with its entries in one statement): a
+# lock of the tournament only when the locking clause names it.
+_FROM_TOURNAMENT_JOINED = re.compile(
+    r'\bFROM "?tournament_tournament"?\s+(?:AS\s+)?t\s+JOIN\b', re.I
+)
+_LOCKING_T = re.compile(r"\bFOR (?:NO KEY )?UPDATE OF t\b", re.I)
 _UPDATE_TOURNAMENT = re.compile(r'^\s*UPDATE "?tournament_tournament"?\s+SET\b', re.I)
 _ID_IS = re.compile(r'(?:"tournament_tournament"\."id"|\bt\.id)\s*=\s*%s', re.I)
 
@@ -97,7 +104,10 @@ class LockWatch:
     def _locked_tournament(sql: str, params: Any) -> int | None:
         if _UPDATE_TOURNAMENT.match(sql):
             pass
-        elif not (_LOCKING.search(sql) and _FROM_TOURNAMENT.search(sql)):
+        elif not (
+            (_LOCKING.search(sql) and _FROM_TOURNAMENT.search(sql))
+            or (_LOCKING_T.search(sql) and _FROM_TOURNAMENT_JOINED.search(sql))
+        ):
             return None
         m = _ID_IS.search(sql)
         if m is None:

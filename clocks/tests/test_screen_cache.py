@@ -148,3 +148,50 @@ def test_kept_copies_expire_at_spread_moments(running, monkeypatch):
     assert len(lives) == 40
     assert all(selectors.SCREEN_SECONDS <= life < 2 * selectors.SCREEN_SECONDS for life in lives)
     assert len(set(lives)) > 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_is_told_to_the_cache_once_it_commits(running):
+    """Inside the transaction that made a change, the screen's kept data is read afresh
+    through a generation of the transaction's own; the cache's generation changes once, after
+    the commit (no round trip inside the transaction). A rollback drops the mark."""
+    from django.core.cache import cache
+    from django.db import transaction
+
+    from clocks import selectors
+
+    gen_key = selectors._generation_key(running.pk)
+    built = []
+
+    def build():
+        built.append(clock_screen_parts(running, {}))
+        return built[-1]
+
+    cached_clock_screen(running.pk, build)
+    cached_clock_screen(running.pk, build)
+    before = cache.get(gen_key)
+    assert before is not None
+    built.clear()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        forget_clock_screen(running.pk)
+        assert cache.get(gen_key) == before  # not yet: nothing is committed
+        cached_clock_screen(running.pk, build)  # this transaction reads its own change
+        assert len(built) == 1
+        raise RuntimeError  # rolled back: the change never happened
+    assert selectors._changed_here(running.pk) is None
+    assert cache.get(gen_key) == before
+    cached_clock_screen(running.pk, build)
+    cached_clock_screen(running.pk, build)
+    assert len(built) == 2  # the copy of the rolled-back transaction is not read
+    with transaction.atomic():
+        forget_clock_screen(running.pk)
+        forget_clock_screen(running.pk)  # two changes: one forget at the commit
+        cached_clock_screen(running.pk, build)
+        cached_clock_screen(running.pk, build)  # kept within the transaction
+        assert len(built) == 3
+        assert cache.get(gen_key) == before
+    after = cache.get(gen_key)
+    assert after not in (None, before)
+    assert selectors._changed_here(running.pk) is None
+    cached_clock_screen(running.pk, build)  # the committed change: built again
+    assert len(built) == 4

@@ -46,11 +46,17 @@ def _open_tables(
     actor: Actor,
     area: str = "",
     players: Sequence[int] | None = None,
+    first: bool = False,
 ) -> list[int]:
     """Insert `count` tables numbered after the highest existing one (with their head counts
     `players`, for a draw that sets the counts itself), log it, and return their ids in number
-    order. The caller holds the tournament's lock."""
-    last = tournament.tables.order_by("-number").values_list("number", "opening_order").first()
+    order. `first`: the caller knows the tournament has no table yet (nothing to read). The
+    caller holds the tournament's lock."""
+    last = (
+        None
+        if first
+        else tournament.tables.order_by("-number").values_list("number", "opening_order").first()
+    )
     start = (last[0] if last else 0) + 1
     order = (last[1] if last else 0) + 1
     numbers = [start + i for i in range(count)]
@@ -173,12 +179,13 @@ def seats_place(
     tournament = lock_tournament(tournament.pk)
     if tournament.status not in SEATED_STATUSES:
         raise FloorError(_("Seats are drawn once registration is open."))
-    if SeatAssignment.objects.filter(table__tournament=tournament).exists():
+    have = set(tournament.tables.values_list("number", flat=True))
+    # Seats are at the tournament's tables: without a table there is no seat to look for.
+    if have and SeatAssignment.objects.filter(table__tournament=tournament).exists():
         raise FloorError(_("Seats have been drawn already. Use a redraw to start over."))
     counts: dict[int, int] = {}
     for table_number, _seat in seats.values():
         counts[table_number] = counts.get(table_number, 0) + 1
-    have = set(tournament.tables.values_list("number", flat=True))
     numbers = list(range(1, max(counts, default=0) + 1))
     with _draw_sets_counts():
         if not have and connection.vendor == "postgresql" and set(counts) == set(numbers):
@@ -190,6 +197,7 @@ def seats_place(
                 seats=tournament.seats_per_table,
                 actor=actor,
                 players=[counts[n] for n in numbers],
+                first=True,
             )
             table_ids = dict(zip(numbers, ids, strict=True))
         else:

@@ -165,3 +165,37 @@ def test_the_bust_lock_reads_the_tournament_as_the_orm_does(running, actor):
     assert locked.last_sequence == 1
     with transaction.atomic(), pytest.raises(Tournament.DoesNotExist):
         _lock_for_bust(t.pk + 1000)
+
+
+def test_the_bust_lock_reads_the_entries_as_the_orm_does(running, actor, make_tournament, register):
+    # One statement locks the tournament and the entries with their players (PostgreSQL); an
+    # entry it does not find (another tournament's) leaves the answer to the two reads it
+    # replaces.
+    from django.db import transaction
+
+    from tournament.models import Entry, Tournament
+    from tournament.services.eliminations import _lock_for_bust_with_entries
+
+    t, entries = running(6)
+    entries_bust(tournament=t, busts=[BustReport(entry=entries[0])], actor=actor)
+    ids = sorted(e.pk for e in entries[1:3])
+    with transaction.atomic():
+        locked, found = _lock_for_bust_with_entries(t.pk, ids)
+    assert locked.last_sequence == 1 and locked.players_left == 5
+    assert list(found) == ids
+    for pk, entry in found.items():
+        orm = Entry.objects.select_related("player").get(pk=pk)
+        for field in Entry._meta.concrete_fields:
+            assert getattr(entry, field.attname) == getattr(orm, field.attname), field.name
+        assert Entry.player.is_cached(entry)
+        assert entry.player.name == orm.player.name
+        assert entry.player.display_name == orm.player.display_name
+    other = register(make_tournament(status="registering"))
+    with transaction.atomic():
+        locked, found = _lock_for_bust_with_entries(t.pk, sorted([ids[0], other.pk]))
+    assert locked.pk == t.pk and list(found) == [ids[0]]
+    with transaction.atomic():
+        locked, found = _lock_for_bust_with_entries(t.pk, [other.pk])
+    assert locked.pk == t.pk and found == {}
+    with transaction.atomic(), pytest.raises(Tournament.DoesNotExist):
+        _lock_for_bust_with_entries(t.pk + 1000, ids)

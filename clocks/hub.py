@@ -83,7 +83,9 @@ class _Outbox:
     def put(self, message: dict[str, Any], text: str) -> None:
         if not self.open or (self.wants is not None and not self.wants(message)):
             return
-        if not _replaces(self.pending, message) and len(self.pending) >= QUEUE_SIZE:
+        # Full only counts when nothing waiting is replaced (checked only then: every message
+        # passes here for every screen).
+        if len(self.pending) >= QUEUE_SIZE and not _replaces(self.pending, message):
             self.drop(CLOSE_TOO_SLOW)
             return
         _take(self.pending, message, text)

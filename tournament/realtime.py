@@ -334,14 +334,13 @@ def send_on_commit(group: str, event: str, build: Callable[[], dict[str, Any] | 
 class _Item:
     """One message to hand on: built already (`what` a dict) or to build (`what` callable)."""
 
-    __slots__ = ("event", "group", "key", "queued", "sent", "turn", "what")
+    __slots__ = ("event", "group", "key", "sent", "turn", "what")
 
     def __init__(self, group: str, event: str, what: Any) -> None:
         self.group = group
         self.event = event
         self.what = what
-        self.queued = time.monotonic()  # when it was handed over (the commit)
-        self.sent = time.time()  # the same, for the servers that tell how late it reaches them
+        self.sent = time.time()  # when it was handed over (the commit); the servers read it too
         self.key: tuple[str, str] | None = (group, event) if whole_state(group, event) else None
         self.turn = 0  # its number among the waiting items of its key
 
@@ -396,9 +395,7 @@ def _build_forever(items: queue.SimpleQueue[_Item]) -> None:
                         del _newest[item.key]
                     else:
                         skip = True  # a newer one of the same group and name waits behind it
-            behind = backlog.built(
-                item.group, time.monotonic() - item.queued, _builds_waiting, skip
-            )
+            behind = backlog.built(item.group, time.time() - item.sent, _builds_waiting, skip)
             if behind is not None:
                 _tell_behind(backlog.tournament_of(item.group), behind)
             if not skip:

@@ -93,6 +93,8 @@ def test(argv: list[str]) -> None:
     sh(
         tool("mypy"),
         "config",
+        "core",
+        "live",
         "tournament",
         "tables",
         "clocks",

@@ -152,6 +152,7 @@ def main() -> None:
     from django.db import connection
     from django.utils import timezone
 
+    from core.roles import DIRECTOR, FLOOR, ensure_role_groups
     from counts.models import ChipCount
     from festivals import services as fest
     from festivals.domain.day2 import (
@@ -163,6 +164,7 @@ def main() -> None:
     )
     from festivals.models import Advance, Bagging
     from festivals.selectors import bagging_report
+    from live.realtime import live_flush
     from tables import services as seating
     from tables.domain.seating import tables_needed
     from tables.models import SeatAssignment
@@ -177,8 +179,6 @@ def main() -> None:
         Status,
         Tournament,
     )
-    from tournament.realtime import live_flush
-    from tournament.roles import DIRECTOR, FLOOR, ensure_role_groups
     from tournament.selectors import tournament_numbers
     from tournament.services.registration import registration_close
     from tournament.services.tournaments import (

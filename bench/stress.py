@@ -65,9 +65,9 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
 
     from clocks.selectors import clock_state_for
     from clocks.services import clock_command, clocks_announce_due
+    from core.errors import FloorError
     from tables import services as svc
     from tables.models import SeatAssignment, Table
-    from tournament.errors import FloorError
     from tournament.events import Actor
     from tournament.models import Tournament
     from tournament.services.eliminations import BustReport, entries_bust

@@ -29,11 +29,11 @@ from clocks.domain.announcements import (
     render,
 )
 from clocks.models import AnnouncementText
-from tournament.errors import FloorError
+from core.errors import FloorError
+from live.realtime import send_on_commit, tournament_group
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Event, Status, Tournament
-from tournament.realtime import send_on_commit, tournament_group
 
 # The default words, in the reader's language (locale/). Numbers are spoken as numbers.
 DEFAULTS: dict[str, Any] = {

@@ -19,12 +19,12 @@ from clocks.domain.clock import ClockError, ClockState, clock_state, validate_co
 from clocks.domain.clock import ClockEvent as DomainEvent
 from clocks.models import Clock, ClockEvent
 from clocks.selectors import clock_events, level_timings
+from core.errors import FloorError
+from live.realtime import broadcast_on_commit, tournament_group
 from tournament.domain.levels import level_reached, row_labels
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Level, Status, Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
 
 COMMANDS = ("start", "pause", "resume", "add", "set_remaining", "jump")
 

@@ -23,13 +23,13 @@ from clocks.selectors import (
     clock_state_for,
 )
 from clocks.services import clock_command, clock_payload
+from core.errors import FloorError
+from core.inputs import whole_number
+from core.roles import floor_required
 from tournament.domain.structure import MAX_LEVELS, MAX_MINUTES
-from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.inputs import whole_number
 from tournament.live import level_rows, tournament_board
 from tournament.models import Tournament
-from tournament.roles import floor_required
 from tournament.views import console_context, get_tournament
 
 

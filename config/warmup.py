@@ -6,7 +6,7 @@ each template the first time it is rendered, once per process. Measured on a 2-c
 (PostgreSQL, 30,000 entries): the first rendering of a dealer tablet's table took 236 ms against
 2.5 ms for the next, the URL resolver and the engine most of it. After a restart that was the
 first console click; and because the live messages are built on commit in the process that
-made the change (tournament/realtime.py, one builder thread), the first bust's table views and
+made the change (live/realtime.py, one builder thread), the first bust's table views and
 every message queued behind them waited for it (bench/event_storm.py: the slowest changes of a
 run were its first half second).
 

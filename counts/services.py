@@ -2,7 +2,7 @@
 
 Counts come from staff only: the floor in the console, a dealer on the table's tablet
 (`source="dealer"`, actions/dealer_counts.py). Every write tells the counts pages (the live
-message `counts`, tournament/catalogue.py). A count is
+message `counts`, live/catalogue.py). A count is
 refused, with nothing written, for a player who is not playing, below zero, above the chips in
 play, or when a table's counts together hold more chips than the tournament has."""
 
@@ -15,15 +15,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import figures
+from core.errors import Conflict, FloorError, NotFound
 from counts.domain.stacks import CountRefused, refusal
 from counts.models import ChipCount, CountSource
 from counts.selectors import latest_counts_of
-from tournament import figures
-from tournament.errors import Conflict, FloorError, NotFound
+from live.realtime import broadcast_on_commit, tournament_group
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus, Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tournament.realtime import display_group, refuse
+from live.realtime import display_group, refuse
 
 COOKIE = "floor_display"
 

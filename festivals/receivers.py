@@ -10,8 +10,8 @@ from typing import Any
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
 from festivals.models import Advance, Flight
-from tournament.errors import FloorError
 from tournament.models import Entry, EntryStatus
 from tournament.status_signals import entry_registering
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
 from config.bulk import insert_columns
+from core.errors import Conflict, FloorError, NotFound
 from counts.models import ChipCount, CountSource
 from counts.services import counts_record
 from festivals.domain.bagging import bag_refusal, normalise_bag
@@ -35,9 +36,9 @@ from festivals.selectors import (
     latest_bags,
     open_bagging,
 )
+from live.realtime import broadcast_on_commit, tournament_group
 from tables.domain.seating import secure_random, tables_needed
 from tables.services import seats_place
-from tournament.errors import Conflict, FloorError, NotFound
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import (
@@ -49,7 +50,6 @@ from tournament.models import (
     Tournament,
     new_public_token,
 )
-from tournament.realtime import broadcast_on_commit, tournament_group
 from tournament.services.registration import registration_close
 from tournament.services.tournaments import (
     TOURNAMENT_FIELDS,

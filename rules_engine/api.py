@@ -14,13 +14,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.domain.limits import INT_MAX
 from rules_engine import services as svc
 from rules_engine.domain.interpret import Verbal
 from rules_engine.domain.irregularities import MisdealCause, OotAction
 from rules_engine.domain.irregularities import Street as IrregularStreet
 from rules_engine.models import Penalty, PenaltyKind, Ruling
 from tournament.api.permissions import IsFloor
-from tournament.domain.settings_rules import INT_MAX
 from tournament.events import Actor
 from tournament.models import Tournament
 

@@ -9,6 +9,8 @@ from django.db import transaction
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
+from core.figures import chips as _grouped
 from rules_engine.domain.chiprace import ChipRaceError, Holding, colour_up
 from rules_engine.domain.interpret import (
     Declared,
@@ -52,9 +54,7 @@ from rules_engine.selectors import (  # noqa: F401  (the reads, importable from 
 )
 from rules_engine.signals import disqualified, penalty_given
 from rules_engine.words import colour_up_reason, facts_reason, penalty_reason
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
-from tournament.figures import chips as _grouped
 from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus, Tournament
 
@@ -180,7 +180,7 @@ def rulings_search(tournament: Tournament, q: str) -> Any:
     rule id (e.g. "tda-de 49" or just "49") or the ruleset version ruled under ("1.0")."""
     from django.db.models import Q
 
-    from tournament.inputs import search_text, whole_number_or_none
+    from core.inputs import search_text, whole_number_or_none
 
     qs = Ruling.objects.filter(tournament=tournament)
     q = search_text(q)

@@ -12,16 +12,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from core.csvexport import csv_response
+from core.errors import FloorError
+from core.inputs import plain_text, search_text, whole_number_or_none
+from core.roles import floor_required
 from rules_engine import services as svc
 from rules_engine.domain.chiprace import other_value_from_count
 from rules_engine.domain.interpret import Verbal
 from rules_engine.models import ColourUp, Penalty, PenaltyKind, Ruling
-from tournament.csvexport import csv_response
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import entry_numbers
-from tournament.inputs import plain_text, search_text, whole_number_or_none
-from tournament.roles import floor_required
 from tournament.views import console_context, get_tournament
 
 VERBAL_CHOICES = [

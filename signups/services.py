@@ -27,6 +27,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from config.prepared import prepared_cursor
+from core.errors import Conflict, FloorError, NotFound
+from core.links import public_url
+from live.catalogue import check_action
+from live.realtime import broadcast_on_commit, tournament_group
 from signups.domain.places import (
     NameRefused,
     Room,
@@ -38,13 +42,9 @@ from signups.domain.places import (
     walk_in_refused,
 )
 from signups.models import ON_THE_SHEET, SignUp, SignUpSheet, SignUpStatus, new_token
-from tournament.catalogue import check_action
-from tournament.errors import Conflict, FloorError, NotFound
 from tournament.events import Actor, event_record
-from tournament.links import public_url
 from tournament.locks import lock_tournament
 from tournament.models import Event, Player, Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
 from tournament.services.registration import entry_register, player_create
 
 PLACES_MOST = 10_000

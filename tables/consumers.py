@@ -13,8 +13,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils.translation import get_supported_language_variant
 
-from clocks.consumers import TournamentConsumer, _tournament_exists
-from tournament.realtime import (
+from live.realtime import (
     console_group,
     dealer_group,
     public_table_group,
@@ -22,6 +21,7 @@ from tournament.realtime import (
     table_group,
     user_group,
 )
+from tournament.consumers import TournamentConsumer, _tournament_exists
 
 # Close codes the dealer tablet tells apart (static/tables/dealer.js): a link that is no good
 # (unknown or revoked) and a table that was broken or closed (the tablet says "ask the floor").
@@ -62,7 +62,7 @@ class DealerConsumer(TournamentConsumer):
             await refuse(self, CLOSE_TABLE_CLOSED)
             return
         # The tournament's feed (boards, the clock) through the process's hub, as every screen
-        # (clocks/hub.py): on the tablet's own channel each board waited behind the tablet's
+        # (live/hub.py): on the tablet's own channel each board waited behind the tablet's
         # socket, seconds late in a bust storm (bench/event_storm.py).
         await self._join_tournament(tournament_id)
         await self.accept()
@@ -269,7 +269,7 @@ def _may_run_floor(user: Any) -> bool:
     user object was loaded when the socket opened)."""
     from django.contrib.auth import get_user_model
 
-    from tournament.roles import is_floor
+    from core.roles import is_floor
 
     if not getattr(user, "is_authenticated", False):
         return False

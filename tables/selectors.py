@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.models import F, Max, Min, Sum
 from django.utils import timezone
 
+from live.catalogue import PublicTableView
 from rules_engine.selectors import tournament_ruleset
 from tables.domain.button import Blinds
 from tables.domain.seating import (
@@ -42,7 +43,6 @@ from tables.models import (
     blinds_of,
 )
 from tables.models import ShotClock as ShotClockRow
-from tournament.catalogue import PublicTableView
 from tournament.models import Status, Tournament
 
 T = TypeVar("T")

@@ -20,6 +20,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from core.errors import Conflict, FloorError
+from core.inputs import (
+    next_url,
+    plain_text,
+    search_text,
+    whole_number,
+    whole_number_or_none,
+    whole_numbers,
+)
+from core.links import public_url
+from core.qr import qr_svg
+from core.roles import floor_required, is_director
 from tables import services as svc
 from tables.dealer_view import dealer_context, dealer_seats, seat_marks, tablet_table
 from tables.domain.shotclock import cards_left
@@ -33,22 +45,10 @@ from tables.services.tablet_keys import (
     tablet_key,
 )
 from tournament.desk_views import finish_message
-from tournament.errors import Conflict, FloorError
 from tournament.events import Actor
 from tournament.forms import chips_or_none, entry_numbers
-from tournament.inputs import (
-    next_url,
-    plain_text,
-    search_text,
-    whole_number,
-    whole_number_or_none,
-    whole_numbers,
-)
-from tournament.links import public_url
 from tournament.live import board_version
 from tournament.models import Entry, EntryStatus, Event, Tournament
-from tournament.qr import qr_svg
-from tournament.roles import floor_required, is_director
 from tournament.selectors import field_is_final
 from tournament.views import console_context, get_tournament
 

@@ -15,10 +15,10 @@ from django.db.models import F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.errors import FloorError
 from tables import services as seating
 from tables.models import SeatAssignment, Table, TableReport
 from tournament.domain.eliminations import places_are_complete
-from tournament.errors import FloorError
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust

@@ -14,14 +14,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.errors import FloorError
+from core.inputs import search_text, whole_number_or_none
+from core.roles import floor_required
 from tournament.correction_text import SENTENCES
 from tournament.domain.names import fold
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import entry_numbers
-from tournament.inputs import search_text, whole_number_or_none
 from tournament.models import Entry, EntryStatus, Event, Player, Tournament
-from tournament.roles import floor_required
 from tournament.selectors import name_query, players_by_name
 from tournament.services import corrections
 from tournament.views import console_context, get_tournament

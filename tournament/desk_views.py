@@ -15,15 +15,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.errors import FloorError
+from core.inputs import amount, next_url, search_text, whole_number_or_none, whole_numbers
+from core.links import public_url
+from core.qr import qr_svg
+from core.roles import director_required, floor_required
 from tournament.correction_views import desk_same_name, players_known
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import RegisterForm, chips_or_none, entry_numbers
-from tournament.inputs import amount, next_url, search_text, whole_number_or_none, whole_numbers
-from tournament.links import public_url
 from tournament.models import Entry, EntryStatus, Player, Tournament
-from tournament.qr import qr_svg
-from tournament.roles import director_required, floor_required
 from tournament.selectors import (
     entries_found,
     entry_search,

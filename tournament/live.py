@@ -5,7 +5,7 @@ that was rolled back and two changes made at once on two server processes cannot
 on the older one: each board carries `version`, the id of the tournament's latest event-log
 row read before the figures, and a screen keeps the highest version it has seen.
 
-The messages and their payload types are declared in tournament/catalogue.py.
+The messages and their payload types are declared in live/catalogue.py.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 
-from tournament import realtime
-from tournament.catalogue import Board, LevelRow, SeatView
+from live import realtime
+from live.catalogue import Board, LevelRow, SeatView
+from live.realtime import entry_group, send_on_commit, tournament_group
 from tournament.domain.levels import row_labels
 from tournament.models import Entry, Event, Level, Tournament
-from tournament.realtime import entry_group, send_on_commit, tournament_group
 from tournament.validation import SettingsBroken
 
 BIG_SCREEN_PAYOUTS = 9  # the payout rows a big screen shows

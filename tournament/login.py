@@ -50,8 +50,8 @@ from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.ratelimit import allow, client_address
 from tournament.events import Actor, event_record
-from tournament.ratelimit import allow, client_address
 
 log = logging.getLogger("floor.login")
 
@@ -60,7 +60,7 @@ log = logging.getLogger("floor.login")
 
 
 def login_address(request: HttpRequest) -> str | None:
-    """AXES_CLIENT_IP_CALLABLE: the client address (tournament.ratelimit.client_address), or
+    """AXES_CLIENT_IP_CALLABLE: the client address (core.ratelimit.client_address), or
     None when there is none to count (a request made inside the process, as in a test's
     force_login): axes stores addresses in an IP column."""
     address = client_address(request)

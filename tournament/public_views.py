@@ -9,9 +9,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from core.inputs import search_text, whole_number_or_none
+from core.links import public_url
+from core.qr import qr_svg
+from core.ratelimit import allow
 from tournament.domain.levels import level_reached
-from tournament.inputs import search_text, whole_number_or_none
-from tournament.links import public_url
 from tournament.live import seat_view
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.public_selectors import (
@@ -21,8 +23,6 @@ from tournament.public_selectors import (
     public_seat,
     seat_by_number,
 )
-from tournament.qr import qr_svg
-from tournament.ratelimit import allow
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services.registration import field_final_by_row, field_is_final
 from tournament.validation import SettingsBroken

@@ -8,11 +8,11 @@ from datetime import datetime
 from django.db.models import Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
+from core.inputs import search_text, whole_number_or_none
 from tournament.domain.collation import by_name
 from tournament.domain.ledger import LedgerError, Pool, pool_of
 from tournament.domain.names import query_words
 from tournament.domain.payouts import PayoutError, payout_table, satellite_payouts
-from tournament.inputs import search_text, whole_number_or_none
 from tournament.models import BountyKind, Entry, Event, Player, Tournament
 from tournament.validation import SettingsBroken
 

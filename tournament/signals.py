@@ -11,10 +11,10 @@ from django.contrib.auth import get_user_model
 from django.db.models.signals import m2m_changed, post_save, pre_save
 from django.dispatch import receiver
 
+from core.roles import STAFF_ROLES
+from live.realtime import broadcast_on_commit, user_group
 from tournament.domain.names import fold
 from tournament.models import Player
-from tournament.realtime import broadcast_on_commit, user_group
-from tournament.roles import STAFF_ROLES
 
 User = get_user_model()
 

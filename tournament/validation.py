@@ -13,7 +13,8 @@ from typing import Any
 from django.db import models
 from django.utils.translation import gettext as _
 
-from tournament import figures
+from core import figures
+from core.errors import FloorError
 from tournament.domain.settings_rules import (
     CHOICES,
     TEXT_FIELDS,
@@ -21,7 +22,6 @@ from tournament.domain.settings_rules import (
     Problem,
     settings_problems,
 )
-from tournament.errors import FloorError
 from tournament.models import Tournament
 
 RULE_FIELDS = (*WHOLE_FIELDS, *TEXT_FIELDS, *CHOICES, "currency")

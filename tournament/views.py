@@ -16,7 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournament.csvexport import csv_response
+from core.csvexport import csv_response
+from core.errors import FloorError
+from core.inputs import plain_text, search_text, whole_number_or_none
+from core.links import public_url
+from core.roles import director_required, floor_required
 from tournament.domain.levels import RowLabel, level_reached, row_labels
 from tournament.domain.lifecycle import ALLOWED
 from tournament.domain.lifecycle import Status as DomainStatus
@@ -29,7 +33,6 @@ from tournament.domain.structure import (
     levels_to_csv,
     levels_to_json,
 )
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import (
     GenerateStructureForm,
@@ -37,10 +40,7 @@ from tournament.forms import (
     NewTournamentForm,
     TournamentForm,
 )
-from tournament.inputs import plain_text, search_text, whole_number_or_none
-from tournament.links import public_url
 from tournament.models import Status, Structure, Tournament
-from tournament.roles import director_required, floor_required
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services import tournaments as svc
 from tournament.structure_words import row_name, structure_error_text

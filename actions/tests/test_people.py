@@ -11,10 +11,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import FloorError
 from leagues import services as league_svc
 from leagues.selectors import as_points, season_standings
 from signups.services import signup_create
-from tournament.errors import FloorError
 from tournament.models import Club, Tournament
 from tournament.services import people
 from tournament.services.eliminations import BustReport, entries_bust

@@ -74,8 +74,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # A view that failed for the database answers 503 at once (config/database.py).
     "config.database.DatabaseUnavailableMiddleware",
-    # A refusal a page did not catch is a 4xx with its message (tournament/middleware.py).
-    "tournament.middleware.FloorErrorMiddleware",
+    # A refusal a page did not catch is a 4xx with its message (core/middleware.py).
+    "core.middleware.FloorErrorMiddleware",
     # Login: the bound on password checks and the lockout page (tournament/login.py); axes'
     # middleware comes last, as axes asks.
     "tournament.login.LoginBusyMiddleware",
@@ -103,7 +103,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "tournament.context_processors.roles",
+                "core.context_processors.roles",
             ],
         },
     },
@@ -317,7 +317,7 @@ CACHES = {
                 # Redis being down must not stop the floor: the cache holds only short-lived
                 # values (rate-limit counters, the ticker's beat), so while it is unreachable
                 # reads miss, writes are dropped and rate limits let requests through
-                # (tournament/ratelimit.py). /readyz says that Redis is down.
+                # (core/ratelimit.py). /readyz says that Redis is down.
                 "IGNORE_EXCEPTIONS": True,
                 "SOCKET_CONNECT_TIMEOUT": 0.5,
                 "SOCKET_TIMEOUT": 0.5,
@@ -352,7 +352,7 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "floor@localhost")
 # The address every device reaches Floor at: every QR code and printed link (receipts, seat and
-# table cards, the sign-up poster, dealer links) and mails carry it (tournament/links.py). Empty:
+# table cards, the sign-up poster, dealer links) and mails carry it (core/links.py). Empty:
 # a page's links use the address its own request came to, and a mail 127.0.0.1:8000. The venue
 # sets it to its mDNS name or LAN address (config/settings/venue.py); the full stack to its
 # domain.
@@ -370,7 +370,7 @@ FLOOR_PUBLIC_URL_CHOSEN = ""
 # seat, table pages) show players' initials only (docs/players.md); 0 keeps the names public.
 FLOOR_PUBLIC_RESULTS_DAYS = env_int("FLOOR_PUBLIC_RESULTS_DAYS", 90)
 # Addresses or networks (CIDR) of the reverse proxies in front of Floor. X-Forwarded-For counts
-# only on a request whose TCP peer is one of them (tournament/ratelimit.py client_address);
+# only on a request whose TCP peer is one of them (core/ratelimit.py client_address);
 # empty: the header is ignored and the peer is the client.
 FLOOR_TRUSTED_PROXIES = env_networks("FLOOR_TRUSTED_PROXIES")
 # Threads per `web` worker serving HTTP (docker-compose.yml passes the same variable to granian);

@@ -8,6 +8,7 @@ from random import Random
 
 import pytest
 
+from core.errors import FloorError
 from counts.models import ChipCount
 from festivals import services as fest
 from festivals.domain.day2 import Seat, Survivor, draw_violations
@@ -16,7 +17,6 @@ from festivals.selectors import bagging_report, event_standings, event_state, la
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tournament import counters
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.models import Entry, EntryStatus, Event, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers

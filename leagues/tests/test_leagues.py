@@ -12,10 +12,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import FloorError
 from leagues import services as svc
 from leagues.models import Scoring, Season, SeasonTournament
 from leagues.selectors import as_points, finish_points, season_standings
-from tournament.errors import FloorError
 from tournament.models import Entry, Tournament
 from tournament.services.corrections import entry_change_player
 from tournament.services.eliminations import BustReport, entries_bust

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from core.errors import FloorError
 from rules_engine import services as svc
 from rules_engine.domain.rulesets import citation
 from rules_engine.models import ColourUp, Penalty
 from tables import services as tables
 from tables.models import SeatAssignment
-from tournament.errors import FloorError
 from tournament.models import EntryStatus, Event
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,9 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
+from core.errors import FloorError
 from signups import services as su
 from signups.models import SignUp, SignUpSheet, SignUpStatus
-from tournament.errors import FloorError
 from tournament.events import Actor
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -11,9 +11,9 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import FloorError, NotFound
 from signups import services as su
 from signups.models import SignUp, SignUpSheet, SignUpStatus
-from tournament.errors import FloorError, NotFound
 from tournament.events import Actor
 from tournament.models import EntryStatus, Event, Player
 from tournament.services.registration import entry_register, player_create

@@ -7,6 +7,8 @@ from dataclasses import asdict
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
+from live.realtime import broadcast_on_commit, tournament_group
 from tables.domain.button import Blinds, ButtonError, deal_next_hand, first_hand
 from tables.live import notify_tables
 from tables.models import SeatAssignment, Table
@@ -14,11 +16,9 @@ from tables.selectors import leaving_seats
 from tables.services.shotclock import shot_clock_hand_done
 from tables.signals import hand_finished
 from tables.words import button_reason
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
 
 
 @transaction.atomic

@@ -8,17 +8,17 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import figures
+from core.errors import Conflict, FloorError
+from live.realtime import broadcast_on_commit, console_group
 from tables.live import notify_tables
 from tables.models import ReportKind, Table, TableReport, blinds_of
 from tables.selectors import leaving_entries, leaving_seats
 from tables.services.hands import _deal_next_hand
 from tables.signals import busts_confirmed
-from tournament import figures
-from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus
-from tournament.realtime import broadcast_on_commit, console_group
 
 
 @transaction.atomic

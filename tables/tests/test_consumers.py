@@ -388,7 +388,7 @@ async def test_a_console_gets_what_waited_on_its_group_in_one_message(table, flo
     # one `seating` message naming every table, after the hello.
     from channels.layers import get_channel_layer
 
-    from tournament.realtime import console_group
+    from live.realtime import console_group
 
     ws = WebsocketCommunicator(
         _with_user(floor_user), f"/ws/console/{table.tournament_id}/", headers=ORIGIN

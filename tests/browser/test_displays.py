@@ -110,7 +110,7 @@ def axe() -> Any:
 def _director(page: Any, base: str) -> None:
     from django.contrib.auth.models import Group, User
 
-    from tournament.roles import DIRECTOR
+    from core.roles import DIRECTOR
 
     user = User.objects.create_user("screens", password="screens-pass-1")
     user.groups.add(Group.objects.get_or_create(name=DIRECTOR)[0])

@@ -4,10 +4,10 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from core.domain.limits import INT_MAX
+from core.roles import is_director
 from tournament.domain.ledger import PURCHASE_METHODS
-from tournament.domain.settings_rules import INT_MAX
 from tournament.models import TOURNAMENT_SETTINGS, Entry, Event, Level, Player, Tournament
-from tournament.roles import is_director
 from tournament.validation import merged_values, settings_errors
 
 

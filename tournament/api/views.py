@@ -15,6 +15,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clocks.selectors import numbered
+from core.errors import FloorError
+from core.inputs import search_text
+from core.roles import is_director
 from tournament.api import serializers as s
 from tournament.api.permissions import (
     IsDirector,
@@ -23,11 +26,8 @@ from tournament.api.permissions import (
     IsFloorOrReadOnlyPublic,
 )
 from tournament.domain.structure import LevelSpec
-from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.inputs import search_text
 from tournament.models import ChipSet, Entry, Player, Structure, Tournament
-from tournament.roles import is_director
 from tournament.selectors import entries_found, name_query, payout_amounts, tournament_numbers
 from tournament.services import (
     eliminations,

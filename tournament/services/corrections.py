@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board, notify_seats
 from tournament.locks import lock_tournament

@@ -14,7 +14,8 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import figures
+from core import figures
+from core.errors import FloorError
 from tournament.domain.bounties import BountyError, award
 from tournament.domain.eliminations import (
     Bust,
@@ -26,7 +27,6 @@ from tournament.domain.eliminations import (
     split_shared_prize,
 )
 from tournament.domain.payouts import default_places_paid
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board, notify_seats
 from tournament.locks import lock_tournament

@@ -13,6 +13,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
 from tournament.domain.lifecycle import (
     EntryRules,
     RegistrationError,
@@ -20,7 +21,6 @@ from tournament.domain.lifecycle import (
     field_may_grow,
 )
 from tournament.domain.names import fold
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board, notify_seats
 from tournament.locks import lock_tournament

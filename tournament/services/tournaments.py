@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
 from rules_engine.domain.rulesets import ruleset as ruleset_named
 from tournament.domain.levels import level_reached
 from tournament.domain.lifecycle import LifecycleError, check_transition, reopen_target
@@ -20,7 +21,6 @@ from tournament.domain.structure import (
     structure_from_template,
     validate_levels,
 )
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board
 from tournament.locks import lock_tournament

@@ -8,7 +8,7 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament import figures
+from core import figures
 from tournament.correction_text import SENTENCES as CORRECTION_SENTENCES
 from tournament.models import status_label
 from tournament.templatetags import levels

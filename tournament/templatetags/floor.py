@@ -8,7 +8,7 @@ from django import template
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
-from tournament import figures
+from core import figures
 
 register = template.Library()
 

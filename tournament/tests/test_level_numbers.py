@@ -14,8 +14,8 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from clocks.services import clock_command, clocks_announce_due
+from core.errors import FloorError
 from tables import services as seating
-from tournament.errors import FloorError
 from tournament.models import Event
 from tournament.services.registration import entry_register, player_create
 from tournament.templatetags.events import event_sentence

@@ -1,4 +1,4 @@
-"""Live messages carry what the screens show (tournament/catalogue.py, tournament/live.py,
+"""Live messages carry what the screens show (live/catalogue.py, tournament/live.py,
 tables/live.py): a bust, a move, a registration and a structure edit each send the new state,
 checked against the catalogue, and nothing undeclared leaves."""
 
@@ -10,10 +10,10 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from live import catalogue, realtime
+from live.catalogue import LOG_ACTIONS, UndeclaredEvent
 from tables import services as seating
 from tables.models import SeatAssignment, Table
-from tournament import catalogue, realtime
-from tournament.catalogue import LOG_ACTIONS, UndeclaredEvent
 from tournament.events import event_record
 from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import registration_close

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.models import Club, Entry, Event, Player
 from tournament.services import people
 from tournament.services.registration import entry_register, player_create

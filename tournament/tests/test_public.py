@@ -104,7 +104,7 @@ def test_lookups_are_rate_limited(client, seated, settings, one_rate_window):
 def test_rate_limit_cannot_be_dodged_with_a_forged_header(client, settings):
     from django.test import RequestFactory
 
-    from tournament.ratelimit import client_address
+    from core.ratelimit import client_address
 
     settings.FLOOR_TRUSTED_PROXIES = []
     request = RequestFactory().get("/", HTTP_X_FORWARDED_FOR="1.2.3.4", REMOTE_ADDR="10.0.0.9")
@@ -189,8 +189,8 @@ def _redis_cache(settings, location: str):
 
 @pytest.mark.redis
 def test_the_redis_rate_limit_counts_per_client_and_window(settings, rf):
+    from core.ratelimit import allow
     from tests.services import REDIS_URL, redis_available, require
-    from tournament.ratelimit import allow
 
     require(redis_available(), "Redis (127.0.0.1:6379)")
     cache = _redis_cache(settings, REDIS_URL)
@@ -204,7 +204,7 @@ def test_the_redis_rate_limit_counts_per_client_and_window(settings, rf):
 
 
 def test_a_redis_outage_does_not_stop_the_floor(settings, rf):
-    from tournament.ratelimit import allow
+    from core.ratelimit import allow
 
     # Nothing listens on port 1: every call fails at once, and the cache carries on without it.
     cache = _redis_cache(settings, "redis://127.0.0.1:1/0")

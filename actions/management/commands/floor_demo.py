@@ -14,11 +14,11 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from core.roles import DIRECTOR, FLOOR, ensure_role_groups
+from live.realtime import live_flush
 from tournament.domain.structure import TEMPLATES
 from tournament.events import Actor
 from tournament.models import Structure, Tournament
-from tournament.realtime import live_flush
-from tournament.roles import DIRECTOR, FLOOR, ensure_role_groups
 from tournament.services import registration, tournaments
 
 FIRST = [

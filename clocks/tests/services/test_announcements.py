@@ -11,10 +11,10 @@ from django.urls import reverse
 
 from clocks.announcements import announcement_texts, announcement_texts_save, default_text
 from clocks.models import AnnouncementText
+from core.errors import FloorError
+from live import realtime
 from tables import services as seating
 from tables.models import SeatAssignment, Table
-from tournament import realtime
-from tournament.errors import FloorError
 from tournament.models import Event
 from tournament.services.eliminations import BustReport, entries_bust
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from clocks.selectors import clock_state_for
 from clocks.services import clock_command, clock_reopen, clock_stop, clocks_announce_due
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.models import Status, Tournament
 from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.tournaments import tournament_status_set

@@ -10,9 +10,9 @@ import pytest
 from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 
+from core.errors import FloorError
 from tables import services as svc
 from tables.models import SeatAssignment, Table
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.models import EntryStatus, Event
 from tournament.services.eliminations import BustReport, entries_bust

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from core.errors import FloorError
 from tables import services as svc
 from tables.models import SeatAssignment, Table
-from tournament.errors import FloorError
 from tournament.models import EntryStatus, Status, Tournament
 
 pytestmark = pytest.mark.django_db

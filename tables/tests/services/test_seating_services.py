@@ -3,10 +3,10 @@ from collections import Counter
 import pytest
 from django.db import connection
 
+from core.errors import FloorError
 from tables import services as svc
 from tables.domain.button import due_big_blind_next
 from tables.models import KeepApart, SeatAssignment, Table, TableReport
-from tournament.errors import FloorError
 from tournament.models import EntryStatus, Event
 from tournament.services.eliminations import BustReport, entries_bust
 

@@ -10,10 +10,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import Conflict, FloorError
+from live import realtime
 from tables import services as svc
 from tables.models import ShotClock, Table, TimeBank
-from tournament import realtime
-from tournament.errors import Conflict, FloorError
 from tournament.models import Event
 
 pytestmark = pytest.mark.django_db

@@ -36,7 +36,7 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, sock: socket.socket | No
         ws_per_message_deflate=False,  # as the full stack (docker-compose.yml)
         # uvicorn believes X-Forwarded-For from 127.0.0.1 by default, so anyone on this
         # machine could name any address: Floor reads the header itself, from
-        # FLOOR_TRUSTED_PROXIES only (tournament/ratelimit.py client_address).
+        # FLOOR_TRUSTED_PROXIES only (core/ratelimit.py client_address).
         proxy_headers=False,
         # The venue's server tells nobody on the LAN what it runs.
         server_header=False,

@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
+from core.errors import FloorError
 from tables import services as seating
-from tournament.errors import FloorError
 from tournament.models import Entry, Event, Player, Status, Tournament
 from tournament.services.archive import MODELS, tournament_export, tournament_import
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust

@@ -11,7 +11,7 @@ from django.db.models import Sum
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.models import EntryStatus, Player, Purchase, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import corrections

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.models import Deal, Event, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import deals as svc

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.models import EntryStatus, Status
 from tournament.selectors import payout_amounts
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust

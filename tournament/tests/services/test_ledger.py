@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.ledger_selectors import day_cages, tournament_cage
 from tournament.models import Event, LedgerLine
 from tournament.services import deals, ledger, registration

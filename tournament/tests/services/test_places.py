@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from core.errors import FloorError
 from tournament.domain.eliminations import places_are_complete
-from tournament.errors import FloorError
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts
 from tournament.services.deals import desk_totals, owed, prize_paid

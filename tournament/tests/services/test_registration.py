@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.models import EntryStatus, Event, Purchase
 from tournament.selectors import tournament_numbers
 from tournament.services import registration

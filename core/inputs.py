@@ -14,10 +14,10 @@ from django.http import HttpRequest
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from tournament import figures
-from tournament.domain.money import MoneyError, parse_money
-from tournament.domain.settings_rules import INT_MAX
-from tournament.errors import FloorError
+from core import figures
+from core.domain.limits import INT_MAX
+from core.domain.money import MoneyError, parse_money
+from core.errors import FloorError
 
 # Most chips one stack can hold: far beyond any real stack, well inside a bigint column.
 CHIPS_MAX = 10**15

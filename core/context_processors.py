@@ -2,7 +2,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from tournament.roles import is_director, is_floor
+from core.roles import is_director, is_floor
 
 
 def roles(request: HttpRequest) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from clocks.consumers import SeatConsumer, TournamentConsumer
+from tournament.consumers import SeatConsumer, TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/t/<int:pk>/", TournamentConsumer.as_asgi()),

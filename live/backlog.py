@@ -1,8 +1,8 @@
 """How far the live updates lag behind the room, and telling the floor when they do.
 
 Live updates queue in two places (docs/architecture.md, "Live updates"): the floor's process
-builds the payloads of a change after its commit on one thread (tournament/realtime.py), and
-each server process writes a tournament's feed to its sockets (clocks/hub.py). Both measure how
+builds the payloads of a change after its commit on one thread (live/realtime.py), and
+each server process writes a tournament's feed to its sockets (live/hub.py). Both measure how
 long what they hand on has waited since the commit and note it here, per tournament:
 
 - when the wait reaches `BEHIND_S`, the tournament's consoles get a `behind` message (the

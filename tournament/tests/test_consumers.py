@@ -7,8 +7,8 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from live.realtime import tournament_group
 from tests.sockets import refusal_code
-from tournament.realtime import tournament_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -47,7 +47,7 @@ async def test_the_hello_names_a_change_made_while_the_socket_joined(tournament,
     tournament's feed, so the page knows to fetch itself once (static/counts/live.js)."""
     from asgiref.sync import sync_to_async
 
-    from clocks.consumers import TournamentConsumer
+    from tournament.consumers import TournamentConsumer
     from tournament.events import Actor, event_record
 
     logged = []
@@ -96,7 +96,7 @@ async def test_bad_messages_close_the_socket(tournament, payload):
 
 
 async def test_screens_of_a_process_share_one_listener(tournament):
-    from clocks import hub
+    from live import hub
 
     screens = [(await connect(f"/ws/t/{tournament.pk}/"))[0] for _ in range(3)]
     group = tournament_group(tournament.pk)
@@ -115,7 +115,7 @@ async def test_screens_of_a_process_share_one_listener(tournament):
 
 
 async def test_a_screen_the_hub_drops_is_closed_so_the_page_reconnects(tournament):
-    from clocks import hub
+    from live import hub
 
     slow, fast = [(await connect(f"/ws/t/{tournament.pk}/"))[0] for _ in range(2)]
     group = tournament_group(tournament.pk)
@@ -139,9 +139,9 @@ async def test_a_screen_the_hub_drops_is_closed_so_the_page_reconnects(tournamen
 async def test_a_players_phone_gets_the_board_only_once_the_player_is_out(make_tournament):
     from asgiref.sync import sync_to_async
 
+    from live.realtime import entry_group
     from tournament.events import Actor
     from tournament.models import Entry, EntryStatus
-    from tournament.realtime import entry_group
     from tournament.services.registration import entry_register, player_create
 
     @sync_to_async

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import get_language
 
-from tournament.domain.money import format_money
+from core.domain.money import format_money
 
 
 def _language() -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from clocks import hub
+from live import hub
 
 # No database is used: the mark only orders these tests with the database ones, before the
 # browser tests, whose Playwright keeps an event loop running in the thread until the end.
@@ -282,8 +282,8 @@ class TellingLayer(FakeLayer):
 async def test_a_feed_that_reaches_the_screens_late_is_told_to_the_consoles(monkeypatch):
     """A message written to a socket long after its commit (`sent`) makes the hub tell the
     tournament's consoles how far behind the feed is; once messages come in time again, it says
-    so once (tournament/backlog.py)."""
-    from tournament import backlog
+    so once (live/backlog.py)."""
+    from live import backlog
 
     backlog.reset()
     monkeypatch.setattr(hub, "SEND_TIMEOUT", 0.4)  # the watchdog looks every 0.1 s

@@ -1,4 +1,4 @@
-"""The per-client rate limit (tournament/ratelimit.py): the limit holds per address and window,
+"""The per-client rate limit (core/ratelimit.py): the limit holds per address and window,
 with the embedded cache and with Redis (one round trip a call), and an unreachable Redis lets
 requests through rather than stop the floor."""
 
@@ -9,8 +9,8 @@ import uuid
 import pytest
 from django.test import RequestFactory
 
+from core import ratelimit
 from tests.services import REDIS_URL, redis_available, require
-from tournament import ratelimit
 
 
 def _request(address: str):

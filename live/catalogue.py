@@ -1,6 +1,6 @@
 """The event catalogue: every live message and every event-log action, declared once.
 
-A live message goes to one audience (a websocket group kind, tournament/realtime.py) under a
+A live message goes to one audience (a websocket group kind, live/realtime.py) under a
 name, with a payload whose type is declared here. Payloads carry what the screens show, so a
 screen applies them and makes no request because of an event:
 
@@ -11,7 +11,7 @@ screen applies them and makes no request because of an event:
 - an entry's audience (that player's phone) gets the player's own seat view;
 - the console gets the numbers of the tables that changed, and fetches only those.
 
-`check_message` is called for every message before it is queued (tournament/realtime.py), and
+`check_message` is called for every message before it is queued (live/realtime.py), and
 `check_action` for every event-log row (tournament/events.py): an undeclared name or a payload
 that does not match its type fails the action at once, in tests and in production alike.
 
@@ -27,7 +27,7 @@ from typing import Any, TypedDict, get_type_hints
 
 
 class Audience(StrEnum):
-    """Who receives a message: the kind of websocket group (tournament/realtime.py)."""
+    """Who receives a message: the kind of websocket group (live/realtime.py)."""
 
     TOURNAMENT = "tournament"
     TABLE = "table"
@@ -294,8 +294,8 @@ class Message:
     """`latest_wins`: the payload is whole state (the clock, the board, a table's view, a
     player's seat), so a newer message of the same name to the same group makes one still
     waiting unneeded: the floor's process builds and sends only the newer
-    (tournament/realtime.py), and for the tournament's feed the process's listener
-    (clocks/hub.py) sends the newer instead of both to a slow socket. The screens take only the board from such a
+    (live/realtime.py), and for the tournament's feed the process's listener
+    (live/hub.py) sends the newer instead of both to a slow socket. The screens take only the board from such a
     message (static/clocks/bigscreen.js, lobby.js, static/floor/seat.js); the console fetches
     its figures once for any number of busts (static/tables/console.js)."""
 
@@ -427,7 +427,7 @@ LATEST_WINS = frozenset(
     m.name for m in _MESSAGES if m.audience is Audience.TOURNAMENT and m.latest_wins
 )
 # Every message that carries whole state, by audience: of two waiting for the same group, the
-# newer makes the older unneeded (tournament/realtime.py builds and sends only the newer).
+# newer makes the older unneeded (live/realtime.py builds and sends only the newer).
 WHOLE_STATE = frozenset((m.audience, m.name) for m in _MESSAGES if m.latest_wins)
 
 

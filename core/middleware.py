@@ -7,7 +7,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 
 
 class FloorErrorMiddleware:

@@ -7,8 +7,8 @@ import io
 
 import pytest
 
+from core.csvexport import csv_cell
 from rules_engine.models import Ruling
-from tournament.csvexport import csv_cell
 from tournament.events import Actor, event_record
 from tournament.models import Player
 

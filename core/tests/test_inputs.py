@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import RequestFactory
 
-from tournament.errors import FloorError
-from tournament.inputs import (
+from core.errors import FloorError
+from core.inputs import (
     amount,
     next_url,
     search_text,

@@ -25,8 +25,8 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
-from tournament import backlog
-from tournament.catalogue import check_message, whole_state
+from live import backlog
+from live.catalogue import check_message, whole_state
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ async def refuse(consumer: Any, code: int) -> None:
     and closed at once, the page gets the code and stops, or reloads, as its script says
     (static/tables/dealer.js, static/displays/display.js, static/counts/live.js,
     static/signups/status.js). Nothing is sent in between; Channels' own `accept` is used, so
-    the socket is never watched as a live one (clocks/feedwatch.py)."""
+    the socket is never watched as a live one (live/feedwatch.py)."""
     from channels.generic.websocket import AsyncWebsocketConsumer
 
     await AsyncWebsocketConsumer.accept(consumer)
@@ -118,7 +118,7 @@ def _broadcast_loop() -> asyncio.AbstractEventLoop:
 def superseded(batch: list[tuple[str, dict[str, Any]] | None]) -> set[int]:
     """The messages of `batch` (in sending order) that a later one makes stale:
 
-    - a message that carries whole state (`whole_state` in tournament/catalogue.py: the board,
+    - a message that carries whole state (`whole_state` in live/catalogue.py: the board,
       a table's view, a player's seat) when a later one of the same name to the same group
       follows: in a storm the screens get the newest state, not every step on the way;
     - a `signups` message that carries only counts (signups/services.py: a new sign-up joined the
@@ -290,7 +290,7 @@ def _send(group: str, message: dict[str, Any]) -> None:
 
 def build_message(group: str, event: str, data: dict[str, Any]) -> dict[str, Any]:
     """The channel-layer message for `event` to `group`, checked against the event catalogue
-    (tournament/catalogue.py) and encoded once here, not once per connected screen."""
+    (live/catalogue.py) and encoded once here, not once per connected screen."""
     check_message(group, event, data)
     payload = json.loads(json.dumps(data, cls=DjangoJSONEncoder))
     text = json.dumps({"type": "event", "event": event, "data": payload})
@@ -328,7 +328,7 @@ def send_on_commit(group: str, event: str, build: Callable[[], dict[str, Any] | 
 # group, still waiting, is skipped, since the newer is built from what is committed by then and
 # shows everything the older would have. The queue thus holds at most one such payload per
 # group and name, however far the room runs ahead, and every screen still ends on the newest
-# state. How long items wait is measured (tournament/backlog.py) and told to the consoles.
+# state. How long items wait is measured (live/backlog.py) and told to the consoles.
 
 
 class _Item:
@@ -412,7 +412,7 @@ def _build_forever(items: queue.SimpleQueue[_Item]) -> None:
 
 
 def _tell_behind(tournament_id: int | None, payload: dict[str, Any]) -> None:
-    """Tell the tournament's consoles how far behind the live updates are (tournament/backlog.py),
+    """Tell the tournament's consoles how far behind the live updates are (live/backlog.py),
     past the queue it measures."""
     if tournament_id is None:
         return

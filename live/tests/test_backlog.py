@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tournament import backlog, realtime
+from live import backlog, realtime
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.domain.money import MoneyError, format_money, parse_money
+from core.domain.money import MoneyError, format_money, parse_money
 
 
 @pytest.mark.parametrize(

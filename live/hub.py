@@ -11,7 +11,7 @@ Delivery is concurrent: the listener never waits for a socket. Each screen has a
 socket one after another, so a slow phone or a dead connection delays nobody but itself:
 
 - a screen receives the group's messages in the order they were sent. Only messages that carry
-  whole state may be left out (`LATEST_WINS` in tournament/catalogue.py: the clock, and the
+  whole state may be left out (`LATEST_WINS` in live/catalogue.py: the clock, and the
   board with a bust, registrations, payouts, a deal, the settings): a newer one replaces an
   older one of the same name that is still waiting (the older is dropped, the newer keeps its
   own place at the end; of two boards the one with the higher version is kept, as a screen
@@ -40,9 +40,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from tournament import backlog
-from tournament.catalogue import LATEST_WINS
-from tournament.realtime import build_message, console_group
+from live import backlog
+from live.catalogue import LATEST_WINS
+from live.realtime import build_message, console_group
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ REPLACEABLE = LATEST_WINS  # events whose newer message replaces an undelivered 
 
 class Screen(Protocol):
     """A socket the hub delivers to. It may also have `wants(message) -> bool`: the hub then
-    leaves out the messages it does not want (the my-seat page, clocks/consumers.py)."""
+    leaves out the messages it does not want (the my-seat page, tournament/consumers.py)."""
 
     async def deliver(self, message: dict[str, Any], text: str) -> None: ...
 
@@ -266,7 +266,7 @@ class _Hub:
 
     async def watch(self) -> None:
         """Drop every screen whose write has been under way longer than `SEND_TIMEOUT`, and tell
-        the consoles when the feed reaches the screens late (tournament/backlog.py)."""
+        the consoles when the feed reaches the screens late (live/backlog.py)."""
         loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(min(1.0, SEND_TIMEOUT / 4))

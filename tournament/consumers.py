@@ -1,51 +1,25 @@
-"""Websocket consumers. One group per tournament (names from tournament.realtime).
-
-Clients may send only small JSON messages: {"type": "ping", "t0": <client ms>} answered with
-the server time for the NTP-style offset estimate. Everything else is refused.
-"""
+"""The tournament's sockets: its public feed (the big screen, the public page, the lobby) and a
+player's own feed (my-seat). What every socket shares is live/consumers.py."""
 
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django import db
+from django.core.cache import cache
 
-from clocks import feedwatch
-from clocks.hub import hub_join, hub_leave
-from tournament.catalogue import BOARD_OR_CLOCK
+from live.catalogue import BOARD_OR_CLOCK
+from live.consumers import LiveConsumer
+from live.realtime import entry_group, refuse, tournament_group
 from tournament.live import board_version
-from tournament.models import EntryStatus
-from tournament.realtime import entry_group, refuse, tournament_group
-
-MAX_MESSAGE_BYTES = 1024
+from tournament.models import Entry, EntryStatus, Tournament
+from tournament.public_selectors import entry_by_token
 
 
-class TournamentConsumer(AsyncWebsocketConsumer):
+class TournamentConsumer(LiveConsumer):
     """Public, read-only feed of a tournament's clock and numbers."""
-
-    groups_joined: list[str]
-    hub_group: str = ""
-
-    async def websocket_connect(self, message: dict[str, Any]) -> None:
-        # With the channel layer's Redis down nothing would reach this socket: refuse it, so
-        # the page polls over HTTP until Redis is back (clocks/feedwatch.py).
-        feedwatch.ensure_running()
-        if not feedwatch.healthy():
-            await self.close(code=feedwatch.CLOSE_FEED_DOWN)
-            return
-        await super().websocket_connect(message)
-
-    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
-        await super().accept(subprotocol, headers)
-        feedwatch.add(self)
-
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        feedwatch.discard(self)
-        await super().websocket_disconnect(message)
 
     async def connect(self) -> None:
         self.groups_joined = []
@@ -76,67 +50,13 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps({"type": "hello", "version": version}))
 
     async def _join_tournament(self, tournament_id: int) -> None:
-        # The tournament feed goes through the process's hub (clocks/hub.py).
-        self.hub_group = tournament_group(tournament_id)
-        await hub_join(self.channel_layer, self.hub_group, self)
-
-    async def deliver(self, message: dict[str, Any], text: str) -> None:
-        await self.send(text_data=text)
-
-    async def hang_up(self, code: int) -> None:
-        # Dropped by the hub as too slow (or broken): the page reconnects and takes a snapshot.
-        await self.close(code=code)
-
-    async def disconnect(self, code: int) -> None:
-        if self.hub_group:
-            await hub_leave(self.hub_group, self)
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if bytes_data is not None or text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
-            await self.close(code=4400)
-            return
-        try:
-            message = json.loads(text_data)
-        except ValueError:
-            await self.close(code=4400)
-            return
-        if not isinstance(message, dict) or message.get("type") != "ping":
-            await self.close(code=4400)
-            return
-        t0 = message.get("t0")
-        if not isinstance(t0, int | float):
-            await self.close(code=4400)
-            return
-        await self.send(
-            text_data=json.dumps({"type": "pong", "t0": t0, "server_ms": time.time() * 1000})
-        )
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels runs close_old_connections on its one database thread before every handler.
-        # A live message touches no database: handing it on directly keeps a room of sockets
-        # from queueing behind that thread (seconds at 1,000 phones, bench/event_storm.py).
-        if message.get("type") == "floor.event":
-            await self.floor_event(message)
-            return
-        await super().dispatch(message)
-
-    async def floor_event(self, message: dict[str, Any]) -> None:
-        text = message.get("text")
-        if not isinstance(text, str):
-            text = json.dumps({"type": "event", "event": message["event"], "data": message["data"]})
-        await self.send(text_data=text)
+        await self.join_hub(tournament_group(tournament_id))
 
 
 @database_sync_to_async
 def _tournament_exists(pk: int) -> bool:
     """Whether tournament `pk` exists; a yes is kept a minute, so a room of screens connecting
     at once (after a restart, a network drop) does not take a database connection each."""
-    from django.core.cache import cache
-
-    from tournament.models import Tournament
-
     key = f"tournament.exists.{pk}"
     if cache.get(key):
         return True
@@ -191,14 +111,10 @@ class SeatConsumer(TournamentConsumer):
 
 @database_sync_to_async
 def _entry_out(entry_id: int) -> bool:
-    from tournament.models import Entry
-
     return Entry.objects.filter(pk=entry_id, status=EntryStatus.BUSTED).exists()
 
 
 @database_sync_to_async
 def _entry_ids(token: str) -> tuple[int, int] | None:
-    from tournament.public_selectors import entry_by_token
-
     entry = entry_by_token(token)
     return (entry.pk, entry.tournament_id) if entry else None

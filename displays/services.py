@@ -28,9 +28,9 @@ from displays.domain.views import (
     normal_code,
     step_from_dict,
 )
+from displays.messages import DisplayAssignment, DisplayView
 from displays.models import Display, token_hash
 from leagues.models import Season
-from live.catalogue import DisplayAssignment, DisplayView
 from live.realtime import broadcast_on_commit, display_group
 from tournament.events import Actor, event_record
 from tournament.models import Tournament

@@ -19,7 +19,6 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from live import realtime
-from live.catalogue import TableView
 from live.realtime import (
     broadcast_on_commit,
     console_group,
@@ -28,6 +27,7 @@ from live.realtime import (
     table_group,
 )
 from tables.dealer_view import dealer_contexts, tournament_clock
+from tables.messages import TableView
 from tables.models import Table
 from tables.selectors import public_table_views
 

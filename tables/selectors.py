@@ -12,7 +12,6 @@ from django.db import connection
 from django.db.models import F, Max, Min, Sum
 from django.utils import timezone
 
-from live.catalogue import PublicTableView
 from rules_engine.selectors import tournament_ruleset
 from tables.domain.button import Blinds
 from tables.domain.seating import (
@@ -32,6 +31,7 @@ from tables.domain.seating import (
 from tables.domain.shotclock import WARN_SECONDS, ShotClock, TimeBankRules
 from tables.domain.shotclock import phase as shot_clock_phase
 from tables.domain.shotclock import seconds_shown as shot_clock_seconds_shown
+from tables.messages import PublicTableView
 from tables.models import (
     KeepApart,
     ReportKind,

@@ -17,9 +17,9 @@ from django.conf import settings
 from django.utils import translation
 
 from live import realtime
-from live.catalogue import Board, LevelRow, SeatView
 from live.realtime import entry_group, send_on_commit, tournament_group
 from tournament.domain.levels import row_labels
+from tournament.messages import Board, LevelRow, SeatView
 from tournament.models import Entry, Event, Level, Tournament
 from tournament.validation import SettingsBroken
 

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "csp",
     "django_htmx",
     "channels",
+    "live",
     "tournament",
     "tables",
     "clocks",

@@ -17,10 +17,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import Conflict, FloorError
-from live.catalogue import ShotClockPayload
 from live.realtime import broadcast_on_commit, console_group
 from tables.domain import shotclock as domain
 from tables.live import notify_tables
+from tables.messages import ShotClockPayload
 from tables.models import SeatAssignment, ShotClock, Table, TimeBank
 from tables.selectors import shot_clock_of, shot_clock_rules
 from tournament.events import Actor, event_record

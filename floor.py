@@ -95,6 +95,7 @@ def test(argv: list[str]) -> None:
         "config",
         "core",
         "live",
+        "eventlog",
         "tournament",
         "tables",
         "clocks",

@@ -1,11 +1,17 @@
 """What the clock says on the live feeds (its state, levels, announcements) and its event-log
-actions (registered with live/catalogue.py)."""
+actions (registered with live/catalogue.py and
+eventlog/catalogue.py)."""
 
 from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from live.catalogue import Audience, Message, declare, declare_actions
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from eventlog.catalogue import declare_actions, declare_kinds, declare_words
+from live.catalogue import Audience, Message, declare
+from tournament.templatetags import levels
 
 
 class AnnouncePayload(TypedDict):
@@ -81,5 +87,39 @@ declare_actions(
         "clock.break": "a break began",
         "announcements.edit": "a venue's announcement texts changed (language, kinds)",
         "announcements.test": "a test announcement was sent to the screens",
+    }
+)
+
+
+def _mmss(seconds: Any) -> str:
+    s = abs(int(seconds or 0))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+declare_words(
+    {
+        "clock.start": lambda p: _("Clock started"),
+        "clock.pause": lambda p: _("Clock paused"),
+        "clock.resume": lambda p: _("Clock resumed"),
+        "clock.stop": lambda p: _("Clock stopped: the tournament has ended"),
+        "clock.reopen": lambda p: _("Clock back, paused: the tournament was reopened"),
+        "clock.add": lambda p: (
+            _("Clock +%(t)s") if int(p.get("seconds") or 0) >= 0 else _("Clock −%(t)s")
+        )
+        % {"t": _mmss(p.get("seconds"))},
+        "clock.set_remaining": lambda p: _("Time set to %(t)s") % {"t": _mmss(p.get("seconds"))},
+        "clock.jump": lambda p: levels.jump_sentence(p),
+        "clock.level": lambda p: levels.level_started_sentence(p),
+        "clock.break": lambda p: levels.break_started_sentence(p),
+        "announcements.edit": lambda p: _("Announcement texts changed (%(lang)s): %(n)s")
+        % {"lang": p.get("language", ""), "n": len(p.get("kinds", []))},
+        "announcements.test": lambda p: _("Test announcement sent to the screens"),
+    }
+)
+
+declare_kinds(
+    {
+        "clock": gettext_lazy("Clock"),
+        "announcements": gettext_lazy("Spoken announcements"),
     }
 )

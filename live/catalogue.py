@@ -1,4 +1,4 @@
-"""The event catalogue: every live message and every event-log action, declared once.
+"""The catalogue of live messages: every message a screen receives, declared once.
 
 A live message goes to one audience (a websocket group kind, live/realtime.py) under a
 name, with a payload whose type the app that sends it declares in its `messages.py`
@@ -12,9 +12,9 @@ screen applies them and makes no request because of an event:
 - an entry's audience (that player's phone) gets the player's own seat view;
 - the console gets the numbers of the tables that changed, and fetches only those.
 
-`check_message` is called for every message before it is queued (live/realtime.py), and
-`check_action` for every event-log row (tournament/events.py): an undeclared name or a payload
-that does not match its type fails the action at once, in tests and in production alike.
+`check_message` is called for every message before it is queued (live/realtime.py): an
+undeclared name or a payload that does not match its type fails the action at once, in tests and
+in production alike. The event log's actions have a catalogue of their own (eventlog/catalogue.py).
 
 docs/architecture.md lists the catalogue for readers; tests keep it equal to the registry.
 """
@@ -159,27 +159,6 @@ def check_message(group: str, name: str, data: dict[str, Any]) -> Message:
         raise UndeclaredEvent(f"no message {name!r} is declared for {group}")
     _check_keys(message.payload, data, name)
     return message
-
-
-# --- Event-log actions ----------------------------------------------------------------------
-#
-# Every action the event log records (tournament/events.py event_record). The history shows
-# each in words (tournament/templatetags/events.py SENTENCES); a test keeps the two equal.
-
-LOG_ACTIONS: dict[str, str] = {}
-
-
-def declare_actions(actions: dict[str, str]) -> None:
-    """Register event-log actions (name: what it records)."""
-    for action, meaning in actions.items():
-        if LOG_ACTIONS.get(action, meaning) != meaning:
-            raise ValueError(f"event-log action {action!r} is declared twice")
-        LOG_ACTIONS[action] = meaning
-
-
-def check_action(action: str) -> None:
-    if action not in LOG_ACTIONS:
-        raise UndeclaredEvent(f"event-log action {action!r} is not declared")
 
 
 declare(

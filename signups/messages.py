@@ -1,10 +1,15 @@
-"""What sign-ups say on the live feeds and in the event log (registered with live/catalogue.py)."""
+"""What sign-ups say on the live feeds and in the event log (registered with live/catalogue.py and
+eventlog/catalogue.py)."""
 
 from __future__ import annotations
 
 from typing import TypedDict
 
-from live.catalogue import Audience, Message, declare, declare_actions
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from eventlog.catalogue import declare_actions, declare_kinds, declare_words
+from live.catalogue import Audience, Message, declare
 
 
 class _SignupsOrder(TypedDict, total=False):
@@ -38,5 +43,38 @@ declare_actions(
         "signup.check_in": "a sign-up was checked in at the desk (its entry)",
         "signup.person": "a director linked a sign-up to a person record",
         "signup.deadline": "the check-in deadline passed: no-shows (arrival numbers)",
+    }
+)
+
+
+declare_words(
+    {
+        "signup.sheet": lambda p: (
+            _("Sign-ups opened: %(n)s places")
+            if p.get("open")
+            else _("Sign-ups closed: %(n)s places")
+        )
+        % {"n": p.get("places")},
+        "signup.create": lambda p: (
+            _("Sign-up #%(s)s %(name)s: has a place")
+            if p.get("status") == "confirmed"
+            else _("Sign-up #%(s)s %(name)s: waiting list")
+        )
+        % {"s": p.get("sequence"), "name": p.get("name", "")},
+        "signup.cancel": lambda p: _("Sign-up #%(s)s cancelled") % {"s": p.get("sequence")},
+        "signup.move": lambda p: _("Sign-up #%(s)s moved to the top of the waiting list")
+        % {"s": p.get("sequence")},
+        "signup.move_up": lambda p: _("Moved up from the waiting list: %(s)s")
+        % {"s": ", ".join(f"#{n}" for n in p.get("sequences", []))},
+        "signup.check_in": lambda p: _("Sign-up #%(s)s checked in") % {"s": p.get("sequence")},
+        "signup.person": lambda p: _("Sign-up linked to a person record"),
+        "signup.deadline": lambda p: _("Check-in deadline: %(n)s no-shows")
+        % {"n": len(p.get("no_shows", []))},
+    }
+)
+
+declare_kinds(
+    {
+        "signup": gettext_lazy("Sign-ups and check-in"),
     }
 )

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from config.prepared import prepared_cursor
 from core.errors import Conflict, FloorError, NotFound
 from core.links import public_url
-from live.catalogue import check_action
+from eventlog.catalogue import check_action
 from live.realtime import broadcast_on_commit, tournament_group
 from signups.domain.places import (
     NameRefused,

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest
 
-from live.catalogue import check_action
+from eventlog.catalogue import check_action
 from tournament.models import Event, Tournament
 
 

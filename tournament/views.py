@@ -21,6 +21,7 @@ from core.errors import FloorError
 from core.inputs import plain_text, search_text, whole_number_or_none
 from core.links import public_url
 from core.roles import director_required, floor_required
+from eventlog.words import action_groups
 from tournament.domain.levels import RowLabel, level_reached, row_labels
 from tournament.domain.lifecycle import ALLOWED
 from tournament.domain.lifecycle import Status as DomainStatus
@@ -44,7 +45,6 @@ from tournament.models import Status, Structure, Tournament
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services import tournaments as svc
 from tournament.structure_words import row_name, structure_error_text
-from tournament.templatetags.events import action_groups
 from tournament.templatetags.levels import until_texts
 from tournament.validation import SettingsBroken
 

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "channels",
     "live",
+    "eventlog",
     "tournament",
     "tables",
     "clocks",

@@ -138,7 +138,7 @@ def test_a_queued_bust_of_a_player_the_desk_busted_is_a_conflict_for_the_floor(
     assert TableReport.objects.filter(kind=ReportKind.CONFLICT).count() == 1
     assert Event.objects.filter(action="table.tablet_conflict").count() == 1
     # The floor reads it among the dealer reports and marks it done.
-    from tournament.templatetags.events import event_sentence
+    from eventlog.words import event_sentence
 
     line = event_sentence(Event.objects.get(action="table.tablet_conflict"))
     assert "not applied from the tablet" in line and "out already" in line

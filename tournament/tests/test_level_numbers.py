@@ -15,10 +15,10 @@ from django.utils.formats import date_format
 
 from clocks.services import clock_command, clocks_announce_due
 from core.errors import FloorError
+from eventlog.words import event_sentence
 from tables import services as seating
 from tournament.models import Event
 from tournament.services.registration import entry_register, player_create
-from tournament.templatetags.events import event_sentence
 
 
 @pytest.fixture

@@ -10,14 +10,15 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from eventlog.catalogue import LOG_ACTIONS
+from eventlog.catalogue import WORDS as SENTENCES
 from live import catalogue, realtime
-from live.catalogue import LOG_ACTIONS, UndeclaredEvent
+from live.catalogue import UndeclaredEvent
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tournament.events import event_record
 from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import registration_close
-from tournament.templatetags.events import SENTENCES
 
 pytestmark = pytest.mark.django_db
 

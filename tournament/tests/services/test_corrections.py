@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.errors import FloorError
+from eventlog.words import event_sentence
 from tournament.models import EntryStatus, Player, Purchase, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import corrections
@@ -24,7 +25,6 @@ from tournament.services.registration import (
     player_register,
     registration_close,
 )
-from tournament.templatetags.events import event_sentence
 
 # Every counter the database keeps agrees with a full recount after each test.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("counters_agree")]

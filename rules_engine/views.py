@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from actions.penalties import penalty_give
 from rules_engine import services as svc
 from rules_engine.domain.chiprace import other_value_from_count
 from rules_engine.domain.interpret import Verbal
@@ -481,7 +482,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             entry = svc.playing_entry(tournament, d["number"])
             if request.POST.get("action") == "give":
-                penalty = svc.penalty_give(
+                penalty = penalty_give(
                     tournament=tournament,
                     number=d["number"],
                     kind=d.get("kind") or "",

@@ -10,12 +10,12 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from actions.bust import BustReport, entries_bust
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tournament import catalogue, realtime
 from tournament.catalogue import LOG_ACTIONS, UndeclaredEvent
 from tournament.events import event_record
-from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import registration_close
 from tournament.templatetags.events import SENTENCES
 

@@ -22,7 +22,7 @@ websockets, each doing what its page does with each message:
   in flight at a time (what is named meanwhile goes in the next);
 
 This process busts players at the given rate through the service layer
-(tournament.services.eliminations.entries_bust), then applies the balancing plan and breaks
+(actions.bust.entries_bust), then applies the balancing plan and breaks
 the table the plan suggests, each its own transaction as the floor does them. For every commit
 it records the instant and what each affected client must come to show: a board of at least
 the bust's version, a phone's new seat or place, a tablet without the busted player or with the
@@ -456,12 +456,12 @@ def moves_change(kind: str, moves: Any, names: dict[int, str]) -> Change:
 
 
 def storm(t: Any, victims: list[int], rate: float, names: dict[int, str]) -> list[Change]:
+    from actions.bust import BustReport, entries_bust
     from tables import services as svc
     from tables.models import SeatAssignment
     from tournament.events import Actor
     from tournament.live import board_version
     from tournament.models import Entry
-    from tournament.services.eliminations import BustReport, entries_bust
 
     actor = Actor.system("storm")
     changes: list[Change] = []

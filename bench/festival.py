@@ -389,8 +389,8 @@ def main() -> None:
 def _play_down(flight: Any, args: argparse.Namespace, rng: random.Random, actor: Any) -> None:
     """Bust players until `args.survive` of the field is left: random players, several of one
     table out in one hand (their stacks at the start of the hand rank them)."""
+    from actions.bust import BustReport, entries_bust
     from tables.models import SeatAssignment
-    from tournament.services.eliminations import BustReport, entries_bust
 
     seated = list(
         SeatAssignment.objects.filter(table__tournament=flight)

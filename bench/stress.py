@@ -63,6 +63,8 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
     _django.setup(migrate=False)  # a fresh process: no connection or pool shared with others
     from django.db import OperationalError, close_old_connections
 
+    from actions.bust import BustReport, entries_bust
+    from actions.tables import hand_done
     from clocks.selectors import clock_state_for
     from clocks.services import clock_command, clocks_announce_due
     from core.errors import FloorError
@@ -70,7 +72,6 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
     from tables.models import SeatAssignment, Table
     from tournament.events import Actor
     from tournament.models import Tournament
-    from tournament.services.eliminations import BustReport, entries_bust
     from tournament.services.registration import entry_register, player_create
 
     rng = random.Random(seed)
@@ -124,7 +125,7 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
                 table = Table.objects.filter(tournament=t, is_open=True).order_by("?").first()
                 if table is None:
                     continue
-                svc.hand_done(table=table, actor=me)
+                hand_done(table=table, actor=me)
             elif action == "balance":
                 plan = svc.balance_plan(t)
                 if not plan.moves:

@@ -48,6 +48,8 @@ QUIET_ACTIONS = frozenset(
 )
 
 
+# A director's status change (tournament/services/tournaments.py) finishes the tournament
+# without knowing the clock; the last bust stops it in its command (actions/bust.py).
 @receiver(tournament_finished, dispatch_uid="clocks.stop_on_finish")
 def _stop(sender: Any, *, tournament: Any, actor: Any, **kwargs: Any) -> None:
     clock_stop(tournament=tournament, actor=actor)
@@ -69,6 +71,8 @@ def _command(sender: Any, instance: ClockEvent, **kwargs: Any) -> None:
     forget_clock_screen(instance.clock.tournament_id)
 
 
+# Every app's services write the event log for every change: which lines a clock screen shows
+# is this app's business, not each writer's, so the cache listens to the log itself.
 @receiver(post_save, sender=Event, dispatch_uid="clocks.screen.logged")
 def _logged(sender: Any, instance: Event, **kwargs: Any) -> None:
     if instance.tournament_id is not None and instance.action not in QUIET_ACTIONS:

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from actions.penalties import penalty_give
 from core.domain.limits import INT_MAX
 from rules_engine import services as svc
 from rules_engine.domain.interpret import Verbal
@@ -516,7 +517,7 @@ class Penalties(APIView):
         ser = PenaltyInSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         d = ser.validated_data
-        penalty = svc.penalty_give(
+        penalty = penalty_give(
             tournament=t,
             number=d["entry_number"],
             kind=d["kind"],

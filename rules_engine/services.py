@@ -52,7 +52,6 @@ from rules_engine.selectors import (  # noqa: F401  (the reads, importable from 
     tournament_ruleset,
     tournament_version,
 )
-from rules_engine.signals import disqualified, penalty_given
 from rules_engine.words import colour_up_reason, facts_reason, penalty_reason
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -418,8 +417,7 @@ def penalty_suggestion(tournament: Tournament, entry: Entry) -> PenaltyStep:
     return suggest(tournament_ruleset(tournament).penalty_ladder, previous)
 
 
-@transaction.atomic
-def penalty_give(
+def penalty_record(
     *,
     tournament: Tournament,
     number: int,
@@ -427,10 +425,12 @@ def penalty_give(
     count: int,
     reason: str,
     actor: Actor,
-) -> Penalty:
-    """Give a penalty. Rounds become hands: one per player at the table, the player included,
-    times the rounds (tda-de 69). A disqualification takes the player's chips out of play: the
-    player is out of the tournament at once."""
+) -> tuple[Penalty, int | None]:
+    """Record a penalty. Rounds become hands: one per player at the table, the player included,
+    times the rounds (tda-de 69). Returns the penalty and the id of the table where the player
+    sits (None without a seat). A disqualification takes the player's chips out of play: the
+    layer above (`actions.penalties.penalty_give`, whose transaction this runs in) has the
+    player out at once."""
     from tables.models import SeatAssignment
 
     tournament = lock_tournament(tournament.pk, key=True)
@@ -482,11 +482,7 @@ def penalty_give(
             "ruleset_version": rs.version,
         },
     )
-    if kind == PenaltyKind.DISQUALIFICATION:
-        disqualified.send(sender=Penalty, tournament=tournament, entry=entry, actor=actor)
-    if seat is not None:
-        penalty_given.send(sender=Penalty, tournament_id=tournament.pk, table_id=seat.table_id)
-    return penalty
+    return penalty, seat.table_id if seat is not None else None
 
 
 def penalties_count_hand(table: Any) -> None:
@@ -501,6 +497,38 @@ def penalties_count_hand(table: Any) -> None:
 
 
 # --- colour-up -------------------------------------------------------------------------
+
+
+def _colour_up_data(
+    result: Any, ruleset_version: str, stacks: Mapping[int, tuple[int, bool]] | None
+) -> dict[str, Any]:
+    """A colour-up's record: the winner, the rules, the values and each seat's chips and cards
+    (with the stack the page showed, where given)."""
+    return {
+        "winner": result.winner,
+        "rules": list(result.rules),
+        "ruleset_version": ruleset_version,
+        "value_before": result.value_before,
+        "value_after": result.value_after,
+        "seats": [
+            {
+                "seat": r.seat,
+                "chips": r.chips,
+                "changed": r.changed,
+                "odd_chips": r.odd_chips,
+                "cards": list(r.cards),
+                "won": r.won,
+                "not_raced_out": r.not_raced_out,
+                "new_chips": r.new_chips,
+                **(
+                    {"stack": stacks[r.seat][0], "stack_counted": stacks[r.seat][1]}
+                    if stacks and r.seat in stacks
+                    else {}
+                ),
+            }
+            for r in result.seats
+        ],
+    }
 
 
 @transaction.atomic
@@ -551,31 +579,7 @@ def colour_up_run(
         raise FloorError(
             _("This colour-up cannot be done: %(reason)s") % {"reason": colour_up_reason(exc)}
         ) from exc
-    data = {
-        "winner": result.winner,
-        "rules": list(result.rules),
-        "ruleset_version": rs.version,
-        "value_before": result.value_before,
-        "value_after": result.value_after,
-        "seats": [
-            {
-                "seat": r.seat,
-                "chips": r.chips,
-                "changed": r.changed,
-                "odd_chips": r.odd_chips,
-                "cards": list(r.cards),
-                "won": r.won,
-                "not_raced_out": r.not_raced_out,
-                "new_chips": r.new_chips,
-                **(
-                    {"stack": stacks[r.seat][0], "stack_counted": stacks[r.seat][1]}
-                    if stacks and r.seat in stacks
-                    else {}
-                ),
-            }
-            for r in result.seats
-        ],
-    }
+    data = _colour_up_data(result, rs.version, stacks)
     record = ColourUp.objects.create(
         tournament=tournament,
         table=table_number,

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from actions.penalties import penalty_give
 from core.csvexport import csv_response
 from core.errors import FloorError
 from core.inputs import plain_text, search_text, whole_number_or_none
@@ -481,7 +482,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             entry = svc.playing_entry(tournament, d["number"])
             if request.POST.get("action") == "give":
-                penalty = svc.penalty_give(
+                penalty = penalty_give(
                     tournament=tournament,
                     number=d["number"],
                     kind=d.get("kind") or "",

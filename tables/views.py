@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from actions.bust import report_resolve
+from actions.tables import hand_done
 from core.errors import Conflict, FloorError
 from core.inputs import (
     next_url,
@@ -293,7 +295,7 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                 table__tournament=tournament,
             )
             ids = whole_numbers(post.getlist("reports"), most=20)
-            svc.report_resolve(
+            report_resolve(
                 report=report,
                 confirm=post.get("confirm") == "1",
                 actor=actor,
@@ -518,7 +520,7 @@ def _do_dealer_action(
                 _("Hand %(h)s was finished meanwhile: the table is at hand %(now)s.")
                 % {"h": number + 1, "now": table.hand_number + 1}
             )
-        svc.hand_done(table=table, actor=actor, hand_number=number)
+        hand_done(table=table, actor=actor, hand_number=number)
         return ""
     if action == "bust":
         seat = _int(post.get("seat"), _("Choose the seat of the player who is out."))

@@ -130,9 +130,9 @@ def test_results_with_a_shared_place(field, client, floor_user):
 
 def test_league_standings_with_equal_totals(make_tournament, actor, client, director):
     """Each of the eight wins a heads-up tournament of the season: equal totals, by name."""
+    from actions.bust import BustReport, entries_bust
     from leagues import services as leagues
     from leagues.selectors import season_standings
-    from tournament.services.eliminations import BustReport, entries_bust
     from tournament.services.registration import (
         entry_register,
         player_create,

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from actions.bust import BustReport, bust_undo_last, entries_bust
 from core.errors import FloorError
 from core.inputs import amount, next_url, search_text, whole_number_or_none, whole_numbers
 from core.links import public_url
@@ -33,7 +34,7 @@ from tournament.selectors import (
     satellite_seats,
     tournament_numbers,
 )
-from tournament.services import eliminations, payouts, registration
+from tournament.services import payouts, registration
 from tournament.services.corrections import recent_corrections
 from tournament.views import console_context, get_tournament
 
@@ -242,7 +243,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             for entry in alive.filter(pk__in=ids):
                 reports.append(
-                    eliminations.BustReport(
+                    BustReport(
                         entry=entry,
                         stack_at_hand_start=chips_or_none(request.POST.get(f"stack_{entry.pk}")),
                         eliminated_by=entry_numbers(request.POST.get(f"by_{entry.pk}", "")),
@@ -250,7 +251,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
                 )
             if len(reports) != len(ids):
                 raise FloorError(_("Someone chosen is not in the tournament any more."))
-            out = eliminations.entries_bust(
+            out = entries_bust(
                 tournament=tournament, busts=reports, actor=Actor.from_request(request)
             )
         except ValueError:
@@ -347,7 +348,7 @@ def _registration_change(
 def bust_undo(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     try:
-        restored = eliminations.bust_undo_last(
+        restored = bust_undo_last(
             tournament=tournament,
             actor=Actor.from_request(request),
             correct_payments=request.POST.get("correct_payments") == "1",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-# The tournament has just finished: the last bust, a satellite's last seat, or a director's
-# status change.
+# The tournament has just finished by a director's status change (the last bust stops the
+# clock itself: actions/bust.py).
 tournament_finished = Signal()
 
 # A director has just reopened a finished tournament.
@@ -20,9 +20,9 @@ tournament_reopened = Signal()
 # The levels of a running tournament were edited: the clock's next level end may have moved.
 structure_changed = Signal()
 
-# Players left or came back to seats outside the tables app (a bust, its undo, a voided
-# registration): arguments `tournament_id` and `table_ids`. The tables app tells those tables'
-# screens (tables/receivers.py).
+# Players left or came back to seats outside the tables app (a voided registration, a refund):
+# arguments `tournament_id` and `table_ids`. The tables app tells those tables' screens
+# (actions/receivers.py). A bust and its undo tell them themselves (actions/bust.py).
 seats_changed = Signal()
 
 # An entry joined the field in play (a late registration, a promoted alternate, a voided

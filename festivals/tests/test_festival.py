@@ -8,6 +8,7 @@ from random import Random
 
 import pytest
 
+from actions.bust import BustReport, entries_bust
 from core.errors import FloorError
 from counts.models import ChipCount
 from festivals import services as fest
@@ -21,7 +22,6 @@ from tournament.events import Actor
 from tournament.models import Entry, EntryStatus, Event, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import corrections
-from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import entry_register, entry_unregister, player_create
 from tournament.services.tournaments import tournament_reopen, tournament_status_set
 

@@ -143,9 +143,9 @@ def test_the_board_and_the_console_are_built_only_while_someone_watches(
 ):
     from asgiref.sync import async_to_sync
 
+    from actions.bust import BustReport, entries_bust
     from live.realtime import console_group, tournament_group
     from tournament.models import EntryStatus
-    from tournament.services.eliminations import BustReport, entries_bust
 
     t = tables[0].tournament
     group, console = tournament_group(t.pk), console_group(t.pk)

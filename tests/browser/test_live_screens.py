@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
 from clocks.services import clock_command
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tests.browser.conftest import screenshot
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from actions.bust import BustReport, bust_undo_last, entries_bust
 from clocks.selectors import numbered
 from core.errors import FloorError
 from core.inputs import search_text
@@ -30,7 +31,6 @@ from tournament.events import Actor
 from tournament.models import ChipSet, Entry, Player, Structure, Tournament
 from tournament.selectors import entries_found, name_query, payout_amounts, tournament_numbers
 from tournament.services import (
-    eliminations,
     payouts,
     people,
     privacy,
@@ -266,13 +266,13 @@ class Busts(APIView):
                     _("Entry %(id)s is not in this tournament.") % {"id": item["entry"]}
                 )
             reports.append(
-                eliminations.BustReport(
+                BustReport(
                     entry=entry,
                     stack_at_hand_start=item.get("stack_at_hand_start"),
                     eliminated_by=tuple(item.get("eliminated_by") or ()),
                 )
             )
-        out = eliminations.entries_bust(tournament=t, busts=reports, actor=_actor(request))
+        out = entries_bust(tournament=t, busts=reports, actor=_actor(request))
         return Response(s.EntrySerializer(out, many=True).data)
 
 
@@ -283,7 +283,7 @@ class BustUndo(APIView):
     def post(self, request: Request, pk: int) -> Response:
         ser = s.BustUndoSerializer(data=request.data or {})
         ser.is_valid(raise_exception=True)
-        out = eliminations.bust_undo_last(
+        out = bust_undo_last(
             tournament=_tournament(pk),
             actor=_actor(request),
             correct_payments=ser.validated_data.get("correct_payments", False),

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from actions.bust import BustReport, entries_bust
 from eventlog.catalogue import LOG_ACTIONS
 from eventlog.catalogue import WORDS as SENTENCES
 from live import catalogue, realtime
@@ -17,7 +18,6 @@ from live.catalogue import UndeclaredEvent
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tournament.events import event_record
-from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import registration_close
 
 pytestmark = pytest.mark.django_db

@@ -119,8 +119,8 @@ class Command(BaseCommand):
     ) -> None:
         """A second, smaller tournament (a progressive knockout) that has reached its final
         table: for the deal calculator, bounties and the payout desk."""
+        from actions.bust import BustReport, entries_bust
         from tables import services as seating
-        from tournament.services.eliminations import BustReport, entries_bust
 
         tournament = tournaments.tournament_create(
             actor=actor,
@@ -168,10 +168,10 @@ class Command(BaseCommand):
     ) -> None:
         """An event with three starting flights (festivals/): Day 1A bagged and closed, Day 1B
         in bag and tag (two tables done, one with a count to recount), Day 1C registering."""
+        from actions.bust import BustReport, entries_bust
         from counts.models import CountSource
         from festivals import services as fest
         from tables import services as seating
-        from tournament.services.eliminations import BustReport, entries_bust
 
         # The demo's staff, or (the venue's --demo, without them) its own director for both.
         users = get_user_model().objects

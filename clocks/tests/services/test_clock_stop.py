@@ -8,11 +8,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
 from clocks.selectors import clock_state_for
 from clocks.services import clock_command, clock_reopen, clock_stop, clocks_announce_due
 from core.errors import FloorError
 from tournament.models import Status, Tournament
-from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.tournaments import tournament_status_set
 
 pytestmark = pytest.mark.django_db

@@ -11,13 +11,13 @@ from django.db.models import Sum
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from actions.bust import BustReport, entries_bust
 from core.errors import FloorError
 from eventlog.words import event_sentence
 from tournament.models import EntryStatus, Player, Purchase, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import corrections
 from tournament.services.deals import prize_paid
-from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import (
     entry_purchase,
     entry_register,

@@ -10,12 +10,12 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.bust import BustReport, bust_undo_last, entries_bust
 from core.errors import FloorError
 from tournament.ledger_selectors import day_cages, tournament_cage
 from tournament.models import Event, LedgerLine
 from tournament.services import deals, ledger, registration
 from tournament.services.corrections import correction_undo, entry_void
-from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
 
 pytestmark = pytest.mark.usefixtures("counters_agree")
 

@@ -8,12 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from actions.bust import BustReport, bust_undo_last, entries_bust
 from core.errors import FloorError
 from tournament.domain.eliminations import places_are_complete
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts
 from tournament.services.deals import desk_totals, owed, prize_paid
-from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
 from tournament.services.registration import (
     entry_register,
     player_create,

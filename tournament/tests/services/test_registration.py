@@ -54,7 +54,7 @@ def test_no_second_live_entry(make_tournament, actor):
 
 
 def test_reentry_after_bust_within_limit(make_tournament, actor, register):
-    from tournament.services.eliminations import BustReport, entries_bust
+    from actions.bust import BustReport, entries_bust
 
     t = make_tournament(
         status="running",

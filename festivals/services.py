@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
+from actions.tournaments import tournament_reopen, tournament_status_set
 from config.bulk import insert_columns
 from counts.models import ChipCount, CountSource
 from counts.services import counts_record
@@ -54,8 +55,6 @@ from tournament.services.registration import registration_close
 from tournament.services.tournaments import (
     TOURNAMENT_FIELDS,
     tournament_create,
-    tournament_reopen,
-    tournament_status_set,
     tournament_update,
 )
 

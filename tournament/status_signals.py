@@ -14,12 +14,6 @@ from django.dispatch import Signal
 # status change.
 tournament_finished = Signal()
 
-# A director has just reopened a finished tournament.
-tournament_reopened = Signal()
-
-# The levels of a running tournament were edited: the clock's next level end may have moved.
-structure_changed = Signal()
-
 # Players left or came back to seats outside the tables app (a bust, its undo, a voided
 # registration): arguments `tournament_id` and `table_ids`. The tables app tells those tables'
 # screens (tables/receivers.py).

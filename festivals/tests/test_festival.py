@@ -8,6 +8,7 @@ from random import Random
 
 import pytest
 
+from actions.tournaments import tournament_reopen, tournament_status_set
 from counts.models import ChipCount
 from festivals import services as fest
 from festivals.domain.day2 import Seat, Survivor, draw_violations
@@ -23,7 +24,6 @@ from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import corrections
 from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import entry_register, entry_unregister, player_create
-from tournament.services.tournaments import tournament_reopen, tournament_status_set
 
 pytestmark = pytest.mark.django_db
 

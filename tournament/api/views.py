@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from actions import tournaments as commands
 from clocks.selectors import numbered
 from tournament.api import serializers as s
 from tournament.api.permissions import (
@@ -100,7 +101,7 @@ class TournamentStatus(APIView):
     def post(self, request: Request, pk: int) -> Response:
         ser = s.StatusSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        t = tournaments.tournament_status_set(
+        t = commands.tournament_status_set(
             tournament=_tournament(pk), status=ser.validated_data["status"], actor=_actor(request)
         )
         return Response(s.TournamentSerializer(t).data)
@@ -115,7 +116,7 @@ class TournamentReopen(APIView):
     def post(self, request: Request, pk: int) -> Response:
         ser = s.ReopenSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        t = tournaments.tournament_reopen(
+        t = commands.tournament_reopen(
             tournament=_tournament(pk), actor=_actor(request), reason=ser.validated_data["reason"]
         )
         return Response(s.TournamentSerializer(t).data)
@@ -148,7 +149,7 @@ class Levels(APIView):
             for d in ser.validated_data
         ]
         t = _tournament(pk)
-        tournaments.structure_replace_levels(tournament=t, levels=levels, actor=_actor(request))
+        commands.structure_replace_levels(tournament=t, levels=levels, actor=_actor(request))
         rows = numbered(list(t.structure.levels.all()))
         return Response(s.LevelSerializer(rows, many=True).data)
 

@@ -172,8 +172,8 @@ def test_boards_are_ordered_by_version(seated, register, sent, django_capture_on
 def test_a_structure_edit_sends_the_levels(
     make_tournament, actor, sent, django_capture_on_commit_callbacks
 ):
+    from actions.tournaments import structure_replace_levels
     from tournament.domain.structure import LevelSpec
-    from tournament.services.tournaments import structure_replace_levels
 
     t = make_tournament()
     levels = [LevelSpec(minutes=15, small_blind=100 * n, big_blind=200 * n) for n in (1, 2, 3)]

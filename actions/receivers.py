@@ -1,12 +1,18 @@
-"""Every flow from one app into another, in one place. Each receiver runs inside the
-transaction of the change that sent its signal, so both commit or roll back together.
+"""The flows from one app into another that still travel by signal. Each receiver runs inside
+the transaction of the change that sent its signal, so both commit or roll back together.
+
+Registration, check-in, voids and their undos, the tournament's status and structure are
+commands (actions/registration.py, signups.py, corrections.py, tournaments.py) that call each
+app's services in turn; they send none of these signals.
 
 | signal (sender app)                      | what follows (app)                                  |
 |------------------------------------------|-----------------------------------------------------|
-| seats_changed (tournament: bust, undo,   | the tables' tablets and the console are told        |
-|   void, refund)                          |   (tables.live)                                     |
-| entry_joined_field (tournament: late     | a random seat once seats are drawn, tda-de 7        |
-|   entry, alternate in, void undone)      |   (tables.services.entry_seat)                      |
+| seats_changed (tournament: a bust, its   | the tables' tablets and the console are told        |
+|   undo; until the bust's command tells   |   (tables.live)                                     |
+|   them itself)                           |                                                     |
+| entry_joined_field (tournament: an       | a random seat once seats are drawn, tda-de 7        |
+|   alternate in after a bust; until the   |   (tables.services.entry_seat)                      |
+|   bust's command seats it itself)        |                                                     |
 | hand_finished (tables: hand done)        | penalised players sit out one hand less, tda-de 69  |
 |                                          |   (rules_engine.services.penalties_count_hand)      |
 | busts_confirmed (tables: dealer reports  | the players are out, ranked together                |
@@ -18,6 +24,10 @@ transaction of the change that sent its signal, so both commit or roll back toge
 |   the final table, a bust at the bubble; |                                                     |
 |   registration closed or reopened by     | they take the new end of late registration (the     |
 |   hand, the late-registration level)     |   live message `speech`)                            |
+
+The last one stays a signal on purpose: every service of every app writes event-log rows, and
+what the room hears follows the row, whoever wrote it; a sender that had to know the clocks'
+announcements would have to be each of them.
 """
 
 from __future__ import annotations

@@ -63,6 +63,7 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
     _django.setup(migrate=False)  # a fresh process: no connection or pool shared with others
     from django.db import OperationalError, close_old_connections
 
+    from actions.registration import entry_register
     from clocks.selectors import clock_state_for
     from clocks.services import clock_command, clocks_announce_due
     from tables import services as svc
@@ -71,7 +72,7 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
     from tournament.events import Actor
     from tournament.models import Tournament
     from tournament.services.eliminations import BustReport, entries_bust
-    from tournament.services.registration import entry_register, player_create
+    from tournament.services.registration import player_create
 
     rng = random.Random(seed)
     me = Actor(user=None, label=f"client {seed}", source="stress")

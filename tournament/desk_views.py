@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from actions import registration as registering
 from tournament.correction_views import desk_same_name, players_known
 from tournament.errors import FloorError
 from tournament.events import Actor
@@ -65,7 +66,7 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
                 pass
             elif request.POST.get("player"):
                 player = get_object_or_404(Player, pk=existing_id or 0)
-                created = registration.entry_register(
+                created = registering.entry_register(
                     tournament=tournament,
                     player=player,
                     actor=actor,
@@ -73,7 +74,7 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
                     method=data["method"],
                 )
             else:
-                created = registration.player_register(
+                created = registering.player_register(
                     tournament=tournament,
                     name=data["name"],
                     display_name=data["display_name"],
@@ -197,7 +198,7 @@ def entry_purchase(request: HttpRequest, pk: int, entry_id: int, kind: str) -> H
 def entry_unregister(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     entry = _entry(request, pk, entry_id)
     try:
-        registration.entry_unregister(entry=entry, actor=Actor.from_request(request))
+        registering.entry_unregister(entry=entry, actor=Actor.from_request(request))
     except FloorError as exc:
         messages.error(request, str(exc))
     else:

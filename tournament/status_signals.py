@@ -1,8 +1,10 @@
-"""What the tournament app tells the layer above (actions/receivers.py) and the other apps:
-its end, its reopening, an edit of its structure, seats freed, a player joining the field.
+"""What the bust path (tournament/services/eliminations.py) tells the layer above until its
+command (actions/bust.py) calls the other apps itself: the tournament's end, seats freed, an
+alternate joining the field. Every other path calls the apps by its command in actions/
+(registration, corrections, sign-ups, the tournament's status and structure) and sends none.
 
-Sent inside the transaction that changes the status, with the tournament row locked, so what
-other apps do on them (the clock stops, `clocks/receivers.py`) commits or rolls back with it.
+Sent inside the transaction of the change, with the tournament row locked, so what other apps
+do on them (the clock stops, `clocks/receivers.py`) commits or rolls back with it.
 Receivers take keyword arguments `tournament` and `actor` (a `tournament.events.Actor`).
 """
 
@@ -10,21 +12,15 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-# The tournament has just finished: the last bust, a satellite's last seat, or a director's
-# status change.
+# The tournament has just finished: the last bust, a satellite's last seat.
 tournament_finished = Signal()
 
-# Players left or came back to seats outside the tables app (a bust, its undo, a voided
-# registration): arguments `tournament_id` and `table_ids`. The tables app tells those tables'
-# screens (tables/receivers.py).
+# Players left or came back to seats outside the tables app (a bust, its undo): arguments
+# `tournament_id` and `table_ids`. The tables app tells those tables' screens
+# (actions/receivers.py).
 seats_changed = Signal()
 
-# An entry joined the field in play (a late registration, a promoted alternate, a voided
-# registration given back): arguments `tournament`, `entry`, `actor`. Once seats are drawn the
-# layer above has the tables app seat it (actions/receivers.py).
+# An alternate joined the field after a bust (`registration.alternate_promote_next`):
+# arguments `tournament`, `entry`, `actor`. Once seats are drawn the layer above has the tables
+# app seat it (actions/receivers.py).
 entry_joined_field = Signal()
-
-# A player is about to enter the tournament (before anything is written): arguments
-# `tournament` and `player`. A receiver refuses the entry by raising FloorError; an event with
-# starting flights refuses a player its policy keeps out of another flight (festivals/).
-entry_registering = Signal()

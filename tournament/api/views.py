@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from actions import registration as registering
 from actions import tournaments as commands
 from clocks.selectors import numbered
 from tournament.api import serializers as s
@@ -193,7 +194,7 @@ class Entries(APIView):
             player = Player.objects.filter(pk=data["player"]).first()
             if player is None:
                 raise FloorError(_("Unknown player."), field="player")
-            entry = registration.entry_register(
+            entry = registering.entry_register(
                 tournament=t,
                 player=player,
                 actor=actor,
@@ -201,7 +202,7 @@ class Entries(APIView):
                 method=data["payment_method"],
             )
         else:
-            entry = registration.player_register(
+            entry = registering.player_register(
                 tournament=t,
                 name=data["name"],
                 display_name=data.get("display_name", ""),
@@ -245,7 +246,7 @@ class EntryUnregister(APIView):
 
     @extend_schema(request=None, responses=s.EntrySerializer)
     def post(self, request: Request, pk: int, entry_id: int) -> Response:
-        entry = registration.entry_unregister(entry=_entry(pk, entry_id), actor=_actor(request))
+        entry = registering.entry_unregister(entry=_entry(pk, entry_id), actor=_actor(request))
         return Response(s.EntrySerializer(entry).data)
 
 

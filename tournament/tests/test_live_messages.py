@@ -267,7 +267,7 @@ def test_the_winner_hears_of_the_win_and_the_out_their_rank(
 def test_an_alternate_who_takes_a_freed_place_gets_one_seat_message(
     make_tournament, register, actor, sent, django_capture_on_commit_callbacks
 ):
-    from tournament.services.corrections import entry_void
+    from actions.corrections import entry_void
 
     t = make_tournament(status="registering", capacity=4)
     entries = [register(t) for _ in range(5)]

@@ -10,11 +10,12 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.corrections import correction_undo, entry_void
+from actions.registration import entry_unregister
 from tournament.errors import FloorError
 from tournament.ledger_selectors import day_cages, tournament_cage
 from tournament.models import Event, LedgerLine
 from tournament.services import deals, ledger, registration
-from tournament.services.corrections import correction_undo, entry_void
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
 
 pytestmark = pytest.mark.usefixtures("counters_agree")
@@ -33,7 +34,7 @@ def test_every_purchase_refund_and_payout_is_a_line_with_its_method(make_tournam
         tournament=t, player=_player(actor, "Bea Bar"), actor=actor, method="cash"
     )
     registration.entry_purchase(entry=cash, kind="rebuy", actor=actor, method="transfer")
-    registration.entry_unregister(entry=card, actor=actor)
+    entry_unregister(entry=card, actor=actor)
     rows = list(t.ledger.order_by("id").values_list("kind", "method", "amount", "prizes", "fees"))
     assert rows == [
         ("buyin", "card", 11000, 10000, 1000),

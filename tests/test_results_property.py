@@ -15,6 +15,7 @@ from django.db.models import F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from actions.registration import entry_register
 from tables import services as seating
 from tables.models import SeatAssignment, Table, TableReport
 from tournament.domain.eliminations import places_are_complete
@@ -22,11 +23,7 @@ from tournament.errors import FloorError
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
-from tournament.services.registration import (
-    entry_register,
-    player_create,
-    registration_close,
-)
+from tournament.services.registration import player_create, registration_close
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

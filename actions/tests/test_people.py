@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.registration import entry_register
 from leagues import services as league_svc
 from leagues.selectors import as_points, season_standings
 from signups.services import signup_create
@@ -18,7 +19,7 @@ from tournament.errors import FloorError
 from tournament.models import Club, Tournament
 from tournament.services import people
 from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.registration import entry_register, player_create, registration_close
+from tournament.services.registration import player_create, registration_close
 
 pytestmark = pytest.mark.django_db
 

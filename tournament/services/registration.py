@@ -26,7 +26,6 @@ from tournament.domain.lifecycle import (
     check_purchase,
     field_may_grow,
 )
-from tournament.domain.names import fold
 from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board, notify_seats
@@ -341,41 +340,6 @@ def entry_create(checked: Registration, *, actor: Actor) -> Entry:
     return entry
 
 
-@transaction.atomic
-def entry_register(
-    *,
-    tournament: Tournament,
-    player: Player,
-    actor: Actor,
-    now: datetime | None = None,
-    idempotency_key: str = "",
-    fingerprint: str = "",
-    method: str = "cash",
-) -> Entry:
-    """Register `player`: a first entry or, after a bust, a re-entry (tda-de 27) — the
-    tournament's part only (no other app's policy, no seat: `actions.registration` has those).
-
-    Beyond the room's capacity the entry becomes an alternate and waits for a seat (tda-de 7).
-
-    With an `idempotency_key`, a second registration with the same key (a double click, a
-    retry after a timeout) returns the entry the first one made, marked `replayed`, and changes
-    nothing; the key is stored in the same transaction as the entry.
-
-    `method` is how the buy-in was paid; it goes into the cash ledger (docs/ledger.md).
-    """
-    checked = entry_register_check(
-        tournament=tournament,
-        player=player,
-        now=now,
-        idempotency_key=idempotency_key,
-        fingerprint=fingerprint,
-        method=method,
-    )
-    if checked.replayed is not None:
-        return checked.replayed
-    return entry_create(checked, actor=actor)
-
-
 def registration_replayed(
     *, tournament: Tournament, idempotency_key: str, fingerprint: str
 ) -> Entry | None:
@@ -385,41 +349,6 @@ def registration_replayed(
         return None
     locked = lock_tournament(tournament.pk, key=True)
     return _replayed(locked.pk, idempotency_key, fingerprint)
-
-
-@transaction.atomic
-def player_register(
-    *,
-    tournament: Tournament,
-    name: str,
-    display_name: str = "",
-    email: str = "",
-    phone: str = "",
-    actor: Actor,
-    idempotency_key: str = "",
-    method: str = "cash",
-) -> Entry:
-    """A new player and their first entry, in one transaction: a refused registration (closed,
-    late registration over, a bad name, no seat) leaves no player row with contact data.
-    A key used before returns that registration's entry and creates no player."""
-    fingerprint = "name:" + fold(name)
-    method = ledger.purchase_method(method)
-    again = registration_replayed(
-        tournament=tournament, idempotency_key=idempotency_key, fingerprint=fingerprint
-    )
-    if again is not None:
-        return again
-    player = player_create(
-        name=name, display_name=display_name, email=email, phone=phone, actor=actor
-    )
-    return entry_register(
-        tournament=tournament,
-        player=player,
-        actor=actor,
-        idempotency_key=idempotency_key,
-        fingerprint=fingerprint,
-        method=method,
-    )
 
 
 @transaction.atomic

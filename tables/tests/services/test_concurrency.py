@@ -10,13 +10,14 @@ import pytest
 from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 
+from actions.registration import entry_register
 from tables import services as svc
 from tables.models import SeatAssignment, Table
 from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.models import EntryStatus, Event
 from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import player_create
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

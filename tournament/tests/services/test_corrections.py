@@ -12,19 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from actions import corrections as commands
+from actions.registration import entry_register, player_register
 from tournament.errors import FloorError
 from tournament.models import EntryStatus, Player, Purchase, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import corrections
 from tournament.services.deals import prize_paid
 from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.registration import (
-    entry_purchase,
-    entry_register,
-    player_create,
-    player_register,
-    registration_close,
-)
+from tournament.services.registration import entry_purchase, player_create, registration_close
 from tournament.templatetags.events import event_sentence
 
 # Every counter the database keeps agrees with a full recount after each test.

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from actions import registration as registering
 from actions.corrections import correction_undo, entry_void
 from actions.registration import entry_unregister
 from tournament.errors import FloorError
@@ -27,10 +28,10 @@ def _player(actor, name):
 
 def test_every_purchase_refund_and_payout_is_a_line_with_its_method(make_tournament, actor):
     t = make_tournament(status="registering", rebuys_max=1, rebuy_price=5000, rebuy_fee=500)
-    card = registration.entry_register(
+    card = registering.entry_register(
         tournament=t, player=_player(actor, "Karl Karte"), actor=actor, method="card"
     )
-    cash = registration.entry_register(
+    cash = registering.entry_register(
         tournament=t, player=_player(actor, "Bea Bar"), actor=actor, method="cash"
     )
     registration.entry_purchase(entry=cash, kind="rebuy", actor=actor, method="transfer")
@@ -51,7 +52,7 @@ def test_a_missing_or_unknown_method_is_refused_and_nothing_is_written(make_tour
     t = make_tournament(status="registering")
     for bad in ("", "cheque", None):
         with pytest.raises(FloorError):
-            registration.player_register(tournament=t, name="Ida Ohne", actor=actor, method=bad)
+            registering.player_register(tournament=t, name="Ida Ohne", actor=actor, method=bad)
     assert t.entries.count() == 0 and LedgerLine.objects.count() == 0
 
 
@@ -169,7 +170,7 @@ def test_staff_fee_house_money_overlay_comps_and_seats_reconcile_to_the_cent(
     )
     methods = ["cash", "cash", "card", "comp", "voucher", "satellite"]
     for n, method in enumerate(methods):
-        registration.entry_register(
+        registering.entry_register(
             tournament=t, player=_player(actor, f"Gast Nummer{n}"), actor=actor, method=method
         )
     cage = tournament_cage(t)
@@ -187,7 +188,7 @@ def test_a_void_refunds_through_the_ledger_and_its_undo_takes_the_money_back(
     make_tournament, actor
 ):
     t = make_tournament(status="registering")
-    e = registration.entry_register(
+    e = registering.entry_register(
         tournament=t, player=_player(actor, "Vera Void"), actor=actor, method="card"
     )
     event = entry_void(entry=e, actor=actor)
@@ -267,7 +268,7 @@ def test_the_cage_writes_every_amount_below_zero_one_way(client, director, make_
     import re
 
     t = make_tournament(status="registering", house_contribution=10_000)
-    registration.entry_register(
+    registering.entry_register(
         tournament=t, player=_player(actor, "Mia Minus"), actor=actor, method="cash"
     )
     ledger.cash_difference(

@@ -8,18 +8,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from actions.registration import entry_register
 from tournament.domain.eliminations import places_are_complete
 from tournament.errors import FloorError
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts
 from tournament.services.deals import desk_totals, owed, prize_paid
 from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
-from tournament.services.registration import (
-    entry_register,
-    player_create,
-    registration_close,
-    registration_reopen,
-)
+from tournament.services.registration import player_create, registration_close, registration_reopen
 
 pytestmark = pytest.mark.django_db
 

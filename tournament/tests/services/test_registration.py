@@ -48,9 +48,9 @@ def test_registration_closed_while_planned(make_tournament, register):
 def test_no_second_live_entry(make_tournament, actor):
     t = make_tournament(status="registering", max_entries_per_player=3)
     player = registration.player_create(name="Clara Braun", actor=actor)
-    registration.entry_register(tournament=t, player=player, actor=actor)
+    registering.entry_register(tournament=t, player=player, actor=actor)
     with pytest.raises(FloorError, match="live entry"):
-        registration.entry_register(tournament=t, player=player, actor=actor)
+        registering.entry_register(tournament=t, player=player, actor=actor)
     assert t.entries.count() == 1
 
 
@@ -65,16 +65,16 @@ def test_reentry_after_bust_within_limit(make_tournament, actor, register):
     )
     start_clock(t, 1)
     player = registration.player_create(name="David Koch", actor=actor)
-    first = registration.entry_register(tournament=t, player=player, actor=actor)
+    first = registering.entry_register(tournament=t, player=player, actor=actor)
     register(t)
     register(t)
     entries_bust(tournament=t, busts=[BustReport(entry=first)], actor=actor)
-    again = registration.entry_register(tournament=t, player=player, actor=actor)
+    again = registering.entry_register(tournament=t, player=player, actor=actor)
     assert again.is_reentry
     assert again.purchases.get().kind == "reentry"
     entries_bust(tournament=t, busts=[BustReport(entry=again)], actor=actor)
     with pytest.raises(FloorError):
-        registration.entry_register(tournament=t, player=player, actor=actor)
+        registering.entry_register(tournament=t, player=player, actor=actor)
 
 
 def test_late_registration_closes_after_the_level(make_tournament, register):

@@ -145,7 +145,8 @@ def make_tournament(actor: Any, chip_set: Any, template: Any) -> Callable[..., A
 
 @pytest.fixture
 def register(actor: Any) -> Callable[..., Any]:
-    from tournament.services.registration import entry_register, player_create
+    from actions.registration import entry_register
+    from tournament.services.registration import player_create
 
     counter = {"n": 0}
 

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 
 from django.db import transaction
 
+from actions.registration import alternate_promote_next
 from clocks.announcements import announce_bubble
 from clocks.services import clock_stop
 from tables.live import notify_tables
@@ -44,7 +45,6 @@ from tournament.live import notify_board, notify_seats
 from tournament.models import Entry, Tournament
 from tournament.services import eliminations
 from tournament.services.eliminations import BustReport
-from tournament.services.registration import alternate_promote_next
 
 __all__ = ["BustReport", "bust_undo_last", "entries_bust", "report_resolve"]
 

@@ -64,6 +64,7 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
     from django.db import OperationalError, close_old_connections
 
     from actions.bust import BustReport, entries_bust
+    from actions.registration import entry_register
     from actions.tables import hand_done
     from clocks.selectors import clock_state_for
     from clocks.services import clock_command, clocks_announce_due
@@ -72,7 +73,7 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
     from tables.models import SeatAssignment, Table
     from tournament.events import Actor
     from tournament.models import Tournament
-    from tournament.services.registration import entry_register, player_create
+    from tournament.services.registration import player_create
 
     rng = random.Random(seed)
     me = Actor(user=None, label=f"client {seed}", source="stress")

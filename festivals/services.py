@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
+from actions.tournaments import tournament_reopen, tournament_status_set
 from config.bulk import insert_columns
 from core.errors import Conflict, FloorError, NotFound
 from counts.models import ChipCount, CountSource
@@ -55,8 +56,6 @@ from tournament.services.registration import registration_close
 from tournament.services.tournaments import (
     TOURNAMENT_FIELDS,
     tournament_create,
-    tournament_reopen,
-    tournament_status_set,
     tournament_update,
 )
 

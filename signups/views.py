@@ -21,6 +21,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from actions.signups import signup_check_in
 from core.errors import FloorError, NotFound
 from core.inputs import search_text, whole_number_or_none
 from core.links import public_url
@@ -319,7 +320,7 @@ def _console_action(
         method = request.POST.get("method", "")
         if method not in PURCHASE_METHODS:
             raise FloorError(_("Say how the buy-in was paid."))
-        done = su.signup_check_in(signup=signup, actor=actor, method=method, director=director)
+        done = signup_check_in(signup=signup, actor=actor, method=method, director=director)
         entry = done.entry
         seat = getattr(entry, "seat", None) if entry else None
         if seat is not None:

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from actions.bust import BustReport, bust_undo_last, entries_bust, report_resolve
+from actions.registration import entry_register
 from actions.tables import hand_done
 from core.errors import FloorError
 from tables import services as seating
@@ -23,11 +24,7 @@ from tables.models import SeatAssignment, Table, TableReport
 from tournament.domain.eliminations import places_are_complete
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts
-from tournament.services.registration import (
-    entry_register,
-    player_create,
-    registration_close,
-)
+from tournament.services.registration import player_create, registration_close
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

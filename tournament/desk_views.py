@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from actions import registration as registering
 from actions.bust import BustReport, bust_undo_last, entries_bust
 from core.errors import FloorError
 from core.inputs import amount, next_url, search_text, whole_number_or_none, whole_numbers
@@ -66,7 +67,7 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
                 pass
             elif request.POST.get("player"):
                 player = get_object_or_404(Player, pk=existing_id or 0)
-                created = registration.entry_register(
+                created = registering.entry_register(
                     tournament=tournament,
                     player=player,
                     actor=actor,
@@ -74,7 +75,7 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
                     method=data["method"],
                 )
             else:
-                created = registration.player_register(
+                created = registering.player_register(
                     tournament=tournament,
                     name=data["name"],
                     display_name=data["display_name"],
@@ -198,7 +199,7 @@ def entry_purchase(request: HttpRequest, pk: int, entry_id: int, kind: str) -> H
 def entry_unregister(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     entry = _entry(request, pk, entry_id)
     try:
-        registration.entry_unregister(entry=entry, actor=Actor.from_request(request))
+        registering.entry_unregister(entry=entry, actor=Actor.from_request(request))
     except FloorError as exc:
         messages.error(request, str(exc))
     else:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from actions import tournaments as commands
 from core.csvexport import csv_response
 from core.errors import FloorError
 from core.inputs import plain_text, search_text, whole_number_or_none
@@ -230,7 +231,7 @@ def status_actions(current: str) -> list[dict[str, Any]]:
 def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     try:
-        done = svc.tournament_reopen(
+        done = commands.tournament_reopen(
             tournament=tournament,
             actor=Actor.from_request(request),
             reason=plain_text(request.POST.get("reason"), longest=500, field="reason"),
@@ -253,7 +254,7 @@ def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_status(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     try:
-        svc.tournament_status_set(
+        commands.tournament_status_set(
             tournament=tournament,
             status=request.POST.get("status", ""),
             actor=Actor.from_request(request),
@@ -366,7 +367,7 @@ def structure_editor(request: HttpRequest, pk: int) -> HttpResponse:
         posted = _posted_rows(request)
         try:
             specs = _levels_from_rows(posted)
-            svc.structure_replace_levels(
+            commands.structure_replace_levels(
                 tournament=tournament, levels=specs, actor=Actor.from_request(request)
             )
         except FloorError as exc:
@@ -455,7 +456,7 @@ def _replace_from(request: HttpRequest, tournament: Tournament, levels: list[Lev
     state = clock_state_for(tournament)
     played = state.level_index if state.started else 0
     history = svc.level_specs(tournament.structure)[:played]
-    svc.structure_replace_levels(
+    commands.structure_replace_levels(
         tournament=tournament, levels=history + levels[played:], actor=Actor.from_request(request)
     )
 

@@ -8,13 +8,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from actions.registration import entry_register
 from counts.models import ChipCount
 from festivals.models import Bagging, Carried, FlightEvent
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import tournament_numbers
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import player_create
 
 pytestmark = pytest.mark.django_db
 

@@ -33,7 +33,7 @@ def people(actor):
 @pytest.fixture
 def play(make_tournament, actor):
     """A finished tournament of `order` (players, winner first)."""
-    from tournament.services.registration import entry_register
+    from actions.registration import entry_register
 
     def run(order, name="Friday", days_ago=1):
         t = make_tournament(

@@ -139,10 +139,11 @@ async def test_a_screen_the_hub_drops_is_closed_so_the_page_reconnects(tournamen
 async def test_a_players_phone_gets_the_board_only_once_the_player_is_out(make_tournament):
     from asgiref.sync import sync_to_async
 
+    from actions.registration import entry_register
     from live.realtime import entry_group
     from tournament.events import Actor
     from tournament.models import Entry, EntryStatus
-    from tournament.services.registration import entry_register, player_create
+    from tournament.services.registration import player_create
 
     @sync_to_async
     def an_entry() -> Entry:

@@ -10,8 +10,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def seated(make_tournament, actor):
+    from actions.registration import entry_register
     from tables.models import SeatAssignment, Table
-    from tournament.services.registration import entry_register, player_create
+    from tournament.services.registration import player_create
 
     t = make_tournament(status="registering")
     table = Table.objects.create(tournament=t, number=12, seats=9, area="Saal 2")
@@ -36,7 +37,8 @@ def test_find_by_number_and_name(client, seated):
     "q", ["Schäfer", "schafer", "Schaefer", "SCHAEFER", "anna schäfer", "Schäfer Anna", "Anna S"]
 )
 def test_find_by_surname_with_and_without_umlauts_in_any_order(client, seated, actor, q):
-    from tournament.services.registration import entry_register, player_create
+    from actions.registration import entry_register
+    from tournament.services.registration import player_create
 
     t, _ = seated
     anna = player_create(name="Anna Schäfer", display_name="Anna S.", actor=actor)

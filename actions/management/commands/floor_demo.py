@@ -14,6 +14,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from actions import registration as registering
+from actions import tournaments as commands
 from core.roles import DIRECTOR, FLOOR, ensure_role_groups
 from live.realtime import live_flush
 from tournament.domain.structure import TEMPLATES
@@ -136,17 +138,17 @@ class Command(BaseCommand):
             bounty_kind="progressive",
             bounty=2500,
         )
-        tournaments.tournament_status_set(tournament=tournament, status="registering", actor=actor)
+        commands.tournament_status_set(tournament=tournament, status="registering", actor=actor)
         entries = []
         for n, name in enumerate(names[-27:]):
             player = registration.player_create(name=name, actor=actor)
             entries.append(
-                registration.entry_register(
+                registering.entry_register(
                     tournament=tournament, player=player, actor=actor, method=_paid_by(n)
                 )
             )
         cls._seat(tournament, actor, rng)
-        tournaments.tournament_status_set(tournament=tournament, status="running", actor=actor)
+        commands.tournament_status_set(tournament=tournament, status="running", actor=actor)
         # The field is final before anyone reaches the money (27 entries pay 4 places).
         registration.registration_close(tournament=tournament, actor=actor)
         tournament.refresh_from_db()
@@ -210,16 +212,16 @@ class Command(BaseCommand):
         flights = [f.tournament for f in event.flights.order_by("position")]
         pool = iter(names[:60])
         for n, (flight, players) in enumerate(zip(flights, (18, 18, 10), strict=True)):
-            tournaments.tournament_status_set(tournament=flight, status="registering", actor=boss)
+            commands.tournament_status_set(tournament=flight, status="registering", actor=boss)
             for i in range(players):
                 player = registration.player_create(name=next(pool), actor=boss)
-                registration.entry_register(
+                registering.entry_register(
                     tournament=flight, player=player, actor=boss, method=_paid_by(i)
                 )
             if n == 2:
                 break
             seating.seats_draw(tournament=flight, actor=boss)
-            tournaments.tournament_status_set(tournament=flight, status="running", actor=boss)
+            commands.tournament_status_set(tournament=flight, status="running", actor=boss)
             alive = list(flight.entries.filter(status="active").order_by("?"))
             for entry in alive[:8]:
                 entries_bust(tournament=flight, busts=[BustReport(entry=entry)], actor=boss)
@@ -307,7 +309,7 @@ class Command(BaseCommand):
             addon_until_level=6,
             guarantee=2000000,
         )
-        tournaments.tournament_status_set(tournament=tournament, status="registering", actor=actor)
+        commands.tournament_status_set(tournament=tournament, status="registering", actor=actor)
         rng = random.Random(7)
         names = [f"{f} {last}" for f in FIRST for last in LAST]
         rng.shuffle(names)
@@ -316,7 +318,7 @@ class Command(BaseCommand):
             if i >= len(names):
                 name = f"{name} {i // len(names) + 1}"
             player = registration.player_create(name=name, actor=actor)
-            registration.entry_register(
+            registering.entry_register(
                 tournament=tournament, player=player, actor=actor, method=_paid_by(i)
             )
         self._seat(tournament, actor, rng)

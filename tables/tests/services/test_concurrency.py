@@ -11,13 +11,14 @@ from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 
 from actions.bust import BustReport, entries_bust
+from actions.registration import entry_register
 from actions.tables import hand_done
 from core.errors import FloorError
 from tables import services as svc
 from tables.models import SeatAssignment, Table
 from tournament.events import Actor
 from tournament.models import EntryStatus, Event
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import player_create
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

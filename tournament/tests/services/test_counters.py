@@ -8,13 +8,14 @@ import pytest
 from django.db.models import Count, Q, Sum
 
 from actions.bust import BustReport, bust_undo_last, entries_bust
+from actions.registration import entry_register, entry_unregister
 from actions.tables import hand_done
 from tables import services as svc
 from tables.models import SeatAssignment, Table
 from tournament import counters
 from tournament.models import EntryStatus, Purchase, Tournament
 from tournament.services.archive import tournament_export, tournament_import
-from tournament.services.registration import entry_purchase, entry_register, entry_unregister
+from tournament.services.registration import entry_purchase
 
 # After each test, `floor_recount --check` agrees too (tournament/counters.py `check`).
 pytestmark = pytest.mark.usefixtures("counters_agree")

@@ -6,10 +6,10 @@ import pytest
 from django.utils import timezone
 
 from actions.bust import BustReport, bust_undo_last, entries_bust
+from actions.tournaments import tournament_reopen, tournament_status_set
 from core.errors import FloorError
 from tournament.models import EntryStatus, Status
 from tournament.selectors import payout_amounts
-from tournament.services.tournaments import tournament_reopen, tournament_status_set
 
 pytestmark = pytest.mark.django_db
 

@@ -9,17 +9,13 @@ import pytest
 from django.utils import timezone
 
 from actions.bust import BustReport, bust_undo_last, entries_bust
+from actions.registration import entry_register
 from core.errors import FloorError
 from tournament.domain.eliminations import places_are_complete
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts
 from tournament.services.deals import desk_totals, owed, prize_paid
-from tournament.services.registration import (
-    entry_register,
-    player_create,
-    registration_close,
-    registration_reopen,
-)
+from tournament.services.registration import player_create, registration_close, registration_reopen
 
 pytestmark = pytest.mark.django_db
 

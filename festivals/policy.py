@@ -1,23 +1,23 @@
 """Who may enter a starting flight, by the event's policy (docs/festivals.md): a survivor of
 one flight plays no other when every bag advances; a player still playing a flight enters no
 other until it has bagged; with no re-entry across flights, a player out in one flight enters
-no other."""
+no other.
+
+Checked by the registration's command (actions/registration.py) before an entry is written."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from core.errors import FloorError
 from festivals.models import Advance, Flight
-from tournament.models import Entry, EntryStatus
-from tournament.status_signals import entry_registering
+from tournament.models import Entry, EntryStatus, Player, Tournament
 
 
-@receiver(entry_registering, dispatch_uid="festivals.flight_policy")
-def flight_policy(*, tournament: Any, player: Any, **_kw: Any) -> None:
+def flight_entry_check(*, tournament: Tournament, player: Player) -> None:
+    """Refuse (FloorError) an entry the event's policy keeps out: a Day 2's, or one in a
+    starting flight while the player plays, survived or (without re-entry across flights)
+    played another. `tournament` is the locked row."""
     if tournament.pooled:
         # A Day 2's entries are the bags its flights' closed days carried in (services._carry);
         # a player registered here would have no bag, and the Day-2 draw would refuse the field.

@@ -46,10 +46,10 @@ from tables.services.tablet_keys import (
 )
 from tournament.desk_views import finish_message
 from tournament.events import Actor
+from tournament.field import field_is_final
 from tournament.forms import chips_or_none, entry_numbers
 from tournament.live import board_version
 from tournament.models import Entry, EntryStatus, Event, Tournament
-from tournament.selectors import field_is_final
 from tournament.views import console_context, get_tournament
 
 # --- Console: seating chart -----------------------------------------------------------------

@@ -14,6 +14,7 @@ from core.links import public_url
 from core.qr import qr_svg
 from core.ratelimit import allow
 from tournament.domain.levels import level_reached
+from tournament.field import field_final_by_row, field_is_final
 from tournament.live import seat_view
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.public_selectors import (
@@ -24,7 +25,6 @@ from tournament.public_selectors import (
     seat_by_number,
 )
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
-from tournament.services.registration import field_final_by_row, field_is_final
 from tournament.validation import SettingsBroken
 from tournament.views import get_tournament
 

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from tournament.models import Status, Tournament
-from tournament.public_selectors import final_results
+from tournament.results import final_results
 from tournament.services.deals import DealInput, deal_record, players_left
 from tournament.services.eliminations import BustReport, entries_bust
 

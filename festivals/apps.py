@@ -7,4 +7,5 @@ class FestivalsConfig(AppConfig):
     verbose_name = _("Events with starting flights")
 
     def ready(self) -> None:
-        from festivals import receivers  # noqa: F401  (who may enter another flight)
+        # inside: AppConfig.ready (who may enter another flight)
+        from festivals import receivers  # noqa: F401

@@ -7,4 +7,5 @@ class SignupsConfig(AppConfig):
     verbose_name = _("Sign-ups")
 
     def ready(self) -> None:
-        from signups import receivers  # noqa: F401  (walk-ins after the waiting list)
+        # inside: AppConfig.ready (walk-ins after the waiting list)
+        from signups import receivers  # noqa: F401

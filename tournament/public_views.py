@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from clocks.views import screen_config
 from core.inputs import search_text, whole_number_or_none
 from core.links import public_url
 from core.qr import qr_svg
@@ -37,8 +38,6 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
-    from clocks.views import screen_config
-
     tournament = get_tournament(pk)
     try:
         numbers: TournamentNumbers | None = tournament_numbers(tournament)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from clocks.selectors import clock_state_for
 from core.csvexport import csv_response
 from core.errors import FloorError
 from core.inputs import plain_text, search_text, whole_number_or_none
@@ -43,6 +44,8 @@ from tournament.forms import (
 from tournament.models import Status, Structure, Tournament
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services import tournaments as svc
+from tournament.services.archive import tournament_export
+from tournament.services.privacy import contact_read_record
 from tournament.structure_words import row_name, structure_error_text
 from tournament.templatetags.events import action_groups
 from tournament.templatetags.levels import until_texts
@@ -388,8 +391,6 @@ def _editor_page(
 ) -> HttpResponse:
     """The structure editor; a refused form comes back with what was typed (`rows` of the
     levels table, or the generator's form with its errors)."""
-    from clocks.selectors import clock_state_for
-
     state = clock_state_for(tournament)
     played = state.level_index if state.started else 0
     if rows is None:
@@ -450,8 +451,6 @@ def structure_generate(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _replace_from(request: HttpRequest, tournament: Tournament, levels: list[LevelSpec]) -> None:
-    from clocks.selectors import clock_state_for
-
     state = clock_state_for(tournament)
     played = state.level_index if state.started else 0
     history = svc.level_specs(tournament.structure)[:played]
@@ -546,9 +545,6 @@ def history(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 def tournament_export_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole tournament as one JSON file (directors only: it holds contact data)."""
-    from tournament.services.archive import tournament_export
-    from tournament.services.privacy import contact_read_record
-
     tournament = get_tournament(pk)
     export = tournament_export(tournament)
     contact_read_record(

@@ -3,9 +3,9 @@
 The clock's commands and the announcer (clocks/services.py) call `wake` after their transaction
 commits. In the embedded mode the in-process ticker (clocks/ticker.py) sleeps on `woken` until
 the next due instant and looks again at once. In the full stack the clock's next due instant
-gets the Celery task `clock_due` with that instant as its ETA (`arm`): the task is sent through
-the Celery app's registry by its name, since the task module (clocks/tasks.py) calls the
-services that call this one.
+gets the Celery task `clock_due` with that instant as its ETA (`arm`): the task is sent by its
+name, since the task module (clocks/tasks.py) calls the services that call this one (and a web
+process never imports it).
 
 Only near-term instants are armed (`ARM_HORIZON`, and never more than half the Redis broker's
 visibility timeout): an ETA task waits unacknowledged in the worker, and the broker hands it to
@@ -55,6 +55,10 @@ def _armed_key(clock_pk: int, when: datetime) -> str:
     return f"clocks.armed.{clock_pk}.{int(when.timestamp() * 1000)}"
 
 
+def _send(clock_pk: int, when: datetime) -> None:
+    current_app.send_task(CLOCK_DUE, args=(clock_pk,), eta=when)
+
+
 def arm(clock_pk: int, when: datetime, now: datetime | None = None) -> bool:
     """Queue `clock_due` for the clock's due instant `when`, once per clock and instant however
     many commands or passes ask (a cache key taken with `add`). Returns whether it queued."""
@@ -68,7 +72,7 @@ def arm(clock_pk: int, when: datetime, now: datetime | None = None) -> bool:
     if not cache.add(key, 1, timeout=int(max(ahead, 0)) + 30):
         return False  # already armed for this instant
     try:
-        current_app.tasks[CLOCK_DUE].apply_async(args=(clock_pk,), eta=when)
+        _send(clock_pk, when)
     except Exception:  # the broker is down: beat's tick announces it when it is back
         cache.delete(key)
         log.exception("could not arm clock %s for %s", clock_pk, when.isoformat())

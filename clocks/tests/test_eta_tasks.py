@@ -28,7 +28,8 @@ def queued(monkeypatch, settings):
     def apply_async(args, eta):
         sent.append((tuple(args), eta))
 
-    monkeypatch.setattr(tasks.clock_due, "apply_async", apply_async)
+    monkeypatch.setattr(tasks.clock_due, "apply_async", apply_async)  # the task's own retry
+    monkeypatch.setattr(wakeup, "_send", lambda clock_pk, eta: apply_async((clock_pk,), eta))
     return sent
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from clocks.announcement_audio import espeak_path
+from clocks import announcement_audio
 from clocks.announcements import clock_texts, late_until
 from clocks.domain.announcement_audio import VOICES
 from clocks.domain.announcements import FLOOR_KINDS, PLACEHOLDERS
@@ -109,7 +109,7 @@ def speech_config(tournament: Tournament) -> dict[str, Any]:
         "lateUntil": late_until(tournament),
         "words": {"queued": _("%(n)s more")},
         "audioUrl": reverse("announcement-audio", args=[tournament.pk])
-        if espeak_path() and language in VOICES
+        if announcement_audio.espeak_path() and language in VOICES
         else None,
         "floorFigures": {kind: list(PLACEHOLDERS[kind]) for kind in FLOOR_KINDS},
     }

@@ -182,7 +182,7 @@ def run_embedded(args: argparse.Namespace) -> dict[str, Any]:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from clocks import ticker
+    from clocks import ticker, wakeup
 
     started = _create_clocks(args.tournaments, args.spread)
 
@@ -219,7 +219,7 @@ def run_embedded(args: argparse.Namespace) -> dict[str, Any]:
     wall = time.monotonic() - wall0
     time.sleep(1.5)  # let an announcement in flight finish
     stop.set()
-    ticker.wake()
+    wakeup.wake()
     thread.join(timeout=10)
 
     return {

@@ -34,6 +34,7 @@ from live.realtime import send_on_commit, tournament_group
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Event, Status, Tournament
+from tournament.selectors import payout_amounts
 
 # The default words, in the reader's language (locale/). Numbers are spoken as numbers.
 DEFAULTS: dict[str, Any] = {
@@ -327,8 +328,6 @@ def _bubble(tournament_id: int, places: set[int]) -> Announcement | None:
 
 
 def _places_paid(tournament_id: int) -> int:
-    from tournament.selectors import payout_amounts
-
     tournament = Tournament.objects.get(pk=tournament_id)
     return len([a for a in payout_amounts(tournament) if a > 0])
 

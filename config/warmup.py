@@ -20,18 +20,21 @@ fails as it would have.
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
+
+from django.conf import settings
+from django.template import TemplateSyntaxError, engines
+from django.template.backends.django import DjangoTemplates
+from django.urls import reverse
+from django.utils import translation
+
+from tournament.domain.collation import collator
 
 logger = logging.getLogger(__name__)
 
 
 def warm() -> None:
-    from django.conf import settings
-    from django.template import TemplateSyntaxError, engines
-    from django.template.backends.django import DjangoTemplates
-    from django.urls import reverse
-    from django.utils import translation
-
     for code, _name in settings.LANGUAGES:
         with translation.override(code):  # the language's catalogue loaded
             reverse("home")  # every URL module imported, the resolver filled
@@ -50,8 +53,4 @@ def warm() -> None:
     # The table of the people's sort order (tournament/domain/collation.py: some 2 s to build),
     # in the background: the process serves meanwhile, and the first list by name waits for it
     # only if it comes sooner.
-    import threading
-
-    from tournament.domain.collation import collator
-
     threading.Thread(target=collator, name="floor-collation-warmup", daemon=True).start()

@@ -88,7 +88,7 @@ def _counted(key: str, seconds: int) -> int | None:
     client = getattr(cache, "client", None)
     if client is not None and hasattr(client, "get_client"):
         # django-redis. Counters stay plain integers, as the cache keeps them.
-        import redis
+        import redis  # inside: only with the Redis cache; the embedded mode never loads redis
 
         try:
             raw = client.get_client(write=True)

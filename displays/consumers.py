@@ -14,6 +14,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from displays.selectors import display_by_token
+from displays.services import assignment_payload, display_seen
 from live.realtime import display_group, refuse
 
 COOKIE = "floor_display"
@@ -67,17 +69,12 @@ class DisplayConsumer(AsyncWebsocketConsumer):
 
 @database_sync_to_async
 def _display_id(token: str) -> int | None:
-    from displays.selectors import display_by_token
-
     display = display_by_token(token)
     return None if display is None else display.pk
 
 
 @database_sync_to_async
 def _state_for(token: str) -> dict[str, Any] | None:
-    from displays.selectors import display_by_token
-    from displays.services import assignment_payload, display_seen
-
     display = display_by_token(token)
     if display is None:
         return None

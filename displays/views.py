@@ -26,6 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_POST, require_safe
 
+from clocks import views as clock_views
 from clocks.views import screen_config as clock_screen_config
 from core.errors import FloorError
 from core.ratelimit import allow
@@ -185,8 +186,6 @@ def _render_step(request: HttpRequest, display: Display, step: Step) -> HttpResp
 def _speech_config(tournament: Tournament) -> dict[str, Any] | None:
     """The big screen's spoken announcements (its `?sound=1`), for a clock view chosen for
     sound; None while the clocks app has none."""
-    from clocks import views as clock_views
-
     speech = getattr(clock_views, "speech_config", None)
     return speech(tournament) if speech is not None else None
 

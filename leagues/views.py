@@ -20,6 +20,7 @@ from leagues.domain.points import PointsError, table_from_json
 from leagues.forms import LeagueForm, SeasonForm, SeasonNewForm
 from leagues.models import League, Season, SeasonTournament
 from leagues.selectors import preview, season_standings, seasons_of_league
+from leagues.templatetags.leagues import points_text
 from leagues.words import formula_error
 from tournament.models import Tournament
 
@@ -233,8 +234,6 @@ def _csv(standings: Any, filename: str) -> HttpResponse:
 
 
 def _decimal(x: Any) -> str:
-    from leagues.templatetags.leagues import points_text
-
     return points_text(x)
 
 

@@ -61,7 +61,7 @@ async def _probe(client: Any) -> bool:
 
 
 async def _watch(url: str) -> None:
-    import redis.asyncio as aioredis
+    import redis.asyncio as aioredis  # inside: the full stack only; embedded never loads redis
 
     client = aioredis.from_url(
         url, socket_timeout=PROBE_TIMEOUT, socket_connect_timeout=PROBE_TIMEOUT

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from asgiref.sync import async_to_sync
+from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django import db
 from django.conf import settings
@@ -74,8 +75,6 @@ async def refuse(consumer: Any, code: int) -> None:
     (static/tables/dealer.js, static/displays/display.js, static/counts/live.js,
     static/signups/status.js). Nothing is sent in between; Channels' own `accept` is used, so
     the socket is never watched as a live one (live/feedwatch.py)."""
-    from channels.generic.websocket import AsyncWebsocketConsumer
-
     await AsyncWebsocketConsumer.accept(consumer)
     await consumer.close(code=code)
 
@@ -204,7 +203,7 @@ def _redis_numsub(*channels: str) -> list[int]:
     per ASGI process with a screen in the group), in one round trip."""
     global _numsub, _numsub_pid
     if _numsub is None or _numsub_pid != os.getpid():
-        import redis
+        import redis  # inside: the full stack's layer only; embedded never loads redis
 
         _numsub = redis.Redis.from_url(
             _layer_config()["hosts"][0], socket_timeout=0.5, socket_connect_timeout=0.5

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from core.errors import FloorError
 from core.figures import chips as _grouped
+from core.inputs import search_text, whole_number_or_none
 from rules_engine.domain.chiprace import ChipRaceError, Holding, colour_up
 from rules_engine.domain.interpret import (
     Declared,
@@ -53,6 +56,7 @@ from rules_engine.selectors import (  # noqa: F401  (the reads, importable from 
     tournament_version,
 )
 from rules_engine.words import colour_up_reason, facts_reason, penalty_reason
+from tables.models import SeatAssignment, Table
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus, Tournament
@@ -177,10 +181,6 @@ def irregularity_ruling(
 def rulings_search(tournament: Tournament, q: str) -> Any:
     """The ruling log, newest first; `q` matches the decision, reason, players, situation, a
     rule id (e.g. "tda-de 49" or just "49") or the ruleset version ruled under ("1.0")."""
-    from django.db.models import Q
-
-    from core.inputs import search_text, whole_number_or_none
-
     qs = Ruling.objects.filter(tournament=tournament)
     q = search_text(q)
     if q:
@@ -431,8 +431,6 @@ def penalty_record(
     sits (None without a seat). A disqualification takes the player's chips out of play: the
     layer above (`actions.penalties.penalty_give`, whose transaction this runs in) has the
     player out at once."""
-    from tables.models import SeatAssignment
-
     tournament = lock_tournament(tournament.pk, key=True)
     entry = playing_entry(tournament, number)
     reason = reason.strip()
@@ -488,8 +486,6 @@ def penalty_record(
 def penalties_count_hand(table: Any) -> None:
     """One hand finished at `table`: every penalised player seated there has one hand less to
     sit out (called inside the hand-done transaction)."""
-    from django.db.models import F
-
     entries = table.assignments.values("entry_id")
     Penalty.objects.filter(entry_id__in=entries, hands_left__gt=0).update(
         hands_left=F("hands_left") - 1
@@ -547,10 +543,6 @@ def colour_up_run(
     (stack, counted)} as the page showed them (the latest chip count, or an estimate from the
     chips in play), kept with the record. The cards come from the operating system's secure
     random source; every card dealt is recorded."""
-    import secrets
-
-    from tables.models import Table
-
     tournament = lock_tournament(tournament.pk, key=True)
     table = Table.objects.filter(tournament=tournament, number=table_number, is_open=True).first()
     if table is None:

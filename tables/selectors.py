@@ -43,7 +43,9 @@ from tables.models import (
     blinds_of,
 )
 from tables.models import ShotClock as ShotClockRow
+from tournament.live import board_version
 from tournament.models import Status, Tournament
+from tournament.public_selectors import initials, names_withheld
 
 T = TypeVar("T")
 
@@ -506,9 +508,6 @@ def public_table_views(tables: Sequence[Table]) -> dict[int, PublicTableView]:
     it: display names, initials once the tournament's results are old (docs/players.md). The
     version is read before the seats, as a board's is (tournament/live.py); the seats of all the
     tables in one statement."""
-    from tournament.live import board_version
-    from tournament.public_selectors import initials, names_withheld
-
     if not tables:
         return {}
     t = tables[0].tournament

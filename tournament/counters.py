@@ -39,6 +39,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
+
 # Entry states that count (the same as the selectors' "players left" and "entries").
 ALIVE = "status = 'active'"
 COUNTED = "status NOT IN ('unregistered', 'alternate')"
@@ -224,8 +226,6 @@ def check(tournament_id: int | None = None) -> Report:
     """Compare every kept counter with a full recount of its rows (one tournament, or all);
     writes nothing. Each owner's counters are read in one statement, so kept and recounted
     values come from the same snapshot of the rows even while the floor plays on."""
-    from django.db import connection
-
     report = Report()
     with connection.cursor() as cursor:
         for owner in OWNERS:
@@ -242,8 +242,6 @@ def check(tournament_id: int | None = None) -> Report:
 
 def recount(tournament_id: int | None = None) -> None:
     """Rebuild every kept counter from the rows (one tournament, or all)."""
-    from django.db import connection
-
     with connection.cursor() as cursor:
         for owner, o in OWNERS.items():
             sql = recount_sql(counters_of(owner))

@@ -24,6 +24,7 @@ from core.qr import qr_svg
 from core.roles import director_required, floor_required
 from tournament.correction_views import desk_same_name, players_known
 from tournament.events import Actor
+from tournament.field import field_is_final
 from tournament.forms import RegisterForm, chips_or_none, entry_numbers
 from tournament.models import Entry, EntryStatus, Player, Tournament
 from tournament.selectors import (
@@ -138,7 +139,7 @@ def _desk_page(
         results=results,
         query=query,
         last=created or last,
-        places_final=registration.field_is_final(tournament),
+        places_final=field_is_final(tournament),
         reg_key=secrets.token_urlsafe(18),
         same_name=same_name,
         corrections=recent_corrections(tournament, limit=5),
@@ -261,7 +262,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, str(exc))
             needs_close = exc.code == "registration_open"
         else:
-            final = registration.field_is_final(tournament)
+            final = field_is_final(tournament)
             for e in out:
                 messages.success(request, finish_message(e, final=final))
             return _back(request, pk)
@@ -273,7 +274,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
             "desk",
             alive=rows,
             needs_close=needs_close,
-            places_final=registration.field_is_final(tournament),
+            places_final=field_is_final(tournament),
         ),
         status=400 if request.method == "POST" else 200,  # reached here: refused
     )
@@ -392,7 +393,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
             status=status,
             statuses=EntryStatus.choices,
             query=query,
-            places_final=registration.field_is_final(tournament),
+            places_final=field_is_final(tournament),
         ),
     )
 

@@ -34,6 +34,7 @@ from typing import Any
 from axes.handlers.database import AxesDatabaseHandler
 from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_client_username, get_cool_off
+from axes.models import AccessAttempt
 from axes.signals import user_locked_out
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -123,8 +124,6 @@ class LockoutHandler(AxesDatabaseHandler):
         """After a successful login only that account's failures from that address are
         forgiven: logging in to one's own account must not clear an address's count against
         another account."""
-        from axes.models import AccessAttempt
-
         count, _deleted = AccessAttempt.objects.filter(
             username=get_client_username(request, credentials),
             ip_address=request.axes_ip_address,

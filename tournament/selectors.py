@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from django.db.models import Q, QuerySet, Sum
 from django.utils.translation import gettext as _
@@ -210,11 +209,3 @@ def event_renumbered(*, event: Event) -> bool:
     return Event.objects.filter(
         tournament=event.tournament_id, action=IMPORT_RENUMBERED, pk__gt=event.pk
     ).exists()
-
-
-def field_is_final(tournament: Tournament, now: datetime | None = None) -> bool:
-    """True once no entry can join any more: from then the finishing places are final and
-    prizes can be given (tournament/services/registration.py has the rule)."""
-    from tournament.services.registration import field_is_final as final
-
-    return final(tournament, now)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from actions import tournaments as commands
+from clocks.selectors import clock_state_for
 from core.csvexport import csv_response
 from core.errors import FloorError
 from core.inputs import plain_text, search_text, whole_number_or_none
@@ -45,6 +46,8 @@ from tournament.forms import (
 from tournament.models import Status, Structure, Tournament
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services import tournaments as svc
+from tournament.services.archive import tournament_export
+from tournament.services.privacy import contact_read_record
 from tournament.structure_words import row_name, structure_error_text
 from tournament.templatetags.levels import until_texts
 from tournament.validation import SettingsBroken
@@ -389,8 +392,6 @@ def _editor_page(
 ) -> HttpResponse:
     """The structure editor; a refused form comes back with what was typed (`rows` of the
     levels table, or the generator's form with its errors)."""
-    from clocks.selectors import clock_state_for
-
     state = clock_state_for(tournament)
     played = state.level_index if state.started else 0
     if rows is None:
@@ -451,8 +452,6 @@ def structure_generate(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _replace_from(request: HttpRequest, tournament: Tournament, levels: list[LevelSpec]) -> None:
-    from clocks.selectors import clock_state_for
-
     state = clock_state_for(tournament)
     played = state.level_index if state.started else 0
     history = svc.level_specs(tournament.structure)[:played]
@@ -547,9 +546,6 @@ def history(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 def tournament_export_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole tournament as one JSON file (directors only: it holds contact data)."""
-    from tournament.services.archive import tournament_export
-    from tournament.services.privacy import contact_read_record
-
     tournament = get_tournament(pk)
     export = tournament_export(tournament)
     contact_read_record(

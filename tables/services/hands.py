@@ -7,6 +7,7 @@ from dataclasses import asdict
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clocks.selectors import clock_state_for
 from core.errors import FloorError
 from live.realtime import broadcast_on_commit, tournament_group
 from tables.domain.button import Blinds, ButtonError, deal_next_hand, first_hand
@@ -133,8 +134,6 @@ def _deal_next_hand(
 
 
 def _level_index(tournament: Tournament) -> int:
-    from clocks.selectors import clock_state_for
-
     state = clock_state_for(tournament)
     return state.level_index if state.started else -1
 

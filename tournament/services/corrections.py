@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import FloorError
 from tournament.events import Actor, event_record
+from tournament.field import field_is_final
 from tournament.live import notify_board
 from tournament.locks import lock_tournament
 from tournament.models import (
@@ -45,10 +46,10 @@ from tournament.models import (
 )
 from tournament.selectors import event_renumbered
 from tournament.services import ledger
+from tournament.services.eliminations import prizes_changed, prizes_write
 from tournament.services.registration import (
     Promoted,
     _default_display_name,
-    field_is_final,
     places_renumber,
     player_create,
 )
@@ -90,7 +91,6 @@ def _money_follows_field(tournament: Tournament, *, correct_payments: bool) -> l
     final, give them the prizes of their new places. A prize already paid that would change
     refuses the correction unless `correct_payments` is set. Returns the paid entries whose
     prize changed (for a `payout.correction` event)."""
-    from tournament.services.eliminations import prizes_changed, prizes_write
 
     places_renumber(tournament)
     fresh = Tournament.objects.get(pk=tournament.pk)

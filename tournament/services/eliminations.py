@@ -29,6 +29,7 @@ from tournament.domain.eliminations import (
 )
 from tournament.domain.payouts import default_places_paid
 from tournament.events import Actor, event_record
+from tournament.field import field_is_final
 from tournament.live import notify_seats
 from tournament.locks import lock_tournament
 from tournament.models import BountyKind, Entry, EntryStatus, Player, Status, Tournament
@@ -39,7 +40,6 @@ from tournament.selectors import (
     tournament_numbers,
 )
 from tournament.services.deals import deal_prizes
-from tournament.services.registration import field_is_final
 
 _LOCK_FOR_BUST = (
     "SELECT t.*, "

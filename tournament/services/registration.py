@@ -20,14 +20,14 @@ from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clocks.selectors import current_level_number
 from core.errors import FloorError
 from tournament.domain.lifecycle import (
-    EntryRules,
     RegistrationError,
     check_purchase,
-    field_may_grow,
 )
 from tournament.events import Actor, event_record
+from tournament.field import entry_rules
 from tournament.live import notify_board
 from tournament.locks import lock_tournament
 from tournament.models import (
@@ -42,48 +42,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services import ledger
-
-
-def entry_rules(tournament: Tournament) -> EntryRules:
-    return EntryRules(
-        max_entries_per_player=tournament.max_entries_per_player,
-        reentry_until_level=tournament.reentry_until_level,
-        rebuys_max=tournament.rebuys_max,
-        rebuy_until_level=tournament.rebuy_until_level,
-        addons_max=tournament.addons_max,
-        addon_until_level=tournament.addon_until_level,
-        late_registration_until_level=tournament.late_registration_until_level,
-        registration_closed=tournament.registration_closed_at is not None,
-    )
-
-
-def field_final_by_row(*, alternates_waiting: int, closed: bool, status: str) -> bool | None:
-    """What the tournament's row alone says of `field_is_final`: False while an alternate waits,
-    True once registration was closed by hand or the final table is reached; None when the
-    clock must say (late registration may still be open)."""
-    if alternates_waiting:
-        return False
-    if closed or status in (Status.FINAL_TABLE, Status.FINISHED):
-        return True
-    return None
-
-
-def field_is_final(tournament: Tournament, now: datetime | None = None) -> bool:
-    """True once no entry can join any more (registration closed by the floor or by the clock,
-    and no alternate waiting for a seat): from then the finishing places are final and prizes
-    can be given. `tournament` must be a fresh copy (the locked row in a bust)."""
-    by_row = field_final_by_row(
-        alternates_waiting=tournament.alternates_waiting,
-        closed=tournament.registration_closed_at is not None,
-        status=tournament.status,
-    )
-    if by_row is not None:
-        return by_row
-    return not field_may_grow(
-        rules=entry_rules(tournament),
-        status=tournament.status,
-        current_level=_current_level(tournament, now),
-    )
+from tournament.services.eliminations import prizes_refresh
 
 
 def places_renumber(tournament: Tournament) -> None:
@@ -99,8 +58,6 @@ def places_renumber(tournament: Tournament) -> None:
 
 
 def _current_level(tournament: Tournament, now: datetime | None) -> int | None:
-    from clocks.selectors import current_level_number
-
     return current_level_number(tournament, now)
 
 
@@ -507,7 +464,6 @@ def registration_close(*, tournament: Tournament, actor: Actor) -> Tournament:
     # neither.
     if tournament.players_left < tournament.entries_counted:
         places_renumber(tournament)
-        from tournament.services.eliminations import prizes_refresh
 
         prizes_refresh(tournament=tournament)
     event_record(

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clocks.selectors import clock_state_for
 from core.errors import FloorError
 from rules_engine.domain.rulesets import ruleset as ruleset_named
 from tournament.domain.levels import level_reached
@@ -159,7 +160,6 @@ def structure_generate(
 
 def _played_levels(tournament: Tournament) -> int:
     """How many levels (breaks included) are history: those before the running one."""
-    from clocks.selectors import clock_state_for
 
     state = clock_state_for(tournament)
     return state.level_index if state.started else 0

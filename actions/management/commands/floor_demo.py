@@ -16,8 +16,12 @@ from django.utils import timezone
 
 from actions import registration as registering
 from actions import tournaments as commands
+from actions.bust import BustReport, entries_bust
 from core.roles import DIRECTOR, FLOOR, ensure_role_groups
+from counts.models import CountSource
+from festivals import services as fest
 from live.realtime import live_flush
+from tables import services as seating
 from tournament.domain.structure import TEMPLATES
 from tournament.events import Actor
 from tournament.models import Structure, Tournament
@@ -95,7 +99,6 @@ class Command(BaseCommand):
     @staticmethod
     def _seat(tournament: Tournament, actor: Actor, rng: random.Random) -> None:
         """Open tables in two rooms, draw the seats and draw for the button at every table."""
-        from tables import services as seating
 
         needed = -(-tournament.entries.filter(status="active").count() // 9)
         first = (needed + 1) // 2
@@ -121,8 +124,6 @@ class Command(BaseCommand):
     ) -> None:
         """A second, smaller tournament (a progressive knockout) that has reached its final
         table: for the deal calculator, bounties and the payout desk."""
-        from actions.bust import BustReport, entries_bust
-        from tables import services as seating
 
         tournament = tournaments.tournament_create(
             actor=actor,
@@ -170,10 +171,6 @@ class Command(BaseCommand):
     ) -> None:
         """An event with three starting flights (festivals/): Day 1A bagged and closed, Day 1B
         in bag and tag (two tables done, one with a count to recount), Day 1C registering."""
-        from actions.bust import BustReport, entries_bust
-        from counts.models import CountSource
-        from festivals import services as fest
-        from tables import services as seating
 
         # The demo's staff, or (the venue's --demo, without them) its own director for both.
         users = get_user_model().objects

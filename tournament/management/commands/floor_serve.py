@@ -10,20 +10,18 @@ from __future__ import annotations
 import socket
 from typing import Any
 
+import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand
+
+from clocks.ticker import start_background_ticker
+from config.warmup import warm
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, sock: socket.socket | None = None) -> None:
     """Warm the process, start the in-process ticker (embedded) and serve until a signal."""
-    import uvicorn
-
-    from config.warmup import warm
-
     warm()  # what the first requests would load (config/warmup.py)
     if settings.FLOOR_TICKER == "inprocess":
-        from clocks.ticker import start_background_ticker
-
         start_background_ticker()
     config = uvicorn.Config(
         "config.asgi:application",

@@ -139,7 +139,7 @@ def test_registration_closed_by_the_clock_makes_places_final(make_tournament, re
     Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
     t.refresh_from_db()
     clock_command(tournament=t, kind="start", actor=actor, now=timezone.now())
-    from tournament.services.registration import field_is_final
+    from tournament.field import field_is_final
 
     # Level 1 lasts 20 minutes: late registration is open in it and closed after it.
     assert not field_is_final(t, timezone.now())

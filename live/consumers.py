@@ -25,7 +25,26 @@ from live.hub import hub_join, hub_leave
 MAX_MESSAGE_BYTES = 1024
 
 
-class LiveConsumer(AsyncWebsocketConsumer):
+class EventConsumer(AsyncWebsocketConsumer):
+    """A socket that hands on Floor's live messages (`floor.event`) as they come."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels runs close_old_connections on its one database thread before every handler.
+        # A live message touches no database: handing it on directly keeps a room of sockets
+        # from queueing behind that thread (seconds at 1,000 phones, bench/event_storm.py).
+        if message.get("type") == "floor.event":
+            await self.floor_event(message)
+            return
+        await super().dispatch(message)
+
+    async def floor_event(self, message: dict[str, Any]) -> None:
+        text = message.get("text")
+        if not isinstance(text, str):
+            text = json.dumps({"type": "event", "event": message["event"], "data": message["data"]})
+        await self.send(text_data=text)
+
+
+class LiveConsumer(EventConsumer):
     """A read-only feed: the hub's group, the socket's own groups, and the clock's ping."""
 
     groups_joined: list[str]
@@ -83,18 +102,3 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.send(
             text_data=json.dumps({"type": "pong", "t0": t0, "server_ms": time.time() * 1000})
         )
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels runs close_old_connections on its one database thread before every handler.
-        # A live message touches no database: handing it on directly keeps a room of sockets
-        # from queueing behind that thread (seconds at 1,000 phones, bench/event_storm.py).
-        if message.get("type") == "floor.event":
-            await self.floor_event(message)
-            return
-        await super().dispatch(message)
-
-    async def floor_event(self, message: dict[str, Any]) -> None:
-        text = message.get("text")
-        if not isinstance(text, str):
-            text = json.dumps({"type": "event", "event": message["event"], "data": message["data"]})
-        await self.send(text_data=text)

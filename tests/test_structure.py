@@ -1,7 +1,8 @@
 """The import structure (docs/architecture.md, "Imports"): no import cycle between Floor's
 modules, imports inside functions counted; at most `LIMIT` imports inside functions in
 production code, each with its reason in a comment `# inside: <reason>` on its line or the line
-above. Fast: no database, one parse of the sources."""
+above; no function over 80 lines in a services module or a command. Fast: no database, one
+parse of the sources."""
 
 from __future__ import annotations
 
@@ -112,12 +113,7 @@ def test_no_import_cycles_counting_imports_inside_functions():
     )
     modules = {m for m in graph.modules if _production(tuple(m.split(".")))}
     edges = {
-        m: {
-            i
-            for i in graph.find_modules_directly_imported_by(m)
-            if i in modules
-        }
-        for m in modules
+        m: {i for i in graph.find_modules_directly_imported_by(m) if i in modules} for m in modules
     }
     cycles = []
     for component in _components(edges):
@@ -147,3 +143,33 @@ def test_few_imports_inside_functions_each_with_its_reason():
         "module, or say why not):\n" + "\n".join(unexplained)
     )
     assert len(counted) <= LIMIT, f"{len(counted)} imports inside functions:\n" + "\n".join(counted)
+
+
+SERVICE_MOST_LINES = 80
+
+
+def _services_module(parts: tuple[str, ...]) -> bool:
+    """A module that writes: an app's services (services.py, services/, *_services.py) or a
+    command of the layer above (actions/*.py)."""
+    name = parts[-1]
+    return (
+        name == "services.py"
+        or "services" in parts[:-1]
+        or name.endswith("_services.py")
+        or (parts[0] == "actions" and len(parts) == 2)
+    )
+
+
+def test_no_function_in_a_services_module_is_over_80_lines():
+    """A service or a command reads top to bottom: a longer one is split into named steps."""
+    long = []
+    for path in _sources():
+        parts = path.relative_to(ROOT).parts
+        if not _services_module(parts):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > SERVICE_MOST_LINES:
+                    long.append(f"{'/'.join(parts)}:{node.lineno} {node.name} ({lines} lines)")
+    assert not long, "functions over 80 lines in services modules:\n" + "\n".join(long)

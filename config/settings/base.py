@@ -78,9 +78,9 @@ MIDDLEWARE = [
     "config.database.DatabaseUnavailableMiddleware",
     # A refusal a page did not catch is a 4xx with its message (core/middleware.py).
     "core.middleware.FloorErrorMiddleware",
-    # Login: the bound on password checks and the lockout page (tournament/login.py); axes'
+    # Login: the bound on password checks and the lockout page (core/login.py); axes'
     # middleware comes last, as axes asks.
-    "tournament.login.LoginBusyMiddleware",
+    "core.login.LoginBusyMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -198,10 +198,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "console-home"
 LOGOUT_REDIRECT_URL = "login"
-# axes refuses a locked client before the next backend hashes a password (tournament/login.py).
+# axes refuses a locked client before the next backend hashes a password (core/login.py).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "tournament.login.BoundedModelBackend",
+    "core.login.BoundedModelBackend",
 ]
 # Lockout (docs/login.md): an account from one address after 5 failures, an address for every
 # account after 20; a lock lasts 15 minutes from the failure that set it, and never covers an
@@ -212,14 +212,14 @@ FLOOR_LOGIN_LOCK_MINUTES = env_int("FLOOR_LOGIN_LOCK_MINUTES", 15)
 # Login posts per address and minute, refused before the form (a person types a few; a flood
 # from one address would otherwise keep the password checks busy until its lock is set).
 FLOOR_LOGIN_POSTS_PER_MINUTE = env_int("FLOOR_LOGIN_POSTS_PER_MINUTE", 30)
-AXES_HANDLER = "tournament.login.LockoutHandler"
+AXES_HANDLER = "core.login.LockoutHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_FAILURE_LIMIT = FLOOR_LOGIN_FAILURES_ACCOUNT
 AXES_COOLOFF_TIME = timedelta(minutes=FLOOR_LOGIN_LOCK_MINUTES)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True  # the account's own failures from that address only (LockoutHandler)
-AXES_CLIENT_IP_CALLABLE = "tournament.login.login_address"  # ratelimit.client_address
-AXES_LOCKOUT_CALLABLE = "tournament.login.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "core.login.login_address"  # ratelimit.client_address
+AXES_LOCKOUT_CALLABLE = "core.login.lockout_response"
 AXES_VERBOSE = False
 # Password checks running at once per web process; a login over the bound is answered 429 at
 # once, so hashing (about 0.3 s each) never takes every HTTP thread.

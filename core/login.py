@@ -35,14 +35,12 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_client_username, get_cool_off
 from axes.models import AccessAttempt
-from axes.signals import user_locked_out
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.hashers import make_password, verify_password
 from django.db.models import Sum
-from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -52,7 +50,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.ratelimit import allow, client_address
-from tournament.events import Actor, event_record
 
 log = logging.getLogger("floor.login")
 
@@ -136,31 +133,6 @@ def lock_ends_at(request: HttpRequest, credentials: dict[str, Any] | None) -> da
     if isinstance(handler, LockoutHandler):
         return handler.lock_ends_at(request, credentials)
     return timezone.now() + (get_cool_off(request) or timedelta(0))
-
-
-@receiver(user_locked_out)
-def _record_lock(
-    sender: Any, request: Any, username: str | None, ip_address: str, **kw: Any
-) -> None:
-    # axes sends this signal for every refused try during a lock too; only the failure that
-    # sets the lock has counted its failures (axes_failures_since_start).
-    if request is None or getattr(request, "axes_failures_since_start", None) is None:
-        return
-    credentials = getattr(request, "axes_credentials", None)
-    until = lock_ends_at(request, credentials)
-    log.warning(
-        "login locked: account=%r address=%s failures=%s until=%s",
-        username,
-        ip_address,
-        request.axes_failures_since_start,
-        until.isoformat(),
-    )
-    event_record(
-        tournament=None,
-        action="login.locked",
-        actor=Actor(user=None, label=str(username or ""), source=str(ip_address or "")),
-        payload={"account": username or "", "address": ip_address, "until": until},
-    )
 
 
 # --- The pages a refused person sees -----------------------------------------------------------

@@ -1,14 +1,15 @@
 """The one flow from one app into others that travels by signal: an event-log row written.
 
 Every action that spans apps is a command (actions/bust.py, registration.py, corrections.py,
-signups.py, tournaments.py, penalties.py, tables.py) that calls each app's services in turn and
-sends no signal. One signal stays on purpose: every service of every app writes event-log
-rows, and what the room hears follows the row, whoever wrote it (a table broken, a balance,
-hand-for-hand on, the final table drawn; registration closed or reopened by hand, the
-late-registration level changed: the screens that speak announce it or take the new end of
-late registration, clocks.announcements.announce_logged). A writer that had to know the clocks'
-announcements would have to be each of them. The receiver runs inside the transaction that
-wrote the row, so both commit or roll back together.
+signups.py, tournaments.py, penalties.py, tables.py) that calls each app's services in turn,
+announces in the room what it did by name (the bubble, a table broken, players moved to balance,
+the final table drawn) and sends no signal. One signal stays on purpose, for what follows a row
+whoever wrote it: hand-for-hand turned on (the tables' service, the console, the API) is
+announced, and registration closed or reopened by hand or the late-registration level changed
+sends the screens that speak the new end of late registration
+(clocks.announcements.announce_logged). A writer that had to know the clocks' announcements
+would have to be each of them. The receiver runs inside the transaction that wrote the row, so
+both commit or roll back together.
 """
 
 from __future__ import annotations

@@ -457,6 +457,7 @@ def moves_change(kind: str, moves: Any, names: dict[int, str]) -> Change:
 
 def storm(t: Any, victims: list[int], rate: float, names: dict[int, str]) -> list[Change]:
     from actions.bust import BustReport, entries_bust
+    from actions.tables import balance_apply, table_break
     from tables import services as svc
     from tables.models import SeatAssignment
     from tournament.events import Actor
@@ -484,7 +485,7 @@ def storm(t: Any, victims: list[int], rate: float, names: dict[int, str]) -> lis
             change = moves_change("balance", plan.moves, names)
             committed(
                 change,
-                lambda p=plan: svc.balance_apply(tournament=t, signature=p.signature, actor=actor),
+                lambda p=plan: balance_apply(tournament=t, signature=p.signature, actor=actor),
             )
             changes.append(change)
         broken = svc.break_suggestion(t)
@@ -492,7 +493,7 @@ def storm(t: Any, victims: list[int], rate: float, names: dict[int, str]) -> lis
             # What moves is known once the break is done: the change is filled in after it.
             change = Change("break")
             moves = committed(
-                change, lambda b=broken: svc.table_break(tournament=t, number=b, actor=actor)
+                change, lambda b=broken: table_break(tournament=t, number=b, actor=actor)
             )
             filled = moves_change("break", moves, names)
             filled.at, filled.closed, filled.tables = change.at, {broken}, filled.tables | {broken}

@@ -66,7 +66,7 @@ def main() -> None:
     from django.utils import timezone
 
     from actions.bust import BustReport, entries_bust
-    from actions.tables import hand_done
+    from actions.tables import balance_apply, final_table_draw, hand_done, table_break
     from tables import services as svc
     from tables.domain.button import due_big_blind_next, first_hand, worst_empty_seat
     from tables.models import SeatAssignment, Table
@@ -237,13 +237,13 @@ def main() -> None:
                         before[number] = (t, *table_view(t))
             t0 += time.perf_counter() - paused
             if plan.moves:
-                svc.balance_apply(tournament=tournament, signature=plan.signature, actor=actor)
+                balance_apply(tournament=tournament, signature=plan.signature, actor=actor)
             tp = time.perf_counter()
             broken = svc.break_suggestion(tournament)
             parts["suggest"] += time.perf_counter() - tp
             if broken is not None and alive - 1 > args.final:
                 tp = time.perf_counter()
-                svc.table_break(tournament=tournament, number=broken, actor=actor)
+                table_break(tournament=tournament, number=broken, actor=actor)
                 parts["break"] += time.perf_counter() - tp
                 breaks += 1
             tp = time.perf_counter()
@@ -275,7 +275,7 @@ def main() -> None:
         if busts % args.check_every == 0:
             full_check()
     if not args.steps and alive > 1 and tournament.tables.filter(is_open=True).count() > 1:
-        svc.final_table_draw(tournament=tournament, actor=actor)
+        final_table_draw(tournament=tournament, actor=actor)
     full_check()
     if args.profile:
         import sys

@@ -65,7 +65,7 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
 
     from actions.bust import BustReport, entries_bust
     from actions.registration import entry_register
-    from actions.tables import hand_done
+    from actions.tables import balance_apply, hand_done, table_break
     from clocks.selectors import clock_state_for
     from clocks.services import clock_command, clocks_announce_due
     from core.errors import FloorError
@@ -131,12 +131,12 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
                 plan = svc.balance_plan(t)
                 if not plan.moves:
                     continue
-                svc.balance_apply(tournament=t, signature=plan.signature, actor=me)
+                balance_apply(tournament=t, signature=plan.signature, actor=me)
             elif action == "break":
                 number = svc.break_suggestion(t)
                 if number is None:
                     continue
-                svc.table_break(tournament=t, number=number, actor=me)
+                table_break(tournament=t, number=number, actor=me)
             else:
                 row = (
                     SeatAssignment.objects.filter(table__tournament=t)

@@ -10,7 +10,7 @@ language, built after the change commits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -263,38 +263,46 @@ def announcement_test(*, tournament: Tournament, actor: Actor) -> None:
 
 
 def announce_logged(event: Event) -> None:
-    """Announce what an event-log row says happened, if anything (called by actions/receivers.py
-    inside the transaction that wrote it): a table broken, players moved to balance,
-    hand-for-hand on, the final table drawn (a bust at the bubble: `announce_bubble`, called by
-    actions/bust.py). Registration closed or
-    reopened by hand, or a new late-registration level, sends the screens the new end of late
-    registration (`speech`): they work the clock's announcements about it out themselves."""
+    """Follow up what an event-log row says happened, if anything (called by
+    actions/receivers.py inside the transaction that wrote it): hand-for-hand on is announced,
+    whoever turned it on. Registration closed or reopened by hand, or a new late-registration
+    level, sends the screens the new end of late registration (`speech`): they work the clock's
+    announcements about it out themselves. A table broken, players moved to balance and the
+    final table drawn are announced by their commands (actions/tables.py: `announce_table_break`,
+    `announce_players_moved`, `announce_final_table`), a bust at the bubble by actions/bust.py
+    (`announce_bubble`)."""
     tournament_id = event.tournament_id
     if tournament_id is None:
         return
     payload = event.payload or {}
     action = event.action
-    if action == "seats.break":
-        table = payload.get("table")
-        announce_on_commit(tournament_id, lambda: ("table_break", {"table": table}))
-    elif action == "seats.balance":
-        pairs = sorted({(m["from_table"], m["to_table"]) for m in payload.get("moves", [])})
-        for from_table, to_table in pairs:
-            announce_on_commit(tournament_id, _fixed("players_move", from_table, to_table))
-    elif action == "h4h.set" and payload.get("on"):
+    if action == "h4h.set" and payload.get("on"):
         announce_on_commit(tournament_id, lambda: ("hand_for_hand", {}))
-    elif action == "seats.final":
-        moves = payload.get("moves", [])
-        final: dict[str, object] = {
-            "table": moves[0]["to_table"] if moves else None,
-            "players": len(moves),
-        }
-        announce_on_commit(tournament_id, lambda: ("final_table", final))
     elif action in ("registration.close", "registration.reopen") or (
         action == "tournament.update"
         and "late_registration_until_level" in payload.get("changed", [])
     ):
         speech_on_commit([tournament_id])
+
+
+def announce_table_break(tournament_id: int, table: int) -> None:
+    """Table `table` was broken and its players moved: the room hears it when the break
+    commits."""
+    announce_on_commit(tournament_id, lambda: ("table_break", {"table": table}))
+
+
+def announce_players_moved(tournament_id: int, moves: Iterable[tuple[int, int]]) -> None:
+    """Players moved to balance, `moves` = (from table, to table) of each: one announcement per
+    pair of tables, in their order, when the balance commits."""
+    for from_table, to_table in sorted(set(moves)):
+        announce_on_commit(tournament_id, _fixed("players_move", from_table, to_table))
+
+
+def announce_final_table(tournament_id: int, table: int | None, players: int) -> None:
+    """The final table was drawn at `table` (None: nobody moved) with `players` moved to it:
+    the room hears it when the draw commits."""
+    final: dict[str, object] = {"table": table, "players": players}
+    announce_on_commit(tournament_id, lambda: ("final_table", final))
 
 
 def announce_bubble(tournament_id: int, places: Collection[int], *, paid_at_most: int) -> None:

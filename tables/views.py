@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from actions.bust import report_resolve
-from actions.tables import hand_done
+from actions.tables import balance_apply, final_table_draw, hand_done, table_break
 from core.errors import Conflict, FloorError
 from core.inputs import (
     next_url,
@@ -222,7 +222,7 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             )
             messages.success(request, _("Tables opened."))
         elif action == "balance":
-            moves = svc.balance_apply(
+            moves = balance_apply(
                 tournament=tournament, signature=post.get("signature", ""), actor=actor
             )
             messages.success(
@@ -232,7 +232,7 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             )
         elif action == "break":
             number = _int(post.get("table"), _("Choose a table."))
-            moves = svc.table_break(tournament=tournament, number=number, actor=actor)
+            moves = table_break(tournament=tournament, number=number, actor=actor)
             messages.success(
                 request,
                 ngettext(
@@ -243,7 +243,7 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                 % {"t": number, "n": len(moves)},
             )
         elif action == "final":
-            svc.final_table_draw(tournament=tournament, actor=actor)
+            final_table_draw(tournament=tournament, actor=actor)
             messages.success(request, _("The final table is drawn."))
         elif action == "h4h":
             on = post.get("on") == "1"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from actions.bust import BustReport, bust_undo_last, entries_bust, report_resolve
 from actions.registration import entry_register
-from actions.tables import hand_done
+from actions.tables import balance_apply, hand_done, table_break
 from core.errors import FloorError
 from tables import services as seating
 from tables.models import SeatAssignment, Table, TableReport
@@ -61,10 +61,10 @@ def _keep_tables_playable(t, actor):
     """The floor's routine after busts: break a table when due, balance when needed."""
     number = seating.break_suggestion(t)
     if number is not None:
-        seating.table_break(tournament=t, number=number, actor=actor)
+        table_break(tournament=t, number=number, actor=actor)
     plan = seating.balance_plan(t)
     if plan.moves:
-        seating.balance_apply(tournament=t, signature=plan.signature, actor=actor)
+        balance_apply(tournament=t, signature=plan.signature, actor=actor)
     for table in Table.objects.filter(tournament=t, is_open=True, button_seat__isnull=True):
         seats = sorted(table.assignments.values_list("seat", flat=True))
         if len(seats) >= 2:

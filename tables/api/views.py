@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from actions.tables import hand_done
+from actions.tables import balance_apply, final_table_draw, hand_done, table_break
 from tables import services as svc
 from tables.api import serializers as s
 from tables.domain.seating import Move
@@ -113,7 +113,7 @@ class PlanApply(APIView):
     def post(self, request: Request, pk: int) -> Response:
         ser = s.ApplySerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        moves = svc.balance_apply(
+        moves = balance_apply(
             tournament=_tournament(pk),
             signature=ser.validated_data["signature"],
             actor=_actor(request),
@@ -126,7 +126,7 @@ class Break(APIView):
 
     @extend_schema(request=None, responses=s.MoveSerializer(many=True), summary="Break a table")
     def post(self, request: Request, pk: int, number: int) -> Response:
-        moves = svc.table_break(tournament=_tournament(pk), number=number, actor=_actor(request))
+        moves = table_break(tournament=_tournament(pk), number=number, actor=_actor(request))
         return Response([_move_data(m) for m in moves])
 
 
@@ -137,7 +137,7 @@ class FinalTable(APIView):
         request=None, responses=s.MoveSerializer(many=True), summary="Draw the final table"
     )
     def post(self, request: Request, pk: int) -> Response:
-        moves = svc.final_table_draw(tournament=_tournament(pk), actor=_actor(request))
+        moves = final_table_draw(tournament=_tournament(pk), actor=_actor(request))
         return Response([_move_data(m) for m in moves])
 
 

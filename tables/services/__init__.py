@@ -2,7 +2,8 @@
 
 - `draw`: opening tables and the seat draw;
 - `hands`: the button, "hand done" and hand-for-hand;
-- `balancing`: balancing the room, breaking tables, the final table draw;
+- `balancing`: balancing the room, breaking tables, the final table draw (called through
+  their commands, actions/tables.py, which announce them in the room: not exported here);
 - `moves`: seating a player, moves by hand, making and undoing moves;
 - `reports`: dealer reports and how the floor resolves them;
 - `timecalls`: time calls; `shotclock`: the shot clock and time-bank cards; `tokens`: the
@@ -32,7 +33,6 @@ from tables.selectors import (
     time_call_of,
     time_call_payload,
 )
-from tables.services.balancing import balance_apply, final_table_draw, table_break
 from tables.services.draw import seats_draw, seats_place, tables_create
 from tables.services.hands import button_set, hand_finish, hand_for_hand_set
 from tables.services.moves import entry_seat, moves_undo, seat_move
@@ -55,7 +55,6 @@ from tables.services.tokens import dealer_token_renew
 __all__ = [
     "HEAD_ROWS",
     "SEATED_STATUSES",
-    "balance_apply",
     "balance_plan",
     "balance_rules",
     "break_suggestion",
@@ -64,7 +63,6 @@ __all__ = [
     "cards_used_by_entry",
     "dealer_token_renew",
     "entry_seat",
-    "final_table_draw",
     "hand_finish",
     "hand_for_hand_set",
     "moves_undo",
@@ -81,7 +79,6 @@ __all__ = [
     "shot_clock_rules",
     "shot_clock_start",
     "shot_clock_stop",
-    "table_break",
     "table_counts",
     "table_state",
     "tables_create",

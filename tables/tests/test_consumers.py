@@ -9,6 +9,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
+from actions.tables import final_table_draw, table_break
 from config.asgi import application
 from tables import services as svc
 from tables.models import Table
@@ -228,7 +229,7 @@ async def _close_code(ws):
 async def test_broken_table_closes_its_dealer_socket_and_refuses_new_ones(two_tables, actor):
     t, tables = two_tables
     broken, staying = await _dealer_socket(tables[2]), await _dealer_socket(tables[1])
-    moves = await sync_to_async(svc.table_break)(tournament=t, number=2, actor=actor)
+    moves = await sync_to_async(table_break)(tournament=t, number=2, actor=actor)
     assert moves  # the players moved to the open seats
     assert await _close_code(broken) == 4410
     # Another table's tablet stays connected.
@@ -250,7 +251,7 @@ async def test_a_table_broken_while_its_tablet_connects_closes_the_tablet(
     # the table's groups: the tablet must still be told the table is closed.
     t, tables = two_tables
     _changed_after_first(
-        monkeypatch, "_table_ids", lambda: svc.table_break(tournament=t, number=2, actor=actor)
+        monkeypatch, "_table_ids", lambda: table_break(tournament=t, number=2, actor=actor)
     )
     ws = WebsocketCommunicator(application, f"/ws/d/{tables[2].dealer_token}/", headers=ORIGIN)
     assert await refusal_code(ws) == 4410
@@ -269,14 +270,14 @@ async def test_a_link_renewed_while_its_tablet_connects_closes_the_tablet(
 async def test_empty_table_closed_by_a_break_closes_its_dealer_socket(two_tables, actor):
     t, tables = two_tables
     ws = await _dealer_socket(tables[3])
-    await sync_to_async(svc.table_break)(tournament=t, number=3, actor=actor)
+    await sync_to_async(table_break)(tournament=t, number=3, actor=actor)
     assert await _close_code(ws) == 4410
 
 
 async def test_final_table_draw_closes_the_other_tables_dealer_sockets(two_tables, actor):
     t, tables = two_tables
     final, other = await _dealer_socket(tables[1]), await _dealer_socket(tables[2])
-    await sync_to_async(svc.final_table_draw)(tournament=t, actor=actor, table_number=1)
+    await sync_to_async(final_table_draw)(tournament=t, actor=actor, table_number=1)
     assert await _close_code(other) == 4410
     message = await final.receive_json_from(timeout=WAIT)
     assert message["type"] == "event"  # the final table is told of its players, not closed

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from actions.tables import table_break
 from tables import services as svc
 from tables.models import Table
 
@@ -19,7 +20,7 @@ def test_broken_table_dealer_page_says_ask_the_floor(client, make_tournament, re
     svc.tables_create(tournament=t, count=1, actor=actor)
     table = Table.objects.get(tournament=t, number=2)
     assert client.get(reverse("dealer", args=[table.dealer_token])).status_code == 200
-    svc.table_break(tournament=t, number=2, actor=actor)
+    table_break(tournament=t, number=2, actor=actor)
     response = client.get(reverse("dealer", args=[table.dealer_token]))
     assert response.status_code == 410
     assert "This table was broken. Ask the floor where to go next." in response.content.decode()

@@ -13,6 +13,7 @@ from django.utils import translation
 
 import tables.domain.button as button
 import tables.domain.seating as seating
+from actions.tables import table_break
 from core.errors import FloorError
 from tables import services as svc
 from tables.domain.button import ButtonError
@@ -29,13 +30,13 @@ def test_a_table_that_cannot_be_broken_says_why_in_german(field, actor):  # noqa
     counts = layout(t)
     room = sum(9 - n for number, n in counts.items() if number != 3)
     with translation.override("de"), pytest.raises(FloorError) as refused:
-        svc.table_break(tournament=t, number=3, actor=actor)
+        table_break(tournament=t, number=3, actor=actor)
     assert str(refused.value) == (
         "Dieser Tisch kann nicht aufgelöst werden: Umzusetzen: "
         f"{counts[3]} Spieler; freie Sitze an den anderen Tischen: nur {room}."
     )
     with translation.override("en"), pytest.raises(FloorError) as refused:
-        svc.table_break(tournament=t, number=3, actor=actor)
+        table_break(tournament=t, number=3, actor=actor)
     assert "Players to move" in str(refused.value)
 
 

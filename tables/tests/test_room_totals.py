@@ -8,6 +8,7 @@ from django.db.models import Count
 from django.urls import reverse
 
 from actions.bust import BustReport, entries_bust
+from actions.tables import table_break
 from tables import services as svc
 from tables.domain.seating import suggest_break
 from tables.models import SeatAssignment, Table
@@ -86,7 +87,7 @@ def test_the_room_from_kept_counts_equals_the_rows_through_a_night(
         breaking = svc.break_suggestion(t)
         assert _kept(t) == _counted(t)
     assert _kept(t)["break"] == breaking == _counted(t)["break"]
-    svc.table_break(tournament=t, number=breaking, actor=actor)
+    table_break(tournament=t, number=breaking, actor=actor)
     assert _kept(t) == _counted(t)
 
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from actions.bust import BustReport, entries_bust, report_resolve
-from actions.tables import hand_done
+from actions.tables import hand_done, table_break
 from tables import services as svc
 from tables.models import ReportKind, SeatAssignment, Table, TableReport, TabletKey, TimeCall
 from tournament.models import EntryStatus, Event, Status, Tournament
@@ -158,7 +158,7 @@ def test_a_queued_bust_of_another_player_now_in_the_seat_is_a_conflict(client, t
 
 def test_queued_actions_for_a_broken_table_are_conflicts(client, table, actor, register):
     svc.tables_create(tournament=table.tournament, count=1, actor=actor)
-    svc.table_break(tournament=table.tournament, number=table.number, actor=actor)
+    table_break(tournament=table.tournament, number=table.number, actor=actor)
     response, body = _post(client, table, "hand", {"hand": "0"}, "broken-1", queued=0)
     assert response.status_code == 410 and body["code"] == "closed" and body["reported"]
     assert body["message"] == "This table was broken. Ask the floor where to go next."

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from actions.tables import table_break
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tests.browser.conftest import login
@@ -170,7 +171,7 @@ def test_public_pages_and_dealer_tablet_run_under_the_policy(asgi_server, browse
     page.goto(f"{asgi_server}/d/{broken.dealer_token}/")
     page.wait_for_selector("#conn.live")
     shoot(page, "dealer")
-    seating.table_break(tournament=t, number=2, actor=actor)
+    table_break(tournament=t, number=2, actor=actor)
     page.wait_for_selector("#dealer-closed")
     assert "This table was broken. Ask the floor" in page.inner_text("#dealer-closed")
     shoot(page, "dealer_closed")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from actions.bust import BustReport, entries_bust
+from actions.tables import table_break
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 
@@ -64,7 +65,7 @@ def test_the_table_page_shows_busts_moves_and_a_break_without_a_reload(
     gone = [r.entry for r in second.assignments.select_related("entry").order_by("seat")[:4]]
     for entry in gone:
         entries_bust(tournament=t, busts=[BustReport(entry=entry)], actor=actor)
-    seating.table_break(tournament=t, number=first.number, actor=actor)
+    table_break(tournament=t, number=first.number, actor=actor)
     phone.locator("#table-closed").wait_for(state="visible")
     phone.wait_for_function(
         "() => [...document.querySelectorAll('#public-seats li')]"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
+from actions.tables import table_break
 from tables import services as seating
 from tables.models import Table
 from tests.browser.conftest import screenshot
@@ -48,7 +49,7 @@ def test_a_tablet_back_after_its_table_was_broken_says_to_ask_the_floor(
     # message goes to nobody).
     page.evaluate("() => { window.heldBack = true; window.sockets.at(-1).close(); }")
     page.wait_for_selector("#conn.offline")
-    seating.table_break(tournament=t, number=2, actor=actor)
+    table_break(tournament=t, number=2, actor=actor)
     page.evaluate("() => { window.heldBack = false; }")
     # Back within its retry (at most 5 s): the server closes the socket with 4410.
     page.wait_for_selector("#dealer-closed")

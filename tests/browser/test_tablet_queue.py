@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from actions.bust import BustReport, entries_bust
+from actions.tables import table_break
 from tables import services as seating
 from tables.models import ReportKind, SeatAssignment, Table, TableReport, TimeCall
 from tests.browser.conftest import login, screenshot
@@ -279,7 +280,7 @@ def test_actions_kept_for_a_table_broken_meanwhile_come_back_not_applied(
     _bust(dealer, row.seat)
     dealer.click("#hand-done")
     _waiting(dealer, 2)
-    seating.table_break(tournament=t, number=table.number, actor=actor)
+    table_break(tournament=t, number=table.number, actor=actor)
     _offline(context, False)
     dealer.goto(url)  # the link's page now says the table was broken (410)
     dealer.wait_for_selector("#dealer-closed")

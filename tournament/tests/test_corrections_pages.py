@@ -8,6 +8,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from actions.tables import final_table_draw
 from tournament.models import EntryStatus, Player, Status, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -178,7 +179,7 @@ def test_final_table_draw_offers_slips(floor_client, make_tournament, register, 
     seating.tables_create(tournament=t, count=2, actor=actor)
     seating.seats_draw(tournament=t, actor=actor)
     Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
-    seating.final_table_draw(tournament=t, actor=actor)
+    final_table_draw(tournament=t, actor=actor)
     event = t.events.get(action="seats.final")
     chart = floor_client.get(reverse("seating", args=[t.pk])).content.decode()
     assert reverse("move-slips", args=[t.pk, event.pk]) in chart

@@ -11,6 +11,7 @@ from django.db import connection
 from django.urls import reverse
 
 from actions.bust import BustReport, entries_bust
+from actions.tables import table_break
 from eventlog.catalogue import LOG_ACTIONS
 from eventlog.catalogue import WORDS as SENTENCES
 from live import catalogue, realtime
@@ -139,7 +140,7 @@ def test_a_break_asks_once_who_listens_and_reads_only_their_seats(
 
     monkeypatch.setattr(realtime, "listened_of", listened_of)
     with django_capture_on_commit_callbacks(execute=True):
-        seating.table_break(tournament=t, number=broken.number, actor=actor)
+        table_break(tournament=t, number=broken.number, actor=actor)
     seats = [(g, d) for g, e, d in sent if e == "seat"]
     assert [g for g, _d in seats] == [watched]
     assert seats[0][1]["seat"]["table"] != broken.number

@@ -17,6 +17,7 @@ from django.utils import timezone
 from actions import registration as registering
 from actions import tournaments as commands
 from actions.bust import BustReport, entries_bust
+from actions.tables import final_table_draw
 from core.roles import DIRECTOR, FLOOR, ensure_role_groups
 from counts.models import CountSource
 from festivals import services as fest
@@ -163,7 +164,7 @@ class Command(BaseCommand):
                 busts=[BustReport(entry=entry, eliminated_by=(hunter.number,))],
                 actor=actor,
             )
-        seating.final_table_draw(tournament=tournament, actor=actor)
+        final_table_draw(tournament=tournament, actor=actor)
 
     @classmethod
     def _festival(

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from actions.bust import BustReport, entries_bust
+from actions.tables import balance_apply, final_table_draw, table_break
 from clocks.announcements import announcement_texts, announcement_texts_save, default_text
 from clocks.models import AnnouncementText
 from core.errors import FloorError
@@ -96,7 +97,7 @@ def test_a_table_break_is_announced_in_every_language(
     for row in list(others)[:2]:  # room for the broken table's players
         entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
     with django_capture_on_commit_callbacks(execute=True):
-        seating.table_break(tournament=t, number=number, actor=actor)
+        table_break(tournament=t, number=number, actor=actor)
     (message,) = [m for m in announced(sent, t) if m["kind"] == "table_break"]
     assert message["texts"]["de"] == f"Tisch {number} wird aufgelöst."
     assert str(number) in message["texts"]["en"]
@@ -158,7 +159,7 @@ def test_the_final_table_is_announced(
     for victim in entries[:2]:
         entries_bust(tournament=t, busts=[BustReport(entry=victim)], actor=actor)
     with django_capture_on_commit_callbacks(execute=True):
-        seating.final_table_draw(tournament=t, actor=actor)
+        final_table_draw(tournament=t, actor=actor)
     assert [m["kind"] for m in announced(sent, t)] == ["final_table"]
 
 
@@ -244,7 +245,7 @@ def test_a_balance_announces_each_move_from_table_to_table(
     plan = balance_plan(t)
     assert plan.moves
     with django_capture_on_commit_callbacks(execute=True):
-        seating.balance_apply(tournament=t, signature=plan.signature, actor=actor)
+        balance_apply(tournament=t, signature=plan.signature, actor=actor)
     moves = [m for m in announced(sent, t) if m["kind"] == "players_move"]
     pairs = {(m.from_table, m.to_table) for m in plan.moves}
     assert len(moves) == len(pairs)

@@ -12,7 +12,7 @@ from django.db import OperationalError, close_old_connections, connection
 
 from actions.bust import BustReport, entries_bust
 from actions.registration import entry_register
-from actions.tables import hand_done
+from actions.tables import balance_apply, hand_done, table_break
 from core.errors import FloorError
 from tables import services as svc
 from tables.models import SeatAssignment, Table
@@ -69,11 +69,11 @@ def test_parallel_busts_moves_breaks_and_hands(make_tournament, register, actor)
                     elif action == "balance":
                         plan = svc.balance_plan(t)
                         if plan.moves:
-                            svc.balance_apply(tournament=t, signature=plan.signature, actor=me)
+                            balance_apply(tournament=t, signature=plan.signature, actor=me)
                     elif action == "break":
                         number = svc.break_suggestion(t)
                         if number is not None:
-                            svc.table_break(tournament=t, number=number, actor=me)
+                            table_break(tournament=t, number=number, actor=me)
                     else:
                         player = player_create(
                             name=f"Late Player{seed}x{rng.random():.6f}", actor=me

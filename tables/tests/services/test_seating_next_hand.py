@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from actions.bust import BustReport, entries_bust
+from actions.tables import balance_apply, final_table_draw, table_break
 from core.errors import FloorError
 from tables import selectors
 from tables import services as svc
@@ -74,9 +75,9 @@ def test_a_table_with_an_unsettled_bust_is_not_broken(field, actor):
     table = Table.objects.get(tournament=t, number=3)
     report = _report_out(table, min(table.assignments.values_list("seat", flat=True)))
     with pytest.raises(FloorError, match="not settled"):
-        svc.table_break(tournament=t, number=3, actor=actor)
+        table_break(tournament=t, number=3, actor=actor)
     TableReport.objects.filter(pk=report.pk).update(resolution="dismissed", resolved_at=t.starts_at)
-    assert svc.table_break(tournament=t, number=3, actor=actor)
+    assert table_break(tournament=t, number=3, actor=actor)
 
 
 def test_the_final_table_waits_for_unsettled_busts(field, actor):
@@ -86,7 +87,7 @@ def test_the_final_table_waits_for_unsettled_busts(field, actor):
     table = Table.objects.filter(tournament=t, players__gt=0).first()
     _report_out(table, min(table.assignments.values_list("seat", flat=True)))
     with pytest.raises(FloorError, match="not settled"):
-        svc.final_table_draw(tournament=t, actor=actor)
+        final_table_draw(tournament=t, actor=actor)
 
 
 def test_keep_apart_pairs_at_balancing(field, actor):
@@ -112,7 +113,7 @@ def test_keep_apart_pairs_at_balancing(field, actor):
     plan = svc.balance_plan(t)
     assert [m.to_table for m in plan.moves] == [2]
     assert plan.together == (tuple(sorted((mover.pk, at[2].entry_id))),)
-    svc.balance_apply(tournament=t, signature=plan.signature, actor=actor)
+    balance_apply(tournament=t, signature=plan.signature, actor=actor)
     event = Event.objects.filter(tournament=t, action="seats.balance").latest("id")
     assert event.payload["together"] == [sorted([mover.pk, at[2].entry_id])]
 
@@ -196,7 +197,7 @@ def test_a_plan_read_while_a_table_is_broken_plans_again(field, actor, monkeypat
         head = real(tournament, fullest, emptiest, upto)
         if not calls:
             calls.append(head)
-            svc.table_break(tournament=t, number=1, actor=actor)
+            table_break(tournament=t, number=1, actor=actor)
         return head
 
     monkeypatch.setattr(selectors, "_head_counts", counts_then_break)

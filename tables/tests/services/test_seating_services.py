@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 
 from actions.bust import BustReport, entries_bust, report_resolve
-from actions.tables import hand_done
+from actions.tables import balance_apply, final_table_draw, hand_done, table_break
 from core.errors import FloorError
 from tables import services as svc
 from tables.domain.button import due_big_blind_next
@@ -80,12 +80,12 @@ def test_bust_then_balance_moves_the_big_blind_due_player(field, actor):
     t2.refresh_from_db()
     players = set(t2.assignments.values_list("seat", flat=True))
     assert move.from_seat == due_big_blind_next(t2.seats, players, t2.blinds())
-    moved = svc.balance_apply(tournament=t, signature=plan.signature, actor=actor)
+    moved = balance_apply(tournament=t, signature=plan.signature, actor=actor)
     assert len(moved) == 1
     assert sorted(layout(t).values()) == [8, 8]
     # A stale plan is refused and changes nothing.
     with pytest.raises(FloorError):
-        svc.balance_apply(tournament=t, signature=plan.signature, actor=actor)
+        balance_apply(tournament=t, signature=plan.signature, actor=actor)
     event = Event.objects.filter(tournament=t, action="seats.balance").latest("id")
     svc.moves_undo(tournament=t, event_id=event.pk, actor=actor)
     assert sorted(layout(t).values()) == [7, 9]
@@ -114,20 +114,20 @@ def test_break_table_and_final_table(field, actor):
     svc.seats_draw(tournament=t, actor=actor)
     assert len(layout(t)) == 3
     with pytest.raises(FloorError):  # 20 players do not fit two tables of 9
-        svc.table_break(tournament=t, number=3, actor=actor)
+        table_break(tournament=t, number=3, actor=actor)
     for row in SeatAssignment.objects.filter(table__tournament=t, table__number=1)[:2]:
         entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
-    svc.table_break(tournament=t, number=3, actor=actor)
+    table_break(tournament=t, number=3, actor=actor)
     counts = layout(t)
     assert len(counts) == 2 and sum(counts.values()) == 18
     with pytest.raises(FloorError):
-        svc.table_break(tournament=t, number=99, actor=actor)
+        table_break(tournament=t, number=99, actor=actor)
     with pytest.raises(FloorError):
-        svc.final_table_draw(tournament=t, actor=actor)
+        final_table_draw(tournament=t, actor=actor)
     alive = list(SeatAssignment.objects.filter(table__tournament=t))
     for row in alive[:9]:
         entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
-    svc.final_table_draw(tournament=t, actor=actor)
+    final_table_draw(tournament=t, actor=actor)
     t.refresh_from_db()
     assert t.status == "final_table"
     assert list(layout(t).values()) == [9]
@@ -191,7 +191,7 @@ def test_a_break_reads_every_table_at_the_fewest_in_one_more_statement(field, ac
     assert len(at_eight) == 9
     breaking = at_eight[-1]  # the highest number: its tied tables come first in the order
     with CaptureQueriesContext(connection) as queries:
-        moves = svc.table_break(tournament=t, number=breaking, actor=actor)
+        moves = table_break(tournament=t, number=breaking, actor=actor)
     head_reads = [q for q in queries.captured_queries if "end_" in q["sql"]]
     assert len(head_reads) == 2
     assert not any("COUNT(" in q["sql"].upper() for q in queries.captured_queries)

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from actions.tables import hand_done
+from actions.tables import final_table_draw, hand_done
 from core.errors import Conflict, FloorError
 from live import realtime
 from tables import services as svc
@@ -132,7 +132,7 @@ def test_a_new_day_and_the_final_table_bring_the_cards_back(table, actor):
     assert not TimeBank.objects.filter(used__gt=0).exists()
     svc.shot_clock_start(table=table)
     svc.time_bank_use(table=table, seat=seat, actor=actor)
-    svc.final_table_draw(tournament=table.tournament, actor=actor)
+    final_table_draw(tournament=table.tournament, actor=actor)
     assert not TimeBank.objects.filter(used__gt=0).exists()
     occasions = [e.payload["occasion"] for e in Event.objects.filter(action="time_bank.reset")]
     assert occasions == ["day", "final_table"]

@@ -9,7 +9,7 @@ from django.db.models import Count, Q, Sum
 
 from actions.bust import BustReport, bust_undo_last, entries_bust
 from actions.registration import entry_register, entry_unregister
-from actions.tables import hand_done
+from actions.tables import balance_apply, final_table_draw, hand_done, table_break
 from tables import services as svc
 from tables.models import SeatAssignment, Table
 from tournament import counters
@@ -87,18 +87,18 @@ def test_draw_balance_break_bust_undo_final(running, register, actor):
         assert_counts_true(t)
         plan = svc.balance_plan(t)
         if plan.moves:
-            svc.balance_apply(tournament=t, signature=plan.signature, actor=actor)
+            balance_apply(tournament=t, signature=plan.signature, actor=actor)
             assert_counts_true(t)
     bust_undo_last(tournament=t, actor=actor)
     assert_counts_true(t)
     number = max(Table.objects.filter(tournament=t, is_open=True).values_list("number", flat=True))
-    svc.table_break(tournament=t, number=number, actor=actor)
+    table_break(tournament=t, number=number, actor=actor)
     assert_counts_true(t)
     while t.players_left > t.final_table_size:
         row = SeatAssignment.objects.filter(table__tournament=t).first()
         entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
         t.refresh_from_db()
-    svc.final_table_draw(tournament=t, actor=actor)
+    final_table_draw(tournament=t, actor=actor)
     assert_counts_true(t)
 
 
@@ -152,7 +152,7 @@ def test_random_mix_keeps_the_counts(running, register, actor):
         elif choice < 0.85:
             plan = svc.balance_plan(t)
             if plan.moves:
-                svc.balance_apply(tournament=t, signature=plan.signature, actor=actor)
+                balance_apply(tournament=t, signature=plan.signature, actor=actor)
         else:
             table = rng.choice(list(Table.objects.filter(tournament=t, is_open=True)))
             hand_done(table=table, actor=actor)

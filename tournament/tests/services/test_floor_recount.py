@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from actions.bust import BustReport, bust_undo_last, entries_bust
-from actions.tables import hand_done
+from actions.tables import balance_apply, final_table_draw, hand_done, table_break
 from tables import services as svc
 from tables.models import SeatAssignment, Table
 from tournament import counters
@@ -75,16 +75,16 @@ def test_a_night_played_through_the_services_checks_clean(seated, register, acto
         entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
         plan = svc.balance_plan(t)
         if plan.moves:
-            svc.balance_apply(tournament=t, signature=plan.signature, actor=actor)
+            balance_apply(tournament=t, signature=plan.signature, actor=actor)
     bust_undo_last(tournament=t, actor=actor)
     number = max(Table.objects.filter(tournament=t, is_open=True).values_list("number", flat=True))
-    svc.table_break(tournament=t, number=number, actor=actor)
+    table_break(tournament=t, number=number, actor=actor)
     t.refresh_from_db()
     while t.players_left > t.final_table_size:
         row = SeatAssignment.objects.filter(table__tournament=t).first()
         entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
         t.refresh_from_db()
-    svc.final_table_draw(tournament=t, actor=actor)
+    final_table_draw(tournament=t, actor=actor)
 
     report = counters.check()
     assert report.ok, report.differences

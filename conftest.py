@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -46,9 +47,30 @@ LONGEST_FIRST = (
 )
 
 
+# `floor.py test --fast` (the inner loop) runs the property tests with at most this many
+# examples each; the full command runs each with its own number.
+FAST_EXAMPLES = 10
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+    if os.environ.get("FLOOR_FAST") == "1":
+        _fewer_examples(items)
+
+
+def _fewer_examples(items: list[pytest.Item]) -> None:
+    from hypothesis import settings as hypothesis_settings
+
+    for item in items:
+        obj = getattr(item, "obj", None)
+        test = getattr(obj, "__func__", obj)  # a method's function
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and own.max_examples > FAST_EXAMPLES:
+            # Read by Hypothesis when the test runs (hypothesis/core.py).
+            test._hypothesis_internal_use_settings = hypothesis_settings(  # type: ignore[union-attr]
+                own, max_examples=FAST_EXAMPLES
+            )
 
 
 @pytest.fixture(autouse=True)

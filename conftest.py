@@ -73,6 +73,15 @@ def _fewer_examples(items: list[pytest.Item]) -> None:
             )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _quick_flush() -> None:
+    """After a transactional test on PostgreSQL only the tables that hold rows are emptied
+    (tests/flush.py): the next test starts from the database Django's flush would leave."""
+    from tests import flush
+
+    flush.install()
+
+
 @pytest.fixture(autouse=True)
 def _require_postgres_under_ci() -> None:
     # Under CI the suite runs on PostgreSQL, then once more on SQLite by request (SQLITE_PASS).

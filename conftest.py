@@ -61,6 +61,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         _fewer_examples(items)
 
 
+if os.environ.get("FLOOR_FAST") == "1" and settings.SQLITE_PASS:
+
+    @pytest.fixture(scope="session")
+    def django_db_modify_db_settings(request: Any) -> None:
+        """The fast loop's database is kept in a file between runs (tests/fastdb.py)."""
+        from tests import fastdb
+
+        worker = getattr(request.config, "workerinput", {}).get("workerid", "main")
+        settings.DATABASES["default"]["TEST"]["NAME"] = str(fastdb.database(worker))
+
+    @pytest.fixture(scope="session")
+    def django_db_keepdb() -> bool:
+        return True
+
+    def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
+        from tests import fastdb
+
+        fastdb.finished(int(exitstatus))
+
+
 def _fewer_examples(items: list[pytest.Item]) -> None:
     from hypothesis import settings as hypothesis_settings
 
@@ -84,6 +104,10 @@ def _commit_without_waiting_for_the_disk(connection: Any, **kwargs: Any) -> None
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET synchronous_commit TO off")
+    elif connection.vendor == "sqlite" and connection.settings_dict["NAME"] != ":memory:":
+        # The fast loop's database in a file (tests/fastdb.py): no waiting for the disk either.
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA synchronous = OFF")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -128,7 +128,7 @@ def _require_postgres_under_ci() -> None:
 
 @pytest.fixture
 def director(db: Any) -> Any:
-    from tournament.roles import DIRECTOR, ensure_role_groups
+    from core.roles import DIRECTOR, ensure_role_groups
 
     ensure_role_groups()
     user = get_user_model().objects.create_user("dir", password="pw-director-123")
@@ -138,7 +138,7 @@ def director(db: Any) -> Any:
 
 @pytest.fixture
 def floor_user(db: Any) -> Any:
-    from tournament.roles import FLOOR, ensure_role_groups
+    from core.roles import FLOOR, ensure_role_groups
 
     ensure_role_groups()
     user = get_user_model().objects.create_user("flo", password="pw-floor-123")
@@ -213,7 +213,8 @@ def make_tournament(actor: Any, chip_set: Any, template: Any) -> Callable[..., A
 
 @pytest.fixture
 def register(actor: Any) -> Callable[..., Any]:
-    from tournament.services.registration import entry_register, player_create
+    from actions.registration import entry_register
+    from tournament.services.registration import player_create
 
     counter = {"n": 0}
 
@@ -281,12 +282,12 @@ def _fresh_cache() -> None:
 
 @pytest.fixture
 def one_rate_window(monkeypatch: Any) -> float:
-    """Pin tournament/ratelimit.py's clock: its windows are fixed (a count starts afresh when a
+    """Pin core/ratelimit.py's clock: its windows are fixed (a count starts afresh when a
     minute turns), so a test that counts up to a refusal would pass its calls' limit again if
     the minute turned during it."""
     from types import SimpleNamespace
 
-    from tournament import ratelimit
+    from core import ratelimit
 
     now = float(int(ratelimit.time.time()))
     monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: now))
@@ -298,7 +299,7 @@ def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
     """Every live message that leaves, as (group, event, data), round-tripped through JSON."""
     import json
 
-    from tournament import realtime
+    from live import realtime
 
     out: list[tuple[str, str, dict[str, Any]]] = []
 
@@ -308,6 +309,6 @@ def sent(monkeypatch: Any) -> list[tuple[str, str, dict[str, Any]]]:
 
     monkeypatch.setattr(realtime, "_send", record)
     # As if every table had its tablet and every player their phone open: the payloads a
-    # screen would get are built (tournament/realtime.py `listened`).
+    # screen would get are built (live/realtime.py `listened`).
     monkeypatch.setattr(realtime, "listened_of", lambda groups: set(groups))
     return out

@@ -123,6 +123,9 @@ def restore(argv: list[str]) -> None:
 
 MYPY_PACKAGES = (
     "config",
+    "core",
+    "live",
+    "eventlog",
     "tournament",
     "tables",
     "clocks",

@@ -7,4 +7,5 @@ class ActionsConfig(AppConfig):
     verbose_name = _("Actions across apps")
 
     def ready(self) -> None:
-        from actions import receivers  # noqa: F401  (connects the receivers)
+        # inside: AppConfig.ready (the event log's one receiver: the room hears what is logged)
+        from actions import receivers  # noqa: F401

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.errors import Conflict, FloorError
 from counts.models import CountSource
 from counts.selectors import big_blind_now, latest_counts_of
 from counts.services import table_counts_record
@@ -24,7 +25,6 @@ from counts.views import chips_typed
 from tables.dealer_view import queue_texts, tablet_table
 from tables.models import Table
 from tables.views import keyed_answer, keyed_tablet_action
-from tournament.errors import Conflict, FloorError
 from tournament.events import Actor
 
 FIELD = "count_"

@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 
 from clocks.selectors import clock_state_for, numbered
 from clocks.views import screen_config
+from core.roles import floor_required
 from tables.selectors import balance_plan, break_suggestion
 from tournament.models import Entry, EntryStatus, Level, Tournament
-from tournament.roles import floor_required
 from tournament.views import console_context, get_tournament
 
 LAST_BUSTS = 5

@@ -1,23 +1,14 @@
-"""Every flow from one app into another, in one place. Each receiver runs inside the
-transaction of the change that sent its signal, so both commit or roll back together.
+"""The one flow from one app into others that travels by signal: an event-log row written.
 
-| signal (sender app)                      | what follows (app)                                  |
-|------------------------------------------|-----------------------------------------------------|
-| seats_changed (tournament: bust, undo,   | the tables' tablets and the console are told        |
-|   void, refund)                          |   (tables.live)                                     |
-| entry_joined_field (tournament: late     | a random seat once seats are drawn, tda-de 7        |
-|   entry, alternate in, void undone)      |   (tables.services.entry_seat)                      |
-| hand_finished (tables: hand done)        | penalised players sit out one hand less, tda-de 69  |
-|                                          |   (rules_engine.services.penalties_count_hand)      |
-| busts_confirmed (tables: dealer reports  | the players are out, ranked together                |
-|   confirmed by the floor)                |   (tournament.services.eliminations.entries_bust)   |
-| disqualified (rules_engine: penalty)     | the player is out at once, tda-de 71 (entries_bust) |
-| penalty_given (rules_engine)             | the tablet shows who sits out (tables.live)         |
-| post_save of Event (tournament: a table  | the screens that speak announce it                  |
-|   broken, a balance, hand-for-hand on,   |   (clocks.announcements.announce_logged)            |
-|   the final table, a bust at the bubble; |                                                     |
-|   registration closed or reopened by     | they take the new end of late registration (the     |
-|   hand, the late-registration level)     |   live message `speech`)                            |
+Every action that spans apps is a command (actions/bust.py, registration.py, corrections.py,
+signups.py, tournaments.py, penalties.py, tables.py) that calls each app's services in turn and
+sends no signal. One signal stays on purpose: every service of every app writes event-log
+rows, and what the room hears follows the row, whoever wrote it (a table broken, a balance,
+hand-for-hand on, the final table drawn; registration closed or reopened by hand, the
+late-registration level changed: the screens that speak announce it or take the new end of
+late registration, clocks.announcements.announce_logged). A writer that had to know the clocks'
+announcements would have to be each of them. The receiver runs inside the transaction that
+wrote the row, so both commit or roll back together.
 """
 
 from __future__ import annotations
@@ -28,47 +19,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from clocks.announcements import announce_logged
-from rules_engine.services import penalties_count_hand
-from rules_engine.signals import disqualified, penalty_given
-from tables.live import notify_tables
-from tables.services import entry_seat, seating_is_drawn
-from tables.signals import busts_confirmed, hand_finished
 from tournament.models import Event
-from tournament.services.eliminations import BustReport, entries_bust
-from tournament.status_signals import entry_joined_field, seats_changed
-
-
-@receiver(seats_changed)
-def tell_the_tables(*, tournament_id: int, table_ids: list[int], **_: Any) -> None:
-    notify_tables(tournament_id, table_ids)
-
-
-@receiver(entry_joined_field)
-def seat_the_new_player(*, tournament: Any, entry: Any, actor: Any, **_: Any) -> None:
-    if seating_is_drawn(tournament):
-        entry_seat(tournament=tournament, entry=entry, actor=actor)
-
-
-@receiver(hand_finished)
-def count_penalty_hands(*, table: Any, **_: Any) -> None:
-    penalties_count_hand(table)
-
-
-@receiver(busts_confirmed)
-def bust_the_reported(
-    *, tournament: Any, busts: list[dict[str, Any]], actor: Any, **_: Any
-) -> None:
-    entries_bust(tournament=tournament, busts=[BustReport(**b) for b in busts], actor=actor)
-
-
-@receiver(disqualified)
-def bust_the_disqualified(*, tournament: Any, entry: Any, actor: Any, **_: Any) -> None:
-    entries_bust(tournament=tournament, busts=[BustReport(entry=entry)], actor=actor)
-
-
-@receiver(penalty_given)
-def show_the_penalty(*, tournament_id: int, table_id: int, **_: Any) -> None:
-    notify_tables(tournament_id, [table_id], console=False)
 
 
 @receiver(post_save, sender=Event)

@@ -10,9 +10,10 @@ from decimal import Decimal
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
+from core.csvexport import csv_response
+from core.roles import floor_required
 from leagues.models import Season, SeasonTournament
 from leagues.selectors import StandingRow, finish_points, season_standings
-from tournament.csvexport import csv_response
 from tournament.models import Club, Player, Tournament
 from tournament.people_selectors import (
     HistoryRow,
@@ -27,7 +28,6 @@ from tournament.results import (
     export_rows,
     tournament_results,
 )
-from tournament.roles import floor_required
 from tournament.views import get_tournament
 
 

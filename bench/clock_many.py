@@ -79,11 +79,12 @@ def _create_clocks(n: int, spread: float) -> dict[int, datetime]:
     `spread` seconds, the first a little after the setup. Returns each one's start instant."""
     from django.utils import timezone
 
+    from actions.registration import entry_register
     from clocks.services import clock_command
     from tournament.domain.structure import LevelSpec
     from tournament.events import Actor
     from tournament.models import ChipSet
-    from tournament.services.registration import entry_register, player_create
+    from tournament.services.registration import player_create
     from tournament.services.tournaments import (
         chip_set_create,
         structure_create,
@@ -181,7 +182,7 @@ def run_embedded(args: argparse.Namespace) -> dict[str, Any]:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from clocks import ticker
+    from clocks import ticker, wakeup
 
     started = _create_clocks(args.tournaments, args.spread)
 
@@ -218,7 +219,7 @@ def run_embedded(args: argparse.Namespace) -> dict[str, Any]:
     wall = time.monotonic() - wall0
     time.sleep(1.5)  # let an announcement in flight finish
     stop.set()
-    ticker.wake()
+    wakeup.wake()
     thread.join(timeout=10)
 
     return {

@@ -242,10 +242,10 @@ def prepare(n: int) -> tuple[list[int], list[str]]:
     """A director and N paired screens, straight through the services."""
     from django.contrib.auth.models import Group, User
 
+    from core.roles import DIRECTOR
     from displays.models import Display
     from displays.services import display_open, display_pair
     from tournament.events import Actor
-    from tournament.roles import DIRECTOR
 
     Display.objects.all().delete()
     user, _ = User.objects.get_or_create(username="bench-director")

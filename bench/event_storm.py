@@ -22,7 +22,7 @@ websockets, each doing what its page does with each message:
   in flight at a time (what is named meanwhile goes in the next);
 
 This process busts players at the given rate through the service layer
-(tournament.services.eliminations.entries_bust), then applies the balancing plan and breaks
+(actions.bust.entries_bust), then applies the balancing plan and breaks
 the table the plan suggests, each its own transaction as the floor does them. For every commit
 it records the instant and what each affected client must come to show: a board of at least
 the bust's version, a phone's new seat or place, a tablet without the busted player or with the
@@ -421,7 +421,7 @@ def floor_session() -> str:
     from django.contrib.auth.models import Group
     from django.test import Client
 
-    from tournament.roles import FLOOR, ensure_role_groups
+    from core.roles import FLOOR, ensure_role_groups
 
     ensure_role_groups()
     user = get_user_model().objects.create_user("storm-floor", password=secrets.token_urlsafe())
@@ -456,12 +456,12 @@ def moves_change(kind: str, moves: Any, names: dict[int, str]) -> Change:
 
 
 def storm(t: Any, victims: list[int], rate: float, names: dict[int, str]) -> list[Change]:
+    from actions.bust import BustReport, entries_bust
     from tables import services as svc
     from tables.models import SeatAssignment
     from tournament.events import Actor
     from tournament.live import board_version
     from tournament.models import Entry
-    from tournament.services.eliminations import BustReport, entries_bust
 
     actor = Actor.system("storm")
     changes: list[Change] = []
@@ -529,11 +529,11 @@ def tablet_floor_p99(specs: list[Spec], changes: list[Change], groups: dict[int,
 
 def watch_outbox() -> list[float]:
     """Time each live message of this process from the moment it is queued on commit
-    (tournament/realtime.py `_send`) until the channel layer has published it: the share of a
+    (live/realtime.py `_send`) until the channel layer has published it: the share of a
     change's latency spent before the message leaves the floor's process."""
     from channels.layers import get_channel_layer
 
-    from tournament import realtime
+    from live import realtime
 
     waited: list[float] = []
     queued: dict[int, float] = {}
@@ -562,7 +562,7 @@ def baseline(phone: int) -> list[float]:
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
-    from tournament.realtime import entry_group
+    from live.realtime import entry_group
 
     layer = get_channel_layer()
     sent = []
@@ -617,7 +617,7 @@ def board_p99(
 ) -> dict[str, float]:
     """p99 of bust commit → the board reaching phones and tablets (not counted in `update_*`:
     those screens do not show it), by kind of client. A phone gets the board only once its
-    player is out (clocks/consumers.py SeatConsumer): counted from the first bust after that."""
+    player is out (tournament/consumers.py SeatConsumer): counted from the first bust after that."""
     late: dict[str, list[float]] = defaultdict(list)
     for i, recs in boards.items():
         versions = [v for _, v in recs]
@@ -828,15 +828,15 @@ def main() -> None:
     warm()
     if args.cpus:
         pin(args.cpus)
-    from tournament import backlog
+    from live import backlog
 
     backlog.reset()
 
     stack = _stack.FullStack(
         _stack.stack_env(db_url, REDIS_URL), web=1, ws=2, proxy=not args.no_proxy
     ).start()
+    from live.realtime import table_group
     from tables.models import Table
-    from tournament.realtime import table_group
 
     numbers = {s.key for s in specs if s.kind == "tablet"}
     table_groups = {
@@ -912,7 +912,7 @@ def main() -> None:
                 "load_average": round(load, 1),
                 "database": db_url.split(":", 1)[0],
                 "cpus": args.cpus or os.cpu_count(),
-                # The floor process's builder thread (tournament/realtime.py): payloads built,
+                # The floor process's builder thread (live/realtime.py): payloads built,
                 # older whole-state ones left out for a newer one waiting, the longest wait.
                 "builder": {
                     "built": int(backlog.totals["built"]),
@@ -920,7 +920,7 @@ def main() -> None:
                     "max_wait_ms": round(backlog.totals["max_wait_s"] * 1000, 1),
                     "max_waiting": int(backlog.totals["max_waiting"]),
                 },
-                # What the consoles were told (tournament/backlog.py): notices that the room
+                # What the consoles were told (live/backlog.py): notices that the room
                 # was behind, the largest lag they named, and whether the last said caught up.
                 "behind_notices": sum(1 for _at, sec, _w in behind if sec > 0),
                 "behind_max_s": max((sec for _at, sec, _w in behind), default=0.0),

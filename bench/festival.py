@@ -152,6 +152,7 @@ def main() -> None:
     from django.db import connection
     from django.utils import timezone
 
+    from core.roles import DIRECTOR, FLOOR, ensure_role_groups
     from counts.models import ChipCount
     from festivals import services as fest
     from festivals.domain.day2 import (
@@ -163,6 +164,7 @@ def main() -> None:
     )
     from festivals.models import Advance, Bagging
     from festivals.selectors import bagging_report
+    from live.realtime import live_flush
     from tables import services as seating
     from tables.domain.seating import tables_needed
     from tables.models import SeatAssignment
@@ -177,8 +179,6 @@ def main() -> None:
         Status,
         Tournament,
     )
-    from tournament.realtime import live_flush
-    from tournament.roles import DIRECTOR, FLOOR, ensure_role_groups
     from tournament.selectors import tournament_numbers
     from tournament.services.registration import registration_close
     from tournament.services.tournaments import (
@@ -389,8 +389,8 @@ def main() -> None:
 def _play_down(flight: Any, args: argparse.Namespace, rng: random.Random, actor: Any) -> None:
     """Bust players until `args.survive` of the field is left: random players, several of one
     table out in one hand (their stacks at the start of the hand rank them)."""
+    from actions.bust import BustReport, entries_bust
     from tables.models import SeatAssignment
-    from tournament.services.eliminations import BustReport, entries_bust
 
     seated = list(
         SeatAssignment.objects.filter(table__tournament=flight)

@@ -239,7 +239,7 @@ def _floor_token() -> str:
     from django.contrib.auth.models import Group
     from rest_framework.authtoken.models import Token
 
-    from tournament.roles import FLOOR, ensure_role_groups
+    from core.roles import FLOOR, ensure_role_groups
 
     ensure_role_groups()
     user = get_user_model().objects.create_user("bench-floor")

@@ -65,6 +65,8 @@ def main() -> None:
     from django.db import connection, transaction
     from django.utils import timezone
 
+    from actions.bust import BustReport, entries_bust
+    from actions.tables import hand_done
     from tables import services as svc
     from tables.domain.button import due_big_blind_next, first_hand, worst_empty_seat
     from tables.models import SeatAssignment, Table
@@ -79,7 +81,6 @@ def main() -> None:
         PurchaseKind,
         Tournament,
     )
-    from tournament.services.eliminations import BustReport, entries_bust
     from tournament.services.tournaments import structure_create, tournament_create
 
     rng = random.Random(args.seed)
@@ -218,7 +219,7 @@ def main() -> None:
         )
         assert row is not None
         table = row.table
-        svc.hand_done(table=table, actor=actor)  # the button moves between busts (not timed)
+        hand_done(table=table, actor=actor)  # the button moves between busts (not timed)
 
         t0 = time.perf_counter()
         with transaction.atomic(), connection.execute_wrapper(count_query):

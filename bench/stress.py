@@ -63,15 +63,17 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
     _django.setup(migrate=False)  # a fresh process: no connection or pool shared with others
     from django.db import OperationalError, close_old_connections
 
+    from actions.bust import BustReport, entries_bust
+    from actions.registration import entry_register
+    from actions.tables import hand_done
     from clocks.selectors import clock_state_for
     from clocks.services import clock_command, clocks_announce_due
+    from core.errors import FloorError
     from tables import services as svc
     from tables.models import SeatAssignment, Table
-    from tournament.errors import FloorError
     from tournament.events import Actor
     from tournament.models import Tournament
-    from tournament.services.eliminations import BustReport, entries_bust
-    from tournament.services.registration import entry_register, player_create
+    from tournament.services.registration import player_create
 
     rng = random.Random(seed)
     me = Actor(user=None, label=f"client {seed}", source="stress")
@@ -124,7 +126,7 @@ def client(tournament_id: int, seed: int, seconds: float, barrier: Any, out: Any
                 table = Table.objects.filter(tournament=t, is_open=True).order_by("?").first()
                 if table is None:
                     continue
-                svc.hand_done(table=table, actor=me)
+                hand_done(table=table, actor=me)
             elif action == "balance":
                 plan = svc.balance_plan(t)
                 if not plan.moves:

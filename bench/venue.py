@@ -111,8 +111,8 @@ def director_ensure() -> None:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
-    from tournament.roles import DIRECTOR as DIRECTOR_ROLE
-    from tournament.roles import ensure_role_groups
+    from core.roles import DIRECTOR as DIRECTOR_ROLE
+    from core.roles import ensure_role_groups
 
     ensure_role_groups()
     user, _ = get_user_model().objects.get_or_create(username=os.environ["FLOOR_DIRECTOR_USER"])
@@ -408,7 +408,7 @@ def main() -> None:
         from django.core.management import call_command
         from django.db import connection
 
-        from tournament import realtime
+        from live import realtime
         from tournament.models import Entry
 
         call_command("migrate", verbosity=0, interactive=False)

@@ -10,7 +10,7 @@ language, built after the change commits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -29,11 +29,12 @@ from clocks.domain.announcements import (
     render,
 )
 from clocks.models import AnnouncementText
-from tournament.errors import FloorError
+from core.errors import FloorError
+from live.realtime import send_on_commit, tournament_group
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Event, Status, Tournament
-from tournament.realtime import send_on_commit, tournament_group
+from tournament.selectors import payout_amounts
 
 # The default words, in the reader's language (locale/). Numbers are spoken as numbers.
 DEFAULTS: dict[str, Any] = {
@@ -264,7 +265,8 @@ def announcement_test(*, tournament: Tournament, actor: Actor) -> None:
 def announce_logged(event: Event) -> None:
     """Announce what an event-log row says happened, if anything (called by actions/receivers.py
     inside the transaction that wrote it): a table broken, players moved to balance,
-    hand-for-hand on, the final table drawn, a bust at the bubble. Registration closed or
+    hand-for-hand on, the final table drawn (a bust at the bubble: `announce_bubble`, called by
+    actions/bust.py). Registration closed or
     reopened by hand, or a new late-registration level, sends the screens the new end of late
     registration (`speech`): they work the clock's announcements about it out themselves."""
     tournament_id = event.tournament_id
@@ -293,15 +295,18 @@ def announce_logged(event: Event) -> None:
         and "late_registration_until_level" in payload.get("changed", [])
     ):
         speech_on_commit([tournament_id])
-    elif action == "entry.bust":
-        places = {b.get("place") for b in payload.get("busts", []) if b.get("place")}
-        most = payload.get("paid_at_most")
-        # Places 1 and 2 are never the bubble's, nor a place more than three below the places
-        # paid at most (one more for a satellite's cash remainder): only a bust near the
-        # bubble reads the payouts.
-        far = isinstance(most, int) and places and min(places) > most + 3
-        if places and max(places) > 2 and not far:
-            announce_on_commit(tournament_id, lambda: _bubble(tournament_id, places))
+
+
+def announce_bubble(tournament_id: int, places: Collection[int], *, paid_at_most: int) -> None:
+    """Announce the bubble, or the money reached, if the players out at `places` are the
+    bubble's (called by actions/bust.py inside the bust's transaction; the places paid are
+    read after the commit). `paid_at_most`: the places paid at most (one more for a
+    satellite's cash remainder)."""
+    found = {p for p in places if p}
+    # Places 1 and 2 are never the bubble's, nor a place more than three below the places paid
+    # at most: only a bust near the bubble reads the payouts.
+    if found and max(found) > 2 and min(found) <= paid_at_most + 3:
+        announce_on_commit(tournament_id, lambda: _bubble(tournament_id, found))
 
 
 def _fixed(kind: str, table: int, to_table: int) -> Callable[[], Announcement]:
@@ -323,8 +328,6 @@ def _bubble(tournament_id: int, places: set[int]) -> Announcement | None:
 
 
 def _places_paid(tournament_id: int) -> int:
-    from tournament.selectors import payout_amounts
-
     tournament = Tournament.objects.get(pk=tournament_id)
     return len([a for a in payout_amounts(tournament) if a > 0])
 

@@ -40,10 +40,10 @@ from clocks.domain.announcements import (
     render as fill,
 )
 from clocks.selectors import clock_state_for
-from tournament.errors import FloorError
+from core.errors import FloorError
+from core.roles import director_required
 from tournament.events import Actor
 from tournament.live import level_rows
-from tournament.roles import director_required
 from tournament.views import console_context, get_tournament
 
 UPCOMING_HORIZON_MS = 3 * 3600 * 1000

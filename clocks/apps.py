@@ -7,4 +7,5 @@ class ClocksConfig(AppConfig):
     verbose_name = _("Clocks")
 
     def ready(self) -> None:
-        from clocks import receivers  # noqa: F401  (the clock follows the tournament's end)
+        # inside: AppConfig.ready (the clock follows the tournament's end)
+        from clocks import receivers  # noqa: F401

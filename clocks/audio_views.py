@@ -22,8 +22,8 @@ from clocks.domain.announcement_audio import (
     read_clip_request,
 )
 from clocks.domain.announcements import PLACEHOLDERS
+from core.ratelimit import allow
 from tournament.models import Tournament
-from tournament.ratelimit import allow
 
 logger = logging.getLogger(__name__)
 

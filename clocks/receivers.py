@@ -1,8 +1,9 @@
-"""The clock follows the tournament: it stops when the tournament ends, comes back (paused)
-when a director reopens it, and works out its next level end again when the structure is
-edited. A clock screen's kept data (clocks/selectors.py) is forgotten on every change it shows:
+"""A clock screen's kept data (clocks/selectors.py) is forgotten on every change it shows:
 a clock command, a structure edit, and every logged change of the tournament (entries, busts,
-payouts, settings, status)."""
+payouts, settings, status).
+
+The clock's following of the tournament (it stops at the end, comes back paused when reopened,
+takes an edited structure) is called by the commands: actions/tournaments.py, actions/bust.py."""
 
 from __future__ import annotations
 
@@ -13,13 +14,7 @@ from django.dispatch import receiver
 
 from clocks.models import ClockEvent
 from clocks.selectors import forget_clock_screen
-from clocks.services import clock_reopen, clock_reschedule, clock_stop
 from tournament.models import Event, Tournament
-from tournament.status_signals import (
-    structure_changed,
-    tournament_finished,
-    tournament_reopened,
-)
 
 # Logged changes no clock screen shows: a level announcement changes no input of the clock
 # (it is worked out from the history), and the tables' own business.
@@ -48,27 +43,13 @@ QUIET_ACTIONS = frozenset(
 )
 
 
-@receiver(tournament_finished, dispatch_uid="clocks.stop_on_finish")
-def _stop(sender: Any, *, tournament: Any, actor: Any, **kwargs: Any) -> None:
-    clock_stop(tournament=tournament, actor=actor)
-
-
-@receiver(tournament_reopened, dispatch_uid="clocks.reopen")
-def _reopen(sender: Any, *, tournament: Any, actor: Any, **kwargs: Any) -> None:
-    clock_reopen(tournament=tournament, actor=actor)
-
-
-@receiver(structure_changed, dispatch_uid="clocks.reschedule")
-def _reschedule(sender: Any, *, tournament: Any, **kwargs: Any) -> None:
-    clock_reschedule(tournament=tournament)
-    forget_clock_screen(tournament.pk)
-
-
 @receiver(post_save, sender=ClockEvent, dispatch_uid="clocks.screen.command")
 def _command(sender: Any, instance: ClockEvent, **kwargs: Any) -> None:
     forget_clock_screen(instance.clock.tournament_id)
 
 
+# Every app's services write the event log for every change: which lines a clock screen shows
+# is this app's business, not each writer's, so the cache listens to the log itself.
 @receiver(post_save, sender=Event, dispatch_uid="clocks.screen.logged")
 def _logged(sender: Any, instance: Event, **kwargs: Any) -> None:
     if instance.tournament_id is not None and instance.action not in QUIET_ACTIONS:

@@ -19,12 +19,13 @@ from clocks.domain.clock import ClockError, ClockState, clock_state, validate_co
 from clocks.domain.clock import ClockEvent as DomainEvent
 from clocks.models import Clock, ClockEvent
 from clocks.selectors import clock_events, level_timings
+from clocks.wakeup import wake
+from core.errors import FloorError
+from live.realtime import broadcast_on_commit, tournament_group
 from tournament.domain.levels import level_reached, row_labels
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Level, Status, Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
 
 COMMANDS = ("start", "pause", "resume", "add", "set_remaining", "jump")
 
@@ -160,8 +161,6 @@ def _schedule_as_read(clock: Clock, when: datetime | None) -> None:
 
 
 def _wake_ticker(clock_pk: int, when: datetime) -> None:
-    from clocks.ticker import wake
-
     wake(clock_pk, when)
 
 

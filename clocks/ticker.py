@@ -20,13 +20,14 @@ import threading
 import time
 from datetime import datetime
 
-from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
+from clocks.services import clocks_announce_due, clocks_reschedule_some, next_due
+from clocks.wakeup import woken
+
 log = logging.getLogger(__name__)
 _started = threading.Event()
-_wake = threading.Event()
 
 # Longest sleep without a due clock, and how often the safety net runs.
 IDLE_SECONDS = 5.0
@@ -35,20 +36,7 @@ SAFETY_SLICE = 10
 SWITCH_INTERVAL = 0.001
 
 
-def wake(clock_pk: int | None = None, when: datetime | None = None) -> None:
-    """A clock's schedule changed (called after the command's transaction commits): the
-    embedded ticker looks again now; in the full stack the clock's next due instant gets a
-    Celery task with that ETA (clocks/tasks.py)."""
-    _wake.set()
-    if clock_pk is not None and when is not None and settings.FLOOR_TICKER == "celery":
-        from clocks.tasks import arm
-
-        arm(clock_pk, when)
-
-
 def tick_once() -> int:
-    from clocks.services import clocks_announce_due
-
     close_old_connections()
     try:
         return clocks_announce_due()
@@ -57,8 +45,6 @@ def tick_once() -> int:
 
 
 def _next_due() -> datetime | None:
-    from clocks.services import next_due
-
     close_old_connections()
     try:
         return next_due()
@@ -69,8 +55,6 @@ def _next_due() -> datetime | None:
 def _safety_net(after: int) -> int | None:
     """One slice of the safety net from the clock id `after`; the id to go on from, or None
     when the net is through."""
-    from clocks.services import clocks_reschedule_some
-
     close_old_connections()
     try:
         _count, last = clocks_reschedule_some(after=after, limit=SAFETY_SLICE)
@@ -91,7 +75,7 @@ def run_forever(interval: float = IDLE_SECONDS, stop: threading.Event | None = N
     last_safety = 0.0
     net_from: int | None = None  # where the safety net goes on, while it runs
     while not stop.is_set():
-        _wake.clear()
+        woken.clear()
         try:
             if net_from is None and time.monotonic() - last_safety >= SAFETY_SECONDS:
                 net_from, last_safety = 0, time.monotonic()
@@ -105,7 +89,7 @@ def run_forever(interval: float = IDLE_SECONDS, stop: threading.Event | None = N
             log.exception("clock tick failed")
             net_from, pause = None, 1.0
         if pause > 0:
-            _wake.wait(pause)
+            woken.wait(pause)
         if stop.is_set():
             break
 

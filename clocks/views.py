@@ -16,6 +16,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
+from clocks import announcement_audio
+from clocks.announcements import clock_texts, late_until
+from clocks.domain.announcement_audio import VOICES
+from clocks.domain.announcements import FLOOR_KINDS, PLACEHOLDERS
 from clocks.selectors import (
     ClockScreen,
     cached_clock_screen,
@@ -23,13 +27,14 @@ from clocks.selectors import (
     clock_state_for,
 )
 from clocks.services import clock_command, clock_payload
+from core.errors import FloorError
+from core.inputs import whole_number
+from core.roles import floor_required
+from displays.selectors import screen_layout  # the clock layout (docs/displays.md)
 from tournament.domain.structure import MAX_LEVELS, MAX_MINUTES
-from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.inputs import whole_number
 from tournament.live import level_rows, tournament_board
 from tournament.models import Tournament
-from tournament.roles import floor_required
 from tournament.views import console_context, get_tournament
 
 
@@ -76,7 +81,6 @@ def clock_json(request: HttpRequest, pk: int) -> JsonResponse:
 def bigscreen(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     speech = speech_config(tournament) if request.GET.get("sound") == "1" else None
-    from displays.selectors import screen_layout  # the clock layout (docs/displays.md)
 
     return render(
         request,
@@ -95,11 +99,6 @@ def speech_config(tournament: Tournament) -> dict[str, Any]:
     announcements (the floor's come with their message), when late registration ends, and
     where to fetch an announcement's audio when the browser has no voice (None where this
     server cannot speak: docs/clock.md "Spoken fallback")."""
-    from clocks.announcement_audio import espeak_path
-    from clocks.announcements import clock_texts, late_until
-    from clocks.domain.announcement_audio import VOICES
-    from clocks.domain.announcements import FLOOR_KINDS, PLACEHOLDERS
-
     language = get_language() or "en"
     language = language.split("-")[0]
     return {
@@ -110,7 +109,7 @@ def speech_config(tournament: Tournament) -> dict[str, Any]:
         "lateUntil": late_until(tournament),
         "words": {"queued": _("%(n)s more")},
         "audioUrl": reverse("announcement-audio", args=[tournament.pk])
-        if espeak_path() and language in VOICES
+        if announcement_audio.espeak_path() and language in VOICES
         else None,
         "floorFigures": {kind: list(PLACEHOLDERS[kind]) for kind in FLOOR_KINDS},
     }

@@ -7,7 +7,7 @@ both from this one process. /healthz is answered before Django (config/health.py
 over the cap is refused (413) before it is read (config/request_cap.py).
 
 Run uvicorn with --no-proxy-headers: Floor reads X-Forwarded-For itself, from trusted proxies
-only (FLOOR_TRUSTED_PROXIES, tournament/ratelimit.py client_address).
+only (FLOOR_TRUSTED_PROXIES, core/ratelimit.py client_address).
 """
 
 import os
@@ -25,7 +25,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from config.health import with_liveness  # noqa: E402
 from config.request_cap import cap_asgi_body  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from tournament.realtime import note_server_loop  # noqa: E402
+from live.realtime import note_server_loop  # noqa: E402
 
 _router = ProtocolTypeRouter(
     {

@@ -5,6 +5,8 @@ import os
 from celery import Celery
 from celery.signals import task_success, worker_process_init
 
+from config.health import ticker_beat
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
 app = Celery("floor")
@@ -25,13 +27,11 @@ app.autodiscover_tasks()
 @worker_process_init.connect
 def _warm(**kwargs: object) -> None:
     # A pool process imports the clock's code when it starts, not in its first level end.
-    import clocks.services  # noqa: F401
+    import clocks.services  # noqa: F401  # inside: loaded before the apps (config/__init__)
 
 
 @task_success.connect
 def _record_clock_tick(sender: object = None, **kwargs: object) -> None:
     # /readyz tells a stopped beat or worker from a running one by the last tick (config/health.py).
     if getattr(sender, "name", "") == "clocks.tasks.clocks_tick":
-        from config.health import ticker_beat
-
         ticker_beat()

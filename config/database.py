@@ -22,8 +22,11 @@ import threading
 import time
 from collections.abc import Callable
 
+from django.conf import settings
 from django.db.utils import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
+
+from config.errors import database_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +87,6 @@ class Breaker:
 
 
 def _retry_seconds() -> float:
-    from django.conf import settings
-
     return float(getattr(settings, "DB_RETRY_SECONDS", 2.0))
 
 
@@ -107,7 +108,6 @@ class DatabaseUnavailableMiddleware:
         global _last_logged
         if not isinstance(exception, OperationalError | InterfaceError) or not breaker.is_open:
             return None
-        from config.errors import database_unavailable
 
         now = time.monotonic()
         if now - _last_logged > 10:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 
 from django.core.exceptions import ImproperlyConfigured
@@ -47,8 +48,6 @@ def env_list(name: str, default: list[str]) -> list[str]:
 def env_networks(name: str) -> list[str]:
     """A comma-separated list of IP addresses or networks (CIDR), checked now so a typo stops
     the start instead of silently trusting nothing (or everything)."""
-    import ipaddress
-
     items = env_list(name, [])
     for item in items:
         if item.isdigit():

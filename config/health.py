@@ -81,7 +81,7 @@ def _redis() -> str | None:
     url = getattr(settings, "REDIS_URL", "")
     if not url:
         return None
-    import redis
+    import redis  # inside: the full stack only; the embedded mode never loads redis
 
     client = redis.Redis.from_url(
         url, socket_timeout=PROBE_TIMEOUT, socket_connect_timeout=PROBE_TIMEOUT

@@ -17,6 +17,9 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+
+from config.errors import request_too_large
 
 # Set in the ASGI scope when a body without a declared length ran past the cap.
 OVER_CAP = "floor.body_over_cap"
@@ -52,10 +55,6 @@ class RequestBodyCapMiddleware:
 
     @staticmethod
     def refuse(request: HttpRequest) -> HttpResponse:
-        from django.utils import translation
-
-        from config.errors import request_too_large
-
         # Before LocaleMiddleware: the page speaks the client's language all the same.
         with translation.override(translation.get_language_from_request(request)):
             response = request_too_large(request)

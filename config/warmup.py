@@ -6,7 +6,7 @@ each template the first time it is rendered, once per process. Measured on a 2-c
 (PostgreSQL, 30,000 entries): the first rendering of a dealer tablet's table took 236 ms against
 2.5 ms for the next, the URL resolver and the engine most of it. After a restart that was the
 first console click; and because the live messages are built on commit in the process that
-made the change (tournament/realtime.py, one builder thread), the first bust's table views and
+made the change (live/realtime.py, one builder thread), the first bust's table views and
 every message queued behind them waited for it (bench/event_storm.py: the slowest changes of a
 run were its first half second).
 
@@ -20,18 +20,21 @@ fails as it would have.
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
+
+from django.conf import settings
+from django.template import TemplateSyntaxError, engines
+from django.template.backends.django import DjangoTemplates
+from django.urls import reverse
+from django.utils import translation
+
+from tournament.domain.collation import collator
 
 logger = logging.getLogger(__name__)
 
 
 def warm() -> None:
-    from django.conf import settings
-    from django.template import TemplateSyntaxError, engines
-    from django.template.backends.django import DjangoTemplates
-    from django.urls import reverse
-    from django.utils import translation
-
     for code, _name in settings.LANGUAGES:
         with translation.override(code):  # the language's catalogue loaded
             reverse("home")  # every URL module imported, the resolver filled
@@ -50,8 +53,4 @@ def warm() -> None:
     # The table of the people's sort order (tournament/domain/collation.py: some 2 s to build),
     # in the background: the process serves meanwhile, and the first list by name waits for it
     # only if it comes sooner.
-    import threading
-
-    from tournament.domain.collation import collator
-
     threading.Thread(target=collator, name="floor-collation-warmup", daemon=True).start()

@@ -7,4 +7,5 @@ class CountsConfig(AppConfig):
     verbose_name = _("Chip counts")
 
     def ready(self) -> None:
-        from counts import receivers  # noqa: F401  (the deal calculator's stacks)
+        # inside: AppConfig.ready (the deal calculator's stacks)
+        from counts import receivers  # noqa: F401

@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import Max
 from django.utils import timezone
 
+from clocks.selectors import clock_state_for
 from counts.domain.stacks import (
     Counted,
     Field,
@@ -114,8 +115,6 @@ def players_left(tournament: Tournament, *, withheld: bool = False) -> list[Play
 def big_blind_now(tournament: Tournament, now: datetime | None = None) -> int | None:
     """The big blind of the level being played (in a break: of the next level; before the
     start: of the first level), from the clock."""
-    from clocks.selectors import clock_state_for
-
     levels: list[Level] = list(tournament.structure.levels.all())
     if not levels:
         return None

@@ -2,7 +2,7 @@
 
 Counts come from staff only: the floor in the console, a dealer on the table's tablet
 (`source="dealer"`, actions/dealer_counts.py). Every write tells the counts pages (the live
-message `counts`, tournament/catalogue.py). A count is
+message `counts`, live/catalogue.py). A count is
 refused, with nothing written, for a player who is not playing, below zero, above the chips in
 play, or when a table's counts together hold more chips than the tournament has."""
 
@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import figures
+from core.errors import Conflict, FloorError, NotFound
 from counts.domain.stacks import CountRefused, refusal
 from counts.models import ChipCount, CountSource
 from counts.selectors import latest_counts_of
-from tournament import figures
-from tournament.errors import Conflict, FloorError, NotFound
+from live.realtime import broadcast_on_commit, tournament_group
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus, Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
 
 
 @dataclass(frozen=True)
@@ -70,34 +71,8 @@ def counts_record(
         entry = entries.get(entry_id)
         if entry is None:
             raise NotFound(_("No such player in this tournament."))
-        if entry.status != EntryStatus.ACTIVE:
-            raise FloorError(
-                _("#%(n)s is not playing (out or not in the field): no count.")
-                % {"n": entry.number},
-                code=CountRefused.NOT_PLAYING.value,
-            )
-        why = refusal(chips, chips_in_play=chips_in_play)
-        if why is CountRefused.NEGATIVE:
-            raise FloorError(
-                _("#%(n)s: a count cannot be below zero.") % {"n": entry.number}, code=why.value
-            )
-        if why is CountRefused.ABOVE_CHIPS_IN_PLAY:
-            raise FloorError(
-                _("#%(n)s: %(count)s chips is more than the tournament has in play (%(chips)s).")
-                % {
-                    "n": entry.number,
-                    "count": figures.chips(chips),
-                    "chips": figures.chips(chips_in_play),
-                },
-                code=why.value,
-            )
+        here = _count_checked(entry, chips, chips_in_play=chips_in_play, table=table_number)
         seat = getattr(entry, "seat", None)
-        here = seat.table.number if seat is not None else None
-        if table_number is not None and here != table_number:
-            raise Conflict(
-                _("#%(n)s no longer sits at table %(t)s: reload the table and count again.")
-                % {"n": entry.number, "t": table_number}
-            )
         rows.append(
             ChipCount(
                 tournament_id=tournament.pk,
@@ -110,8 +85,7 @@ def counts_record(
                 table_number=here,
                 seat=seat.seat if seat is not None else None,
                 bag_number=(bags or {}).get(entry_id, ""),
-                verified_by=actor.user if entry_id in verified else None,
-                verified_at=now if entry_id in verified else None,
+                **_verified(actor, now, entry_id in verified),
             )
         )
     total = sum(counts.values())
@@ -125,23 +99,75 @@ def counts_record(
         )
     before = {c.entry_id: c.count for c in latest_counts_of(tournament.pk, list(counts))}
     ChipCount.objects.bulk_create(rows)
+    _counts_told(
+        tournament, actor, rows, entries, before, bag=bool(bags), table=table_number, source=source
+    )
+    return Recorded(counts=rows, table_number=table_number)
+
+
+def _count_checked(
+    entry: Entry, chips: int, *, chips_in_play: int, table: int | None
+) -> int | None:
+    """The table the player sits at; refuses a count of a player not in the field, below zero,
+    above the chips in play, or (`table` given) of a player who no longer sits at that table."""
+    if entry.status != EntryStatus.ACTIVE:
+        raise FloorError(
+            _("#%(n)s is not playing (out or not in the field): no count.") % {"n": entry.number},
+            code=CountRefused.NOT_PLAYING.value,
+        )
+    why = refusal(chips, chips_in_play=chips_in_play)
+    if why is CountRefused.NEGATIVE:
+        raise FloorError(
+            _("#%(n)s: a count cannot be below zero.") % {"n": entry.number}, code=why.value
+        )
+    if why is CountRefused.ABOVE_CHIPS_IN_PLAY:
+        raise FloorError(
+            _("#%(n)s: %(count)s chips is more than the tournament has in play (%(chips)s).")
+            % {
+                "n": entry.number,
+                "count": figures.chips(chips),
+                "chips": figures.chips(chips_in_play),
+            },
+            code=why.value,
+        )
+    seat = getattr(entry, "seat", None)
+    here = seat.table.number if seat is not None else None
+    if table is not None and here != table:
+        raise Conflict(
+            _("#%(n)s no longer sits at table %(t)s: reload the table and count again.")
+            % {"n": entry.number, "t": table}
+        )
+    return here
+
+
+def _verified(actor: Actor, now: Any, verified: bool) -> dict[str, Any]:
+    """Who confirmed a count by counting it a second time, and when (a bag and tag)."""
+    return {
+        "verified_by": actor.user if verified else None,
+        "verified_at": now if verified else None,
+    }
+
+
+def _counts_told(
+    tournament: Tournament,
+    actor: Actor,
+    rows: list[ChipCount],
+    entries: Mapping[int, Entry],
+    before: Mapping[int, int],
+    *,
+    bag: bool,
+    table: int | None,
+    source: str,
+) -> None:
+    """The counts in the event log, and a message to the counts pages."""
     event = event_record(
         tournament=tournament,
-        action="chips.bag" if bags else "chips.count",
+        action="chips.bag" if bag else "chips.count",
         actor=actor,
         payload={
-            "table": table_number,
+            "table": table,
             "source": source,
-            "counts": [
-                {
-                    "entry": entries[r.entry_id].number,
-                    "count": r.count,
-                    **({"before": before[r.entry_id]} if r.entry_id in before else {}),
-                    **({"bag": r.bag_number} if r.bag_number else {}),
-                    **({"confirmed": True} if r.verified_at else {}),
-                }
-                for r in rows
-            ],
+            "counts": [_count_logged(r, entries[r.entry_id].number, before) for r in rows],
         },
     )
     # The counts pages (public page, big screen) fetch the public counts once, spread over a
@@ -149,9 +175,19 @@ def counts_record(
     broadcast_on_commit(
         tournament_group(tournament.pk),
         "counts",
-        {"version": event.pk, "table": table_number, "counts": len(rows)},
+        {"version": event.pk, "table": table, "counts": len(rows)},
     )
-    return Recorded(counts=rows, table_number=table_number)
+
+
+def _count_logged(row: ChipCount, number: int, before: Mapping[int, int]) -> dict[str, Any]:
+    """One count as the event log keeps it: the player's number, the count, the count before."""
+    return {
+        "entry": number,
+        "count": row.count,
+        **({"before": before[row.entry_id]} if row.entry_id in before else {}),
+        **({"bag": row.bag_number} if row.bag_number else {}),
+        **({"confirmed": True} if row.verified_at else {}),
+    }
 
 
 def table_counts_record(

@@ -12,14 +12,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core import figures
+from core.errors import FloorError
+from core.inputs import CHIPS_MAX, whole_number, whole_number_or_none
+from core.roles import floor_required
 from counts.selectors import LEADERS, chip_leaders, table_sheet, tables_of, tournament_field
 from counts.services import count_record, table_counts_record
-from tournament import figures
-from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.inputs import CHIPS_MAX, whole_number, whole_number_or_none
 from tournament.models import Entry
-from tournament.roles import floor_required
 from tournament.views import console_context, get_tournament
 
 

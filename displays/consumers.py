@@ -12,14 +12,16 @@ import json
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tournament.realtime import display_group, refuse
+from displays.selectors import display_by_token
+from displays.services import assignment_payload, display_seen
+from live.consumers import EventConsumer
+from live.realtime import display_group, refuse
 
 COOKIE = "floor_display"
 
 
-class DisplayConsumer(AsyncWebsocketConsumer):
+class DisplayConsumer(EventConsumer):
     group = ""
 
     async def connect(self) -> None:
@@ -49,35 +51,20 @@ class DisplayConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         await self.close(code=4400)
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # A live message touches no database: hand it on without Channels' database hop.
-        if message.get("type") == "floor.event":
-            await self.floor_event(message)
-            return
-        await super().dispatch(message)
-
     async def floor_event(self, message: dict[str, Any]) -> None:
-        text = message.get("text")
-        if not isinstance(text, str):
-            text = json.dumps({"type": "event", "event": message["event"], "data": message["data"]})
-        await self.send(text_data=text)
+        await super().floor_event(message)
         if message.get("event") == "removed":
             await self.close(code=4410)
 
 
 @database_sync_to_async
 def _display_id(token: str) -> int | None:
-    from displays.selectors import display_by_token
-
     display = display_by_token(token)
     return None if display is None else display.pk
 
 
 @database_sync_to_async
 def _state_for(token: str) -> dict[str, Any] | None:
-    from displays.selectors import display_by_token
-    from displays.services import assignment_payload, display_seen
-
     display = display_by_token(token)
     if display is None:
         return None

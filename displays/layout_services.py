@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
 from displays.domain.layouts import (
     LayoutRefused,
     check_layout,
@@ -21,7 +22,6 @@ from displays.domain.layouts import (
 from displays.domain.views import Figure, Kind, step_from_dict
 from displays.models import ClockLayout, Display
 from displays.services import notify_display
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Club, Tournament

@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from core.errors import FloorError
+from core.roles import director_required
 from displays import layout_services
 from displays.domain.layouts import (
     ARRANGEMENTS,
@@ -32,10 +34,8 @@ from displays.domain.layouts import (
 from displays.domain.views import DEFAULT_FIGURES, Figure
 from displays.models import ClockLayout
 from displays.selectors import layout_label, saved_layout
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.models import Club, Tournament
-from tournament.roles import director_required
 from tournament.views import get_tournament
 
 YEAR = 365 * 86400

@@ -11,6 +11,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from counts.selectors import public_counts
 from displays.domain.layouts import order_of
 from displays.domain.views import (
     DEFAULT_FIGURES,
@@ -289,8 +290,6 @@ def screen_layout(tournament: Tournament, step: Step | None = None) -> ScreenLay
             )
             extra["logo_width"], extra["logo_height"] = saved.logo_width, saved.logo_height
     if Figure.LEADERS in shown:
-        from counts.selectors import public_counts
-
         extra["leaders"] = tuple(public_counts(tournament)["leaders"][:LEADERS_BESIDE_CLOCK])
         extra["counts_url"] = reverse("counts-json", args=[tournament.pk])
     return dataclasses.replace(layout, **extra)
@@ -302,7 +301,5 @@ def _figures(values: Any) -> tuple[Figure, ...]:
 
 def chip_leader_pages(tournament: Tournament, top: int) -> list[list[dict[str, Any]]]:
     """The chip leaders' view: the top `top` counted players (public names), in pages."""
-    from counts.selectors import public_counts
-
     rows = [r for r in public_counts(tournament)["players"] if r["counted"]][:top]
     return pages(rows, LEADERS_PAGE)

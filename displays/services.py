@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError, NotFound
 from displays.domain.views import (
     NAME_MAX,
     Kind,
@@ -27,13 +28,12 @@ from displays.domain.views import (
     normal_code,
     step_from_dict,
 )
+from displays.messages import DisplayAssignment, DisplayView
 from displays.models import Display, token_hash
 from leagues.models import Season
-from tournament.catalogue import DisplayAssignment, DisplayView
-from tournament.errors import FloorError, NotFound
+from live.realtime import broadcast_on_commit, display_group
 from tournament.events import Actor, event_record
 from tournament.models import Tournament
-from tournament.realtime import broadcast_on_commit, display_group
 
 UNPAIRED_HOURS = 24  # a code nobody typed in this long is dropped (the screen gets a new one)
 MAX_UNPAIRED = 500  # screens waiting for a code at once; more are refused (anyone may open one)

@@ -26,7 +26,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_POST, require_safe
 
+from clocks import views as clock_views
 from clocks.views import screen_config as clock_screen_config
+from core.errors import FloorError
+from core.ratelimit import allow
+from core.roles import director_required, floor_required, is_director
 from displays import selectors, services
 from displays.domain.layouts import ARRANGEMENTS
 from displays.domain.views import (
@@ -50,12 +54,9 @@ from displays.layout_views import figure_label
 from displays.models import Display
 from leagues.models import Season
 from leagues.screen_views import screen_config as league_screen_config
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.live import board_version
 from tournament.models import Status, Tournament
-from tournament.ratelimit import allow
-from tournament.roles import director_required, floor_required, is_director
 
 COOKIE = "floor_display"
 COOKIE_DAYS = 5 * 365
@@ -185,8 +186,6 @@ def _render_step(request: HttpRequest, display: Display, step: Step) -> HttpResp
 def _speech_config(tournament: Tournament) -> dict[str, Any] | None:
     """The big screen's spoken announcements (its `?sound=1`), for a clock view chosen for
     sound; None while the clocks app has none."""
-    from clocks import views as clock_views
-
     speech = getattr(clock_views, "speech_config", None)
     return speech(tournament) if speech is not None else None
 

@@ -5,6 +5,3 @@ from django.utils.translation import gettext_lazy as _
 class FestivalsConfig(AppConfig):
     name = "festivals"
     verbose_name = _("Events with starting flights")
-
-    def ready(self) -> None:
-        from festivals import receivers  # noqa: F401  (who may enter another flight)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from random import Random
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -18,7 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
+from actions.tournaments import tournament_reopen, tournament_status_set
 from config.bulk import insert_columns
+from core.errors import Conflict, FloorError, NotFound
 from counts.models import ChipCount, CountSource
 from counts.services import counts_record
 from festivals.domain.bagging import bag_refusal, normalise_bag
@@ -35,9 +38,9 @@ from festivals.selectors import (
     latest_bags,
     open_bagging,
 )
+from live.realtime import broadcast_on_commit, tournament_group
 from tables.domain.seating import secure_random, tables_needed
 from tables.services import seats_place
-from tournament.errors import Conflict, FloorError, NotFound
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import (
@@ -49,13 +52,10 @@ from tournament.models import (
     Tournament,
     new_public_token,
 )
-from tournament.realtime import broadcast_on_commit, tournament_group
 from tournament.services.registration import registration_close
 from tournament.services.tournaments import (
     TOURNAMENT_FIELDS,
     tournament_create,
-    tournament_reopen,
-    tournament_status_set,
     tournament_update,
 )
 
@@ -87,34 +87,15 @@ def event_create(
     buy-ins go to the Day 2's prize pool."""
     template = lock_tournament(template.pk, key=True)
     name = (name or "").strip()
-    if not name or len(name) > 100:
-        raise FloorError(_("Give the event a name of 1 to 100 characters."), field="name")
-    if not 2 <= flights <= MAX_FLIGHTS:
-        raise FloorError(_("An event has 2 to 26 starting flights."), field="flights")
-    if advance not in Advance.values:
-        raise FloorError(_("Choose who advances to Day 2."), field="advance")
-    if flight_cap is not None and flight_cap < 2:
-        raise FloorError(_("A flight holds at least 2 players."), field="flight_cap")
-    if not 0 <= tolerance_bp <= 1000:
-        raise FloorError(
-            _("The count tolerance is 0 to 10 % of the chips in play."), field="tolerance_bp"
-        )
-    if not 0 <= days_between <= 7:
-        raise FloorError(_("Flights start 0 to 7 days apart."), field="days_between")
-    if template.status not in (Status.PLANNED, Status.REGISTERING):
-        raise FloorError(
-            _("Make an event from a tournament that has not started."), field="template"
-        )
-    if (
-        template.pool_to_id
-        or template.pooled
-        or Flight.objects.filter(tournament=template).exists()
-    ):
-        raise FloorError(_("This tournament belongs to an event already."), field="template")
-    if template.satellite_seat_value or template.bounty_kind != "none":
-        raise FloorError(
-            _("Satellites and bounty tournaments cannot be made into flights."), field="template"
-        )
+    _event_checked(
+        template,
+        name=name,
+        flights=flights,
+        advance=advance,
+        flight_cap=flight_cap,
+        tolerance_bp=tolerance_bp,
+        days_between=days_between,
+    )
     copied = {f: getattr(template, f) for f in TOURNAMENT_FIELDS if f not in _NOT_COPIED} | {
         "capacity": flight_cap,
         "guarantee": 0,
@@ -143,28 +124,7 @@ def event_create(
         flight_cap=flight_cap,
         tolerance_bp=tolerance_bp,
     )
-    tournament_update(
-        tournament=template,
-        actor=actor,
-        name=f"{name} – {_('Day %(f)s') % {'f': _label(0)}}"[:120],
-        capacity=flight_cap,
-        guarantee=0,
-    )
-    made = [template]
-    for i in range(1, flights):
-        values = dict(copied)
-        made.append(
-            tournament_create(
-                actor=actor,
-                name=f"{name} – {_('Day %(f)s') % {'f': _label(i)}}"[:120],
-                starts_at=template.starts_at + gap * i,
-                buy_in=values.pop("buy_in"),
-                starting_stack=values.pop("starting_stack"),
-                structure=structure,
-                chip_set=chip_set,
-                **values,
-            )
-        )
+    made = _flights_made(template, name=name, flights=flights, copied=copied, gap=gap, actor=actor)
     Tournament.objects.filter(pk__in=[t.pk for t in made]).update(pool_to=day2)
     Flight.objects.bulk_create(
         Flight(event=event, tournament=t, label=_label(i), position=i) for i, t in enumerate(made)
@@ -182,6 +142,82 @@ def event_create(
         },
     )
     return event
+
+
+def _flights_made(
+    template: Tournament,
+    *,
+    name: str,
+    flights: int,
+    copied: dict[str, Any],
+    gap: timedelta,
+    actor: Actor,
+) -> list[Tournament]:
+    """The flights: the template becomes Day 1A; 1B, 1C, … take its settings, `gap` apart."""
+    tournament_update(
+        tournament=template,
+        actor=actor,
+        name=f"{name} – {_('Day %(f)s') % {'f': _label(0)}}"[:120],
+        capacity=copied["capacity"],
+        guarantee=0,
+    )
+    made = [template]
+    for i in range(1, flights):
+        values = dict(copied)
+        made.append(
+            tournament_create(
+                actor=actor,
+                name=f"{name} – {_('Day %(f)s') % {'f': _label(i)}}"[:120],
+                starts_at=template.starts_at + gap * i,
+                buy_in=values.pop("buy_in"),
+                starting_stack=values.pop("starting_stack"),
+                structure=template.structure,
+                chip_set=template.chip_set,
+                **values,
+            )
+        )
+    return made
+
+
+def _event_checked(
+    template: Tournament,
+    *,
+    name: str,
+    flights: int,
+    advance: str,
+    flight_cap: int | None,
+    tolerance_bp: int,
+    days_between: int,
+) -> None:
+    """Refuse an event's settings that cannot be, or a template that cannot become Day 1A."""
+    if not name or len(name) > 100:
+        raise FloorError(_("Give the event a name of 1 to 100 characters."), field="name")
+    if not 2 <= flights <= MAX_FLIGHTS:
+        raise FloorError(_("An event has 2 to 26 starting flights."), field="flights")
+    if advance not in Advance.values:
+        raise FloorError(_("Choose who advances to Day 2."), field="advance")
+    if flight_cap is not None and flight_cap < 2:
+        raise FloorError(_("A flight holds at least 2 players."), field="flight_cap")
+    if not 0 <= tolerance_bp <= 1000:
+        raise FloorError(
+            _("The count tolerance is 0 to 10 % of the chips in play."), field="tolerance_bp"
+        )
+    if not 0 <= days_between <= 7:
+        raise FloorError(_("Flights start 0 to 7 days apart."), field="days_between")
+    if template.status not in (Status.PLANNED, Status.REGISTERING):
+        raise FloorError(
+            _("Make an event from a tournament that has not started."), field="template"
+        )
+    if (
+        template.pool_to_id
+        or template.pooled
+        or Flight.objects.filter(tournament=template).exists()
+    ):
+        raise FloorError(_("This tournament belongs to an event already."), field="template")
+    if template.satellite_seat_value or template.bounty_kind != "none":
+        raise FloorError(
+            _("Satellites and bounty tournaments cannot be made into flights."), field="template"
+        )
 
 
 def event_of(tournament: Tournament) -> FlightEvent | None:
@@ -635,57 +671,12 @@ def _carry(
         Carried.objects.filter(pk__in=[pk for pk, _e in stale]).delete()
         # Their purchases and counts go with them; nothing else refers to an entry not seated.
         Entry.objects.filter(pk__in=[e for _pk, e in stale if e is not None]).delete()
-    flight_ids = {f.position: f.pk for f in flights}
     advancing = [s for s in merged.advancing if s.entry_id not in kept]
     forfeited = [s for s in merged.forfeited if s.entry_id not in kept]
     if advancing:
-        start = Entry.objects.filter(tournament_id=event.day2_id).aggregate(n=Max("number"))
-        first = (start["n"] or 0) + 1
-        # Thousands of rows: column by column in one statement each (config/bulk.py).
-        entries = insert_columns(
-            Entry,
-            {
-                "player_id": [s.player_id for s in advancing],
-                "number": list(range(first, first + len(advancing))),
-                "public_token": [new_public_token() for _s in advancing],
-            },
-            constants={"tournament_id": event.day2_id, "status": EntryStatus.ACTIVE},
-        )
-        chips = [s.chips for s in advancing]
-        insert_columns(
-            Purchase,
-            {"entry_id": entries, "chips": chips},
-            constants={"kind": PurchaseKind.CARRIED, "price": 0, "fee": 0},
-        )
-        labels = {f.position: (_("Bag from Day %(f)s") % {"f": f.label})[:120] for f in flights}
-        now = timezone.now()
-        insert_columns(
-            ChipCount,
-            {
-                "entry_id": entries,
-                "count": chips,
-                "recorded_by_label": [labels[s.flight] for s in advancing],
-                "bag_number": [s.bag for s in advancing],
-            },
-            constants={
-                "tournament_id": event.day2_id,
-                "recorded_at": now,
-                "recorded_by_id": actor.user.pk if actor.user else None,
-                "verified_at": now,
-            },
-        )
-        insert_columns(
-            Carried,
-            {
-                "flight_id": [flight_ids[s.flight] for s in advancing],
-                "bag_entry_id": [s.entry_id for s in advancing],
-                "entry_id": entries,
-                "chips": chips,
-                "bag": [s.bag for s in advancing],
-            },
-            constants={"event_id": event.pk},
-        )
+        _day2_entries(event=event, flights=flights, advancing=advancing, actor=actor)
     if forfeited:
+        flight_ids = {f.position: f.pk for f in flights}
         insert_columns(
             Carried,
             {
@@ -699,19 +690,62 @@ def _carry(
     return len(advancing) + len(forfeited), len(stale)
 
 
-@transaction.atomic
-def day2_draw_run(
-    *, event: FlightEvent, seeded: bool, actor: Actor, rng: Random | None = None
-) -> Drawn:
-    """Seat the Day 2, random or seeded (festivals/domain/day2.py), once every flight has closed
-    its day: its entries are there already, one per advancing bag, carried when each flight's
-    day closed (`_carry`); each sits down with its bag as the stack. Refused while a flight has
-    no closed day (naming the flights), or when a flight changed since its day closed."""
-    day2 = lock_tournament(event.day2_id, key=True)
-    event = FlightEvent.objects.select_for_update().get(pk=event.pk)
-    if event.drawn_at is not None:
-        raise FloorError(_("The Day 2 has been drawn already."))
-    flights = list(event.flights.select_related("tournament").order_by("position"))
+def _day2_entries(
+    *, event: FlightEvent, flights: list[Flight], advancing: list[Survivor], actor: Actor
+) -> None:
+    """One Day-2 entry per advancing bag: the entry, its chips (a purchase without money), its
+    confirmed count with the bag number, and the record of what was carried."""
+    flight_ids = {f.position: f.pk for f in flights}
+    start = Entry.objects.filter(tournament_id=event.day2_id).aggregate(n=Max("number"))
+    first = (start["n"] or 0) + 1
+    # Thousands of rows: column by column in one statement each (config/bulk.py).
+    entries = insert_columns(
+        Entry,
+        {
+            "player_id": [s.player_id for s in advancing],
+            "number": list(range(first, first + len(advancing))),
+            "public_token": [new_public_token() for _s in advancing],
+        },
+        constants={"tournament_id": event.day2_id, "status": EntryStatus.ACTIVE},
+    )
+    chips = [s.chips for s in advancing]
+    insert_columns(
+        Purchase,
+        {"entry_id": entries, "chips": chips},
+        constants={"kind": PurchaseKind.CARRIED, "price": 0, "fee": 0},
+    )
+    labels = {f.position: (_("Bag from Day %(f)s") % {"f": f.label})[:120] for f in flights}
+    now = timezone.now()
+    insert_columns(
+        ChipCount,
+        {
+            "entry_id": entries,
+            "count": chips,
+            "recorded_by_label": [labels[s.flight] for s in advancing],
+            "bag_number": [s.bag for s in advancing],
+        },
+        constants={
+            "tournament_id": event.day2_id,
+            "recorded_at": now,
+            "recorded_by_id": actor.user.pk if actor.user else None,
+            "verified_at": now,
+        },
+    )
+    insert_columns(
+        Carried,
+        {
+            "flight_id": [flight_ids[s.flight] for s in advancing],
+            "bag_entry_id": [s.entry_id for s in advancing],
+            "entry_id": entries,
+            "chips": chips,
+            "bag": [s.bag for s in advancing],
+        },
+        constants={"event_id": event.pk},
+    )
+
+
+def _flights_closed(flights: list[Flight]) -> None:
+    """Refuse the Day-2 draw while a flight has no closed day, or changed since it closed."""
     # Each flight's latest bag and tag (`last_bagging`'s order), the flights' in one read.
     latest: dict[int, Bagging] = {}
     for found in Bagging.objects.filter(
@@ -740,6 +774,22 @@ def day2_draw_run(
             % {"f": ", ".join(changed)},
             code="changed",
         )
+
+
+@transaction.atomic
+def day2_draw_run(
+    *, event: FlightEvent, seeded: bool, actor: Actor, rng: Random | None = None
+) -> Drawn:
+    """Seat the Day 2, random or seeded (festivals/domain/day2.py), once every flight has closed
+    its day: its entries are there already, one per advancing bag, carried when each flight's
+    day closed (`_carry`); each sits down with its bag as the stack. Refused while a flight has
+    no closed day (naming the flights), or when a flight changed since its day closed."""
+    day2 = lock_tournament(event.day2_id, key=True)
+    event = FlightEvent.objects.select_for_update().get(pk=event.pk)
+    if event.drawn_at is not None:
+        raise FloorError(_("The Day 2 has been drawn already."))
+    flights = list(event.flights.select_related("tournament").order_by("position"))
+    _flights_closed(flights)
     if day2.entries.filter(carried_from__isnull=True).exists():
         raise FloorError(_("The Day 2 has players of its own already."))
     # The carried bags in one read: the advancing (a Day-2 entry) and the forfeited (none).

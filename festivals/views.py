@@ -14,6 +14,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.errors import FloorError
+from core.figures import chips
+from core.inputs import plain_text, whole_number, whole_number_or_none
+from core.roles import floor_required, is_director
 from counts.models import CountSource
 from counts.views import chips_typed
 from festivals import services as fest
@@ -30,13 +34,9 @@ from festivals.selectors import (
     table_lines,
 )
 from tables.dealer_view import tablet_table
-from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.figures import chips
-from tournament.inputs import plain_text, whole_number, whole_number_or_none
 from tournament.live import board_version
 from tournament.models import Status, Tournament
-from tournament.roles import floor_required, is_director
 
 BAG = "bag_"
 COUNT = "count_"

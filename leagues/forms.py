@@ -5,9 +5,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import FloorError
 from leagues.models import Scoring
 from leagues.services import scoring_check
-from tournament.errors import FloorError
 
 
 class LeagueForm(forms.Form):

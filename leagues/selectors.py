@@ -38,6 +38,8 @@ from leagues.domain.points import (
     tally,
 )
 from leagues.models import Scoring, Season, SeasonTournament
+from leagues.templatetags.leagues import points_decimal, points_text
+from leagues.words import formula_error
 from tournament.domain.collation import name_key
 from tournament.models import Entry, EntryStatus, Player, Status, Tournament
 from tournament.public_selectors import initials, names_withheld
@@ -433,8 +435,6 @@ def finish_points(tournament: Tournament) -> dict[int, Decimal] | None:
 
 def as_points(value: Points) -> Decimal:
     """Hundredths as points, two decimals (half up)."""
-    from leagues.templatetags.leagues import points_decimal
-
     return points_decimal(value)
 
 
@@ -444,8 +444,6 @@ def seasons_of_league(league: Any) -> list[Season]:
 
 def formula_error_text(exc: FormulaError, *, tournament: Tournament | None = None) -> str:
     """The refusal in the reader's language (leagues/words.py)."""
-    from leagues.words import formula_error
-
     return formula_error(exc, tournament=tournament)
 
 
@@ -453,8 +451,6 @@ def standings_screen(season: Season) -> dict[str, Any]:
     """The public standings as the big screen shows them (`/seasons/<id>/standings.json`):
     public names, points as decimal text (a dot, two decimals at most), the results counted
     (within the best N) and the tournaments played. No words: the page has them."""
-    from leagues.templatetags.leagues import points_text
-
     standings = season_standings(season, public=True)
     return {
         "league": season.league.name,

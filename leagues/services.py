@@ -8,11 +8,11 @@ from decimal import Decimal, InvalidOperation
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
 from leagues.domain.formula import FormulaError, formula_check
 from leagues.domain.points import PointsError, table_parse
 from leagues.models import League, Scoring, Season, SeasonTournament
 from leagues.words import formula_error, table_error
-from tournament.errors import FloorError
 from tournament.models import Tournament
 
 

@@ -11,17 +11,18 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from core.csvexport import csv_response
+from core.errors import FloorError
+from core.roles import floor_required, is_director
 from leagues import services as svc
 from leagues.domain.formula import FormulaError
 from leagues.domain.points import PointsError, table_from_json
 from leagues.forms import LeagueForm, SeasonForm, SeasonNewForm
 from leagues.models import League, Season, SeasonTournament
 from leagues.selectors import preview, season_standings, seasons_of_league
+from leagues.templatetags.leagues import points_text
 from leagues.words import formula_error
-from tournament.csvexport import csv_response
-from tournament.errors import FloorError
 from tournament.models import Tournament
-from tournament.roles import floor_required, is_director
 
 
 def _director_or_403(request: HttpRequest) -> None:
@@ -233,8 +234,6 @@ def _csv(standings: Any, filename: str) -> HttpResponse:
 
 
 def _decimal(x: Any) -> str:
-    from leagues.templatetags.leagues import points_text
-
     return points_text(x)
 
 

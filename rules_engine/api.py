@@ -14,13 +14,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from actions.penalties import penalty_give
+from core.domain.limits import INT_MAX
 from rules_engine import services as svc
 from rules_engine.domain.interpret import Verbal
 from rules_engine.domain.irregularities import MisdealCause, OotAction
 from rules_engine.domain.irregularities import Street as IrregularStreet
 from rules_engine.models import Penalty, PenaltyKind, Ruling
 from tournament.api.permissions import IsFloor
-from tournament.domain.settings_rules import INT_MAX
 from tournament.events import Actor
 from tournament.models import Tournament
 
@@ -516,7 +517,7 @@ class Penalties(APIView):
         ser = PenaltyInSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         d = ser.validated_data
-        penalty = svc.penalty_give(
+        penalty = penalty_give(
             tournament=t,
             number=d["entry_number"],
             kind=d["kind"],

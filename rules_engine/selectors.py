@@ -10,11 +10,11 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.errors import FloorError
 from rules_engine.domain.rulesets import Ruleset, ruleset, version_in_force
 from rules_engine.domain.show_order import FirstBecause, ShowOrderError, show_order
 from rules_engine.models import Penalty
 from rules_engine.words import facts_reason
-from tournament.errors import FloorError
 from tournament.models import Tournament
 
 

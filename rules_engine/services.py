@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
+from core.figures import chips as _grouped
+from core.inputs import search_text, whole_number_or_none
 from rules_engine.domain.chiprace import ChipRaceError, Holding, colour_up
 from rules_engine.domain.interpret import (
     Declared,
@@ -50,11 +55,9 @@ from rules_engine.selectors import (  # noqa: F401  (the reads, importable from 
     tournament_ruleset,
     tournament_version,
 )
-from rules_engine.signals import disqualified, penalty_given
 from rules_engine.words import colour_up_reason, facts_reason, penalty_reason
-from tournament.errors import FloorError
+from tables.models import SeatAssignment, Table
 from tournament.events import Actor, event_record
-from tournament.figures import chips as _grouped
 from tournament.locks import lock_tournament
 from tournament.models import Entry, EntryStatus, Tournament
 
@@ -178,10 +181,6 @@ def irregularity_ruling(
 def rulings_search(tournament: Tournament, q: str) -> Any:
     """The ruling log, newest first; `q` matches the decision, reason, players, situation, a
     rule id (e.g. "tda-de 49" or just "49") or the ruleset version ruled under ("1.0")."""
-    from django.db.models import Q
-
-    from tournament.inputs import search_text, whole_number_or_none
-
     qs = Ruling.objects.filter(tournament=tournament)
     q = search_text(q)
     if q:
@@ -418,8 +417,7 @@ def penalty_suggestion(tournament: Tournament, entry: Entry) -> PenaltyStep:
     return suggest(tournament_ruleset(tournament).penalty_ladder, previous)
 
 
-@transaction.atomic
-def penalty_give(
+def penalty_record(
     *,
     tournament: Tournament,
     number: int,
@@ -427,12 +425,12 @@ def penalty_give(
     count: int,
     reason: str,
     actor: Actor,
-) -> Penalty:
-    """Give a penalty. Rounds become hands: one per player at the table, the player included,
-    times the rounds (tda-de 69). A disqualification takes the player's chips out of play: the
-    player is out of the tournament at once."""
-    from tables.models import SeatAssignment
-
+) -> tuple[Penalty, int | None]:
+    """Record a penalty. Rounds become hands: one per player at the table, the player included,
+    times the rounds (tda-de 69). Returns the penalty and the id of the table where the player
+    sits (None without a seat). A disqualification takes the player's chips out of play: the
+    layer above (`actions.penalties.penalty_give`, whose transaction this runs in) has the
+    player out at once."""
     tournament = lock_tournament(tournament.pk, key=True)
     entry = playing_entry(tournament, number)
     reason = reason.strip()
@@ -482,18 +480,12 @@ def penalty_give(
             "ruleset_version": rs.version,
         },
     )
-    if kind == PenaltyKind.DISQUALIFICATION:
-        disqualified.send(sender=Penalty, tournament=tournament, entry=entry, actor=actor)
-    if seat is not None:
-        penalty_given.send(sender=Penalty, tournament_id=tournament.pk, table_id=seat.table_id)
-    return penalty
+    return penalty, seat.table_id if seat is not None else None
 
 
 def penalties_count_hand(table: Any) -> None:
     """One hand finished at `table`: every penalised player seated there has one hand less to
     sit out (called inside the hand-done transaction)."""
-    from django.db.models import F
-
     entries = table.assignments.values("entry_id")
     Penalty.objects.filter(entry_id__in=entries, hands_left__gt=0).update(
         hands_left=F("hands_left") - 1
@@ -501,6 +493,38 @@ def penalties_count_hand(table: Any) -> None:
 
 
 # --- colour-up -------------------------------------------------------------------------
+
+
+def _colour_up_data(
+    result: Any, ruleset_version: str, stacks: Mapping[int, tuple[int, bool]] | None
+) -> dict[str, Any]:
+    """A colour-up's record: the winner, the rules, the values and each seat's chips and cards
+    (with the stack the page showed, where given)."""
+    return {
+        "winner": result.winner,
+        "rules": list(result.rules),
+        "ruleset_version": ruleset_version,
+        "value_before": result.value_before,
+        "value_after": result.value_after,
+        "seats": [
+            {
+                "seat": r.seat,
+                "chips": r.chips,
+                "changed": r.changed,
+                "odd_chips": r.odd_chips,
+                "cards": list(r.cards),
+                "won": r.won,
+                "not_raced_out": r.not_raced_out,
+                "new_chips": r.new_chips,
+                **(
+                    {"stack": stacks[r.seat][0], "stack_counted": stacks[r.seat][1]}
+                    if stacks and r.seat in stacks
+                    else {}
+                ),
+            }
+            for r in result.seats
+        ],
+    }
 
 
 @transaction.atomic
@@ -519,10 +543,6 @@ def colour_up_run(
     (stack, counted)} as the page showed them (the latest chip count, or an estimate from the
     chips in play), kept with the record. The cards come from the operating system's secure
     random source; every card dealt is recorded."""
-    import secrets
-
-    from tables.models import Table
-
     tournament = lock_tournament(tournament.pk, key=True)
     table = Table.objects.filter(tournament=tournament, number=table_number, is_open=True).first()
     if table is None:
@@ -551,31 +571,7 @@ def colour_up_run(
         raise FloorError(
             _("This colour-up cannot be done: %(reason)s") % {"reason": colour_up_reason(exc)}
         ) from exc
-    data = {
-        "winner": result.winner,
-        "rules": list(result.rules),
-        "ruleset_version": rs.version,
-        "value_before": result.value_before,
-        "value_after": result.value_after,
-        "seats": [
-            {
-                "seat": r.seat,
-                "chips": r.chips,
-                "changed": r.changed,
-                "odd_chips": r.odd_chips,
-                "cards": list(r.cards),
-                "won": r.won,
-                "not_raced_out": r.not_raced_out,
-                "new_chips": r.new_chips,
-                **(
-                    {"stack": stacks[r.seat][0], "stack_counted": stacks[r.seat][1]}
-                    if stacks and r.seat in stacks
-                    else {}
-                ),
-            }
-            for r in result.seats
-        ],
-    }
+    data = _colour_up_data(result, rs.version, stacks)
     record = ColourUp.objects.create(
         tournament=tournament,
         table=table_number,

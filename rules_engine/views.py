@@ -12,16 +12,20 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from actions.penalties import penalty_give
+from clocks.selectors import clock_state_for
+from core.csvexport import csv_response
+from core.errors import FloorError
+from core.inputs import plain_text, search_text, whole_number_or_none
+from core.roles import floor_required
+from counts.selectors import table_sheet, tournament_field
 from rules_engine import services as svc
 from rules_engine.domain.chiprace import other_value_from_count
 from rules_engine.domain.interpret import Verbal
 from rules_engine.models import ColourUp, Penalty, PenaltyKind, Ruling
-from tournament.csvexport import csv_response
-from tournament.errors import FloorError
+from tables.models import SeatAssignment, Table
 from tournament.events import Actor
 from tournament.forms import entry_numbers
-from tournament.inputs import plain_text, search_text, whole_number_or_none
-from tournament.roles import floor_required
 from tournament.views import console_context, get_tournament
 
 VERBAL_CHOICES = [
@@ -115,8 +119,6 @@ class BetFactsForm(forms.Form):
 
 def _big_blind(tournament: Any) -> int:
     """The big blind of the level being played (the first level before the clock starts)."""
-    from clocks.selectors import clock_state_for
-
     levels = list(tournament.structure.levels.all())
     state = clock_state_for(tournament, levels=levels)
     playing = [lv for lv in levels[: state.level_index + 1] if not lv.is_break] or [
@@ -481,7 +483,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             entry = svc.playing_entry(tournament, d["number"])
             if request.POST.get("action") == "give":
-                penalty = svc.penalty_give(
+                penalty = penalty_give(
                     tournament=tournament,
                     number=d["number"],
                     kind=d.get("kind") or "",
@@ -538,8 +540,6 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
 
 @floor_required
 def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
-    from tables.models import Table
-
     tournament = get_tournament(pk)
     values = list(
         tournament.chip_set.denominations.order_by("value").values_list("value", flat=True)
@@ -601,8 +601,6 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
     ).first()
     names = {}
     if done is not None:
-        from tables.models import SeatAssignment
-
         names = {
             a.seat: a.entry.player.display_name
             for a in SeatAssignment.objects.filter(
@@ -639,8 +637,6 @@ def colour_up(request: HttpRequest, pk: int) -> HttpResponse:
 def _seat_stacks(tournament: Any, table_number: int) -> dict[int, Any]:
     """{entry id: Stack} of the players at the table: the latest chip count where there is one,
     else an estimate from the chips in play (counts/selectors.py, a read across apps)."""
-    from counts.selectors import table_sheet, tournament_field
-
     return {s.player.entry_id: s for s in table_sheet(tournament_field(tournament), table_number)}
 
 

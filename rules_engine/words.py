@@ -6,9 +6,9 @@ import re
 
 from django.utils.translation import gettext_lazy
 
+from core.reasons import reason_text
 from rules_engine.domain.chiprace import ChipRaceError
 from rules_engine.domain.penalties import PenaltyError
-from tournament.reasons import reason_text
 
 COLOUR_UP_REASONS = {
     "the new chip must be worth more than the chip taken out": gettext_lazy(

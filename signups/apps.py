@@ -5,6 +5,3 @@ from django.utils.translation import gettext_lazy as _
 class SignupsConfig(AppConfig):
     name = "signups"
     verbose_name = _("Sign-ups")
-
-    def ready(self) -> None:
-        from signups import receivers  # noqa: F401  (walk-ins after the waiting list)

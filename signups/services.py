@@ -9,10 +9,7 @@ the other is first on the waiting list. The arithmetic is in signups/domain/plac
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import functools
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,6 +24,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from config.prepared import prepared_cursor
+from core.errors import Conflict, FloorError, NotFound
+from core.links import public_url
+from eventlog.catalogue import check_action
+from live.realtime import broadcast_on_commit, tournament_group
 from signups.domain.places import (
     NameRefused,
     Room,
@@ -38,18 +39,11 @@ from signups.domain.places import (
     walk_in_refused,
 )
 from signups.models import ON_THE_SHEET, SignUp, SignUpSheet, SignUpStatus, new_token
-from tournament.catalogue import check_action
-from tournament.errors import Conflict, FloorError, NotFound
 from tournament.events import Actor, event_record
-from tournament.links import public_url
 from tournament.locks import lock_tournament
-from tournament.models import Event, Player, Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
-from tournament.services.registration import entry_register, player_create
+from tournament.models import Entry, Event, Player, Tournament
 
 PLACES_MOST = 10_000
-# Set while the desk checks a sign-up in: its registration takes the place the sign-up held.
-checking_in: contextvars.ContextVar[bool] = contextvars.ContextVar("checking_in", default=False)
 
 
 def sheet_of(tournament: Tournament) -> SignUpSheet:
@@ -696,22 +690,19 @@ def _tell(
 # --- The door -----------------------------------------------------------------------------------
 
 
-@contextmanager
-def _checking_in() -> Iterator[None]:
-    token = checking_in.set(True)
-    try:
-        yield
-    finally:
-        checking_in.reset(token)
+@dataclass(frozen=True)
+class CheckIn:
+    """A sign-up at the door, checked under the tournament's and the sheet's locks."""
+
+    tournament: Tournament
+    sheet: SignUpSheet
+    signup: SignUp
 
 
-@transaction.atomic
-def signup_check_in(
-    *, signup: SignUp, actor: Actor, method: str = "cash", director: bool = False
-) -> SignUp:
-    """The player is at the door: their sign-up becomes a paid entry, seated as any registration
-    (auto-seat, keep-apart, special needs). Refused for a sign-up without a place, and for a
-    barred person unless a director checks them in."""
+def signup_check_in_check(*, signup: SignUp, actor: Actor, director: bool = False) -> CheckIn:
+    """Lock the tournament and the sheet, apply a check-in deadline that has passed, and refuse
+    (FloorError) a sign-up without a place, one checked in already, and a barred person unless
+    a director checks them in. The sign-ups' part of `actions.signups.signup_check_in`."""
     tournament = lock_tournament(signup.sheet.tournament_id, key=True)
     sheet = _locked(tournament)
     signup = (
@@ -738,16 +729,13 @@ def signup_check_in(
             % {"n": player.display_name, "why": player.barred_reason or _("no reason given")},
             code="barred",
         )
-    if player is None:
-        player = player_create(
-            name=signup.display_name,
-            display_name=signup.display_name,
-            email=signup.email,
-            phone=signup.phone,
-            actor=actor,
-        )
-    with _checking_in():
-        entry = entry_register(tournament=tournament, player=player, actor=actor, method=method)
+    return CheckIn(tournament=tournament, sheet=sheet, signup=signup)
+
+
+def signup_checked_in(*, check_in: CheckIn, player: Player, entry: Entry, actor: Actor) -> SignUp:
+    """The sign-up became `entry` of `player`: it is checked in, and the sign-up pages are
+    told. Call in the transaction of `signup_check_in_check`."""
+    signup, tournament = check_in.signup, check_in.tournament
     signup.status = SignUpStatus.CHECKED_IN
     signup.player = player
     signup.entry = entry
@@ -759,7 +747,7 @@ def signup_check_in(
         actor=actor,
         payload={"signup": signup.pk, "sequence": signup.sequence, "entry": entry.pk},
     )
-    _tell(sheet, tournament, moved=[])
+    _tell(check_in.sheet, tournament, moved=[])
     return signup
 
 
@@ -832,8 +820,9 @@ def _apply_deadline(sheet: SignUpSheet, tournament: Tournament, actor: Actor) ->
 
 
 def seat_freed(tournament_id: int, actor: Actor) -> None:
-    """An entry left the field before the start (unregistered or voided at the desk, in the
-    caller's transaction with the tournament locked): its seat goes to the waiting list."""
+    """An entry left the field (unregistered or voided at the desk: actions/registration.py,
+    actions/corrections.py, in the caller's transaction with the tournament locked): its seat
+    goes to the waiting list."""
     sheet = SignUpSheet.objects.filter(tournament_id=tournament_id, waiting__gt=0).first()
     if sheet is None:
         return
@@ -843,8 +832,9 @@ def seat_freed(tournament_id: int, actor: Actor) -> None:
 
 
 def walk_in_check(tournament: Tournament) -> None:
-    """A registration at the desk that is not a check-in (the desk's page, the API, any path
-    through `entry_register`, which holds the tournament's lock): refused while every seat is
+    """A registration at the desk that is not a check-in (the desk's page, the API: any path
+    through `actions.registration.entry_register`, which holds the tournament's lock): refused
+    while every seat is
     taken or promised to a sign-up and a sign-up still holds a place or waits for one (before
     the check-in deadline). `tournament` is the locked row (its players left are current)."""
     sheet = SignUpSheet.objects.filter(tournament_id=tournament.pk).first()

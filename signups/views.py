@@ -21,21 +21,22 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from actions.signups import signup_check_in
+from core.errors import FloorError, NotFound
+from core.inputs import search_text, whole_number_or_none
+from core.links import public_url
+from core.qr import qr_svg
+from core.ratelimit import allow
+from core.roles import floor_required, is_director
 from signups import services as su
 from signups.forms import SheetForm, SignUpForm
 from signups.models import SignUp, SignUpSheet, SignUpStatus
 from signups.selectors import sheet_numbers, sheet_or_none, signup_list
 from tournament.domain.ledger import PURCHASE_METHODS
-from tournament.errors import FloorError, NotFound
 from tournament.events import Actor
-from tournament.inputs import search_text, whole_number_or_none
-from tournament.links import public_url
 from tournament.live import board_version
 from tournament.models import PaymentMethod, Player, Tournament
 from tournament.public_selectors import entry_by_token
-from tournament.qr import qr_svg
-from tournament.ratelimit import allow
-from tournament.roles import floor_required, is_director
 from tournament.selectors import name_query, players_by_name
 from tournament.views import console_context, get_tournament
 
@@ -319,7 +320,7 @@ def _console_action(
         method = request.POST.get("method", "")
         if method not in PURCHASE_METHODS:
             raise FloorError(_("Say how the buy-in was paid."))
-        done = su.signup_check_in(signup=signup, actor=actor, method=method, director=director)
+        done = signup_check_in(signup=signup, actor=actor, method=method, director=director)
         entry = done.entry
         seat = getattr(entry, "seat", None) if entry else None
         if seat is not None:

@@ -11,10 +11,11 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils.translation import get_supported_language_variant
 
-from clocks.consumers import TournamentConsumer, _tournament_exists
-from tournament.realtime import (
+from core.roles import is_floor
+from live.realtime import (
     console_group,
     dealer_group,
     public_table_group,
@@ -22,6 +23,8 @@ from tournament.realtime import (
     table_group,
     user_group,
 )
+from tables.models import Table
+from tournament.consumers import TournamentConsumer, _tournament_exists
 
 # Close codes the dealer tablet tells apart (static/tables/dealer.js): a link that is no good
 # (unknown or revoked) and a table that was broken or closed (the tablet says "ask the floor").
@@ -62,7 +65,7 @@ class DealerConsumer(TournamentConsumer):
             await refuse(self, CLOSE_TABLE_CLOSED)
             return
         # The tournament's feed (boards, the clock) through the process's hub, as every screen
-        # (clocks/hub.py): on the tablet's own channel each board waited behind the tablet's
+        # (live/hub.py): on the tablet's own channel each board waited behind the tablet's
         # socket, seconds late in a bust storm (bench/event_storm.py).
         await self._join_tournament(tournament_id)
         await self.accept()
@@ -90,8 +93,6 @@ def _language(query: bytes) -> str:
 @database_sync_to_async
 def _table_ids(token: str) -> tuple[int, int, bool] | None:
     """(table id, tournament id, whether the table is open) of a dealer token, or None."""
-    from tables.models import Table
-
     row = (
         Table.objects.filter(dealer_token=token)
         .values_list("pk", "tournament_id", "is_open")
@@ -127,8 +128,6 @@ class PublicTableConsumer(TournamentConsumer):
 @database_sync_to_async
 def _public_table_id(tournament_id: int, number: int) -> int | None:
     """The id of table `number` of a tournament whose public pages are out (not planned)."""
-    from tables.models import Table
-
     return (
         Table.objects.filter(tournament_id=tournament_id, number=number)
         .exclude(tournament__status="planned")
@@ -267,10 +266,6 @@ class ConsoleConsumer(TournamentConsumer):
 def _may_run_floor(user: Any) -> bool:
     """Whether `user` holds a floor role now: the account is read afresh (the connection's
     user object was loaded when the socket opened)."""
-    from django.contrib.auth import get_user_model
-
-    from tournament.roles import is_floor
-
     if not getattr(user, "is_authenticated", False):
         return False
     fresh = get_user_model().objects.filter(pk=user.pk, is_active=True).first()

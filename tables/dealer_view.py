@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clocks.selectors import clock_state_for
+from core.ratelimit import allow
 from rules_engine.selectors import sitting_out_of
 from tables.domain.button import waiting_seats
 from tables.domain.shotclock import cards_left
@@ -27,7 +28,6 @@ from tables.selectors import (
     time_call_payload,
 )
 from tournament.domain.levels import level_reached
-from tournament.ratelimit import allow
 
 
 def seat_marks(table: Table, rows: dict[int, Any]) -> list[dict[str, Any]]:
@@ -60,7 +60,7 @@ def seat_marks(table: Table, rows: dict[int, Any]) -> list[dict[str, Any]]:
 class _TableRows:
     """The rows a tablet's view of each of several tables of one tournament shows, read
     together: a break or a balancing move changes up to ten tables at once, and their views are
-    built one after the other on the builder thread (tournament/realtime.py), so one statement
+    built one after the other on the builder thread (live/realtime.py), so one statement
     per kind of row for all of them instead of five a table."""
 
     seats: dict[int, dict[int, Any]]  # table id -> seat -> assignment (with entry and player)

@@ -2,11 +2,11 @@
 
 A dealer tablet gets its whole table, rendered (the same fragment its page shows) in its page's
 language; it swaps it in and asks for nothing. A table is rendered only in the languages of the
-tablets listening to it now (tournament/realtime.py `listened`, one group per table and
+tablets listening to it now (live/realtime.py `listened`, one group per table and
 language); a tablet that connects later loads its table then.
 The console gets the numbers of the changed tables and fetches only those. Both are built when
-the transaction commits, from what is committed (tournament/realtime.py send_on_commit); the
-messages are declared in tournament/catalogue.py.
+the transaction commits, from what is committed (live/realtime.py send_on_commit); the
+messages are declared in live/catalogue.py.
 """
 
 from __future__ import annotations
@@ -18,18 +18,18 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tables.dealer_view import dealer_contexts, tournament_clock
-from tables.models import Table
-from tables.selectors import public_table_views
-from tournament import realtime
-from tournament.catalogue import TableView
-from tournament.realtime import (
+from live import realtime
+from live.realtime import (
     broadcast_on_commit,
     console_group,
     public_table_group,
     send_on_commit,
     table_group,
 )
+from tables.dealer_view import dealer_contexts, tournament_clock
+from tables.messages import TableView
+from tables.models import Table
+from tables.selectors import public_table_views
 
 
 def table_view(

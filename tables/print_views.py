@@ -9,13 +9,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from core.inputs import whole_number_or_none
+from core.links import public_url
+from core.qr import qr_svg
+from core.roles import floor_required
 from tables.models import SeatAssignment, Table
 from tables.selectors import public_table_view
 from tournament.domain.collation import name_key
-from tournament.inputs import whole_number_or_none
-from tournament.links import public_url
-from tournament.qr import qr_svg
-from tournament.roles import floor_required
 from tournament.views import get_tournament
 
 

@@ -20,6 +20,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from actions.bust import report_resolve
+from actions.tables import hand_done
+from core.errors import Conflict, FloorError
+from core.inputs import (
+    next_url,
+    plain_text,
+    search_text,
+    whole_number,
+    whole_number_or_none,
+    whole_numbers,
+)
+from core.links import public_url
+from core.qr import qr_svg
+from core.roles import floor_required, is_director
+from rules_engine.selectors import show_order_ruling, show_order_text, tournament_version
 from tables import services as svc
 from tables.dealer_view import dealer_context, dealer_seats, seat_marks, tablet_table
 from tables.domain.shotclock import cards_left
@@ -33,23 +48,12 @@ from tables.services.tablet_keys import (
     tablet_key,
 )
 from tournament.desk_views import finish_message
-from tournament.errors import Conflict, FloorError
 from tournament.events import Actor
+from tournament.field import field_is_final
 from tournament.forms import chips_or_none, entry_numbers
-from tournament.inputs import (
-    next_url,
-    plain_text,
-    search_text,
-    whole_number,
-    whole_number_or_none,
-    whole_numbers,
-)
-from tournament.links import public_url
 from tournament.live import board_version
 from tournament.models import Entry, EntryStatus, Event, Tournament
-from tournament.qr import qr_svg
-from tournament.roles import floor_required, is_director
-from tournament.selectors import field_is_final
+from tournament.selectors import entries_found
 from tournament.views import console_context, get_tournament
 
 # --- Console: seating chart -----------------------------------------------------------------
@@ -181,7 +185,6 @@ def seating(request: HttpRequest, pk: int) -> HttpResponse:
     q = search_text(request.GET.get("q"))
     if q:
         context["query"] = q
-        from tournament.selectors import entries_found
 
         context["found"] = entries_found(tournament, q, 20)
     template = "tables/seating.html" if whole_page else "tables/_chart.html"
@@ -273,8 +276,6 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             )
             messages.success(request, _("Button set."))
         elif action == "move":
-            from tournament.models import Entry
-
             entry = get_object_or_404(
                 Entry, tournament=tournament, number=_int(post.get("entry"), _("Choose a player."))
             )
@@ -293,7 +294,7 @@ def seating_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                 table__tournament=tournament,
             )
             ids = whole_numbers(post.getlist("reports"), most=20)
-            svc.report_resolve(
+            report_resolve(
                 report=report,
                 confirm=post.get("confirm") == "1",
                 actor=actor,
@@ -364,7 +365,6 @@ def move_slips(request: HttpRequest, pk: int, event_id: int) -> HttpResponse:
     tournament = get_tournament(pk)
     event = get_object_or_404(Event, pk=event_id, tournament=tournament)
     moves = (event.payload or {}).get("moves", [])
-    from tournament.models import Entry
 
     entries = {
         e.pk: e
@@ -425,8 +425,6 @@ def _show_order_hint(table: Table, seats: list[dict[str, Any]], query: Any) -> d
     """The dealer's "who shows first?" sheet: the seats ticked as still in the hand (all
     seated players at first), the last bet or raise and the all-ins, with this table's button
     and size, ruled under the tournament's ruleset (tda-de 16-17, bdpv 2.5.5, 6.27)."""
-    from rules_engine.selectors import show_order_ruling, show_order_text, tournament_version
-
     if not table.button_seat:
         return {}
     occupied = [s["n"] for s in seats if s["row"]]
@@ -518,7 +516,7 @@ def _do_dealer_action(
                 _("Hand %(h)s was finished meanwhile: the table is at hand %(now)s.")
                 % {"h": number + 1, "now": table.hand_number + 1}
             )
-        svc.hand_done(table=table, actor=actor, hand_number=number)
+        hand_done(table=table, actor=actor, hand_number=number)
         return ""
     if action == "bust":
         seat = _int(post.get("seat"), _("Choose the seat of the player who is out."))

@@ -7,9 +7,9 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from core.reasons import reason_text
 from tables.domain.button import ButtonError
 from tables.domain.seating import SeatingError
-from tournament.reasons import reason_text
 
 
 def seating_reason(exc: SeatingError) -> str:

@@ -9,10 +9,11 @@ import re
 import pytest
 from django.urls import get_resolver, reverse
 
+from actions.registration import entry_register
 from tables import services as seating
 from tables.models import Table
 from tournament.models import Event, Status, Tournament
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import player_create
 
 pytestmark = pytest.mark.django_db
 

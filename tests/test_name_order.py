@@ -130,14 +130,11 @@ def test_results_with_a_shared_place(field, client, floor_user):
 
 def test_league_standings_with_equal_totals(make_tournament, actor, client, director):
     """Each of the eight wins a heads-up tournament of the season: equal totals, by name."""
+    from actions.bust import BustReport, entries_bust
+    from actions.registration import entry_register
     from leagues import services as leagues
     from leagues.selectors import season_standings
-    from tournament.services.eliminations import BustReport, entries_bust
-    from tournament.services.registration import (
-        entry_register,
-        player_create,
-        registration_close,
-    )
+    from tournament.services.registration import player_create, registration_close
 
     league = leagues.league_create(name="Freitagsliga", public=True)
     season = leagues.season_create(league=league, name="2026")
@@ -169,10 +166,11 @@ def test_league_standings_with_equal_totals(make_tournament, actor, client, dire
 
 def test_an_events_standings_share_the_top_places_by_name(make_tournament, actor):
     """Before the Day-2 draw everyone still in a flight shares the top places: by name."""
+    from actions.registration import entry_register
     from festivals import services as fest
     from festivals.selectors import event_standings
     from tables import services as seating
-    from tournament.services.registration import entry_register, player_create
+    from tournament.services.registration import player_create
 
     base = make_tournament(status="registering", seats_per_table=6)
     event = fest.event_create(template=base, name="Main Event", flights=2, actor=actor)

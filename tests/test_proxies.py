@@ -1,4 +1,4 @@
-"""Who the client is (tournament/ratelimit.py client_address): X-Forwarded-For counts only when
+"""Who the client is (core/ratelimit.py client_address): X-Forwarded-For counts only when
 the TCP peer is a trusted proxy (FLOOR_TRUSTED_PROXIES), read from the right."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 
 from config.env import env_networks
+from core.ratelimit import allow, client_address
 from tournament.events import Actor
-from tournament.ratelimit import allow, client_address
 
 PROXIES = ["172.18.0.0/16", "10.1.2.3", "fd00::/8"]
 

@@ -15,18 +15,16 @@ from django.db.models import F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from actions.bust import BustReport, bust_undo_last, entries_bust, report_resolve
+from actions.registration import entry_register
+from actions.tables import hand_done
+from core.errors import FloorError
 from tables import services as seating
 from tables.models import SeatAssignment, Table, TableReport
 from tournament.domain.eliminations import places_are_complete
-from tournament.errors import FloorError
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts
-from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
-from tournament.services.registration import (
-    entry_register,
-    player_create,
-    registration_close,
-)
+from tournament.services.registration import player_create, registration_close
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -39,7 +37,7 @@ def _seated(t):
 def _hand_done(table, actor):
     """Deal the next hand and check it: its big blind is a player at the table, dealt in, and
     not one the dealer has reported out (tda-de 32-34, bdpv 3.2)."""
-    table = seating.hand_done(table=table, actor=actor, hand_number=table.hand_number)
+    table = hand_done(table=table, actor=actor, hand_number=table.hand_number)
     table.refresh_from_db()
     seats = dict(table.assignments.values_list("seat", "must_wait"))
     reported = set(
@@ -122,7 +120,7 @@ def _bust(t, rng, actor, closed):
     for report in reports:
         report.refresh_from_db()
         if report.resolved_at is None:
-            seating.report_resolve(report=report, confirm=True, actor=actor)
+            report_resolve(report=report, confirm=True, actor=actor)
 
 
 @settings(
@@ -190,7 +188,7 @@ def test_whole_tournaments_end_with_complete_places_and_exact_prizes(
                 ):
                     report.refresh_from_db()
                     if report.resolved_at is None:
-                        seating.report_resolve(report=report, confirm=True, actor=actor)
+                        report_resolve(report=report, confirm=True, actor=actor)
             elif "There is no bust" not in str(exc) and "entered again" not in str(exc):
                 raise
         _keep_tables_playable(t, actor)
@@ -202,7 +200,7 @@ def test_whole_tournaments_end_with_complete_places_and_exact_prizes(
             seating.hand_for_hand_set(tournament=t, on=False, actor=actor)
         while t.status != Status.FINISHED:
             for report in TableReport.objects.filter(table__tournament=t, resolved_at__isnull=True):
-                seating.report_resolve(report=report, confirm=False, actor=actor)
+                report_resolve(report=report, confirm=False, actor=actor)
             last = t.entries.filter(status=EntryStatus.ACTIVE).order_by("?").first()
             entries_bust(
                 tournament=t, busts=[BustReport(entry=last, stack_at_hand_start=100)], actor=actor

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from actions.bust import BustReport, entries_bust
 from tables import services as seating
 from tests import snapshot
 from tournament.models import Entry, EntryStatus
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -208,7 +208,7 @@ def csrf(page: str) -> str:
 
 
 def svg_matrix_text(svg: str) -> str:
-    """The text of a QR code as Floor draws it (tournament/qr.py: segno's one path of
+    """The text of a QR code as Floor draws it (core/qr.py: segno's one path of
     horizontal runs, `M x y.5`, `hN`, `m dx dy`), read back: the modules are drawn into an
     image and zxing-cpp decodes it as a phone's camera would."""
     import zxingcpp
@@ -332,7 +332,7 @@ def test_a_phone_on_the_network_signs_up_gets_seated_and_follows_the_night(lan, 
         url = svg_matrix_text(svg)
         assert re.fullmatch(rf"{re.escape(base)}/s/[A-Za-z0-9_-]+/", url), url
         assert "127.0.0.1" not in url and "localhost" not in url
-        from tournament.qr import qr_svg
+        from core.qr import qr_svg
 
         assert qr_svg(url).strip() == svg  # segno draws the same code for the same text
         my_seat = phone.get(url)

@@ -29,7 +29,8 @@ from tables.models import Table
 from tables.services import seats_draw
 from tournament.events import Actor
 from tournament.models import Status, Structure, Tournament
-from tournament.services.registration import entry_register, player_create
+from actions.registration import entry_register
+from tournament.services.registration import player_create
 from tournament.services.tournaments import starter_kit_ensure, tournament_create
 
 asked = json.loads(ASKED)

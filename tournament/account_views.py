@@ -11,8 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import ngettext
 
+from core.roles import user_roles
 from tournament.events import Actor
-from tournament.roles import user_roles
 from tournament.services.sessions import user_sessions_end
 from tournament.session_selectors import user_session_keys
 

@@ -7,6 +7,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from tournament.events import Actor
 from tournament.models import (
     ChipDenomination,
     ChipSet,
@@ -19,6 +20,7 @@ from tournament.models import (
     Structure,
     Tournament,
 )
+from tournament.services.sessions import user_sessions_end
 
 
 class DenominationInline(admin.TabularInline):
@@ -104,9 +106,6 @@ class EventAdmin(admin.ModelAdmin):
     permissions=["change"],
 )
 def log_out_everywhere(modeladmin: Any, request: HttpRequest, queryset: Any) -> None:
-    from tournament.events import Actor
-    from tournament.services.sessions import user_sessions_end
-
     actor = Actor.from_request(request)
     ended = sum(user_sessions_end(user=user, actor=actor) for user in queryset)
     modeladmin.message_user(

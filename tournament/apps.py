@@ -7,4 +7,5 @@ class TournamentConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from tournament import signals  # noqa: F401  (connects the receivers)
+        # inside: AppConfig.ready (connects the receivers)
+        from tournament import signals  # noqa: F401

@@ -14,12 +14,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.csvexport import csv_response
+from core.csvexport import csv_response
+from core.domain.money import MoneyError, parse_money
+from core.errors import FloorError
+from core.inputs import whole_number_or_none
+from core.roles import director_required, floor_required, is_director
 from tournament.domain.ledger import METHODS, PURCHASE_METHODS, REAL
-from tournament.domain.money import MoneyError, parse_money
-from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.inputs import whole_number_or_none
 from tournament.ledger_selectors import (
     DayCage,
     EventCage,
@@ -31,7 +32,6 @@ from tournament.ledger_selectors import (
     tournament_cage,
 )
 from tournament.models import LedgerLine, PaymentMethod
-from tournament.roles import director_required, floor_required, is_director
 from tournament.services import ledger as svc
 from tournament.views import console_context, get_tournament
 

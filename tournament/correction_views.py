@@ -14,14 +14,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from actions import corrections as commands
+from core.errors import FloorError
+from core.inputs import search_text, whole_number_or_none
+from core.roles import floor_required
 from tournament.correction_text import SENTENCES
 from tournament.domain.names import fold
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import entry_numbers
-from tournament.inputs import search_text, whole_number_or_none
 from tournament.models import Entry, EntryStatus, Event, Player, Tournament
-from tournament.roles import floor_required
 from tournament.selectors import name_query, players_by_name
 from tournament.services import corrections
 from tournament.views import console_context, get_tournament
@@ -46,7 +47,7 @@ def _apply(request: HttpRequest, entry: Entry, action: str) -> Event:
         move_to = _one_number(typed) if post.get("money") == "move" or typed else None
         if post.get("money") != "move":
             move_to = None
-        return corrections.entry_void(
+        return commands.entry_void(
             entry=entry,
             actor=actor,
             move_to=move_to,
@@ -121,7 +122,7 @@ def entry_correct(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
 def correction_undo(request: HttpRequest, pk: int, event_id: int) -> HttpResponse:
     tournament = get_tournament(pk)
     try:
-        corrections.correction_undo(
+        commands.correction_undo(
             tournament=tournament,
             event_id=event_id,
             actor=Actor.from_request(request),

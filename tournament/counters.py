@@ -9,12 +9,13 @@ does not. Triggers keep the counts, so every path that seats, moves, busts, regi
 deletes (services, imports, the admin, bulk writes in tests) keeps them right, in the same
 transaction as the change.
 
-The triggers' SQL lives in the migrations that installed them, written out as they ran it
-(seat counts: tables/migrations/0002, 0004 and 0006; entries: tournament/migrations/0005;
-purchases: 0006; open tables: 0007), never imported from here: changing a trigger is a new
-migration with the new SQL in it. On PostgreSQL the seat and entry triggers run once per
-statement over its transition tables (a 30,000-seat draw is one grouped update, a break one
-update per table whose count changed); on SQLite they run per row.
+The triggers' SQL lives in versioned files that the migrations load (seat counts and moves:
+tables/sql/seat_counts/, tables/sql/seat_moves/; entries, purchases, open tables:
+tournament/sql/entry_counts/, purchase_counts/, table_counts/; config/sql.py), never imported
+from here: changing a trigger is a new version file and a new migration that names it. On
+PostgreSQL the seat and entry triggers run once per statement over its transition tables (a
+30,000-seat draw is one grouped update, a break one update per table whose count changed); on
+SQLite they run per row.
 
 This module names every kept counter with the SQL that counts it again from the rows
 (`COUNTERS`): `recount` rebuilds them from it (after an import), `check` compares them with it
@@ -28,7 +29,7 @@ triggers skip on (counting 30,000 new seats into 3,334 rows took 110 ms of the d
 
 SQLite drops a table's triggers when Django rebuilds the table in a migration (an altered
 column): a migration that alters `tables_seatassignment`, `tournament_entry` or
-`tournament_purchase` must install the triggers again, their latest SQL written out in it
+`tournament_purchase` must install the triggers again, naming their latest version
 (as tables/migrations/0008 does; tournament/tests/services/test_counters.py fails on SQLite
 otherwise).
 """
@@ -37,6 +38,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.db import connection
 
 # Entry states that count (the same as the selectors' "players left" and "entries").
 ALIVE = "status = 'active'"
@@ -223,8 +226,6 @@ def check(tournament_id: int | None = None) -> Report:
     """Compare every kept counter with a full recount of its rows (one tournament, or all);
     writes nothing. Each owner's counters are read in one statement, so kept and recounted
     values come from the same snapshot of the rows even while the floor plays on."""
-    from django.db import connection
-
     report = Report()
     with connection.cursor() as cursor:
         for owner in OWNERS:
@@ -241,8 +242,6 @@ def check(tournament_id: int | None = None) -> Report:
 
 def recount(tournament_id: int | None = None) -> None:
     """Rebuild every kept counter from the rows (one tournament, or all)."""
-    from django.db import connection
-
     with connection.cursor() as cursor:
         for owner, o in OWNERS.items():
             sql = recount_sql(counters_of(owner))

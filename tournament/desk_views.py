@@ -15,15 +15,18 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from actions import registration as registering
+from actions.bust import BustReport, bust_undo_last, entries_bust
+from core.errors import FloorError
+from core.inputs import amount, next_url, search_text, whole_number_or_none, whole_numbers
+from core.links import public_url
+from core.qr import qr_svg
+from core.roles import director_required, floor_required
 from tournament.correction_views import desk_same_name, players_known
-from tournament.errors import FloorError
 from tournament.events import Actor
+from tournament.field import field_is_final
 from tournament.forms import RegisterForm, chips_or_none, entry_numbers
-from tournament.inputs import amount, next_url, search_text, whole_number_or_none, whole_numbers
-from tournament.links import public_url
 from tournament.models import Entry, EntryStatus, Player, Tournament
-from tournament.qr import qr_svg
-from tournament.roles import director_required, floor_required
 from tournament.selectors import (
     entries_found,
     entry_search,
@@ -33,7 +36,7 @@ from tournament.selectors import (
     satellite_seats,
     tournament_numbers,
 )
-from tournament.services import eliminations, payouts, registration
+from tournament.services import payouts, registration
 from tournament.services.corrections import recent_corrections
 from tournament.views import console_context, get_tournament
 
@@ -65,7 +68,7 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
                 pass
             elif request.POST.get("player"):
                 player = get_object_or_404(Player, pk=existing_id or 0)
-                created = registration.entry_register(
+                created = registering.entry_register(
                     tournament=tournament,
                     player=player,
                     actor=actor,
@@ -73,7 +76,7 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
                     method=data["method"],
                 )
             else:
-                created = registration.player_register(
+                created = registering.player_register(
                     tournament=tournament,
                     name=data["name"],
                     display_name=data["display_name"],
@@ -136,7 +139,7 @@ def _desk_page(
         results=results,
         query=query,
         last=created or last,
-        places_final=registration.field_is_final(tournament),
+        places_final=field_is_final(tournament),
         reg_key=secrets.token_urlsafe(18),
         same_name=same_name,
         corrections=recent_corrections(tournament, limit=5),
@@ -197,7 +200,7 @@ def entry_purchase(request: HttpRequest, pk: int, entry_id: int, kind: str) -> H
 def entry_unregister(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     entry = _entry(request, pk, entry_id)
     try:
-        registration.entry_unregister(entry=entry, actor=Actor.from_request(request))
+        registering.entry_unregister(entry=entry, actor=Actor.from_request(request))
     except FloorError as exc:
         messages.error(request, str(exc))
     else:
@@ -242,7 +245,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             for entry in alive.filter(pk__in=ids):
                 reports.append(
-                    eliminations.BustReport(
+                    BustReport(
                         entry=entry,
                         stack_at_hand_start=chips_or_none(request.POST.get(f"stack_{entry.pk}")),
                         eliminated_by=entry_numbers(request.POST.get(f"by_{entry.pk}", "")),
@@ -250,7 +253,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
                 )
             if len(reports) != len(ids):
                 raise FloorError(_("Someone chosen is not in the tournament any more."))
-            out = eliminations.entries_bust(
+            out = entries_bust(
                 tournament=tournament, busts=reports, actor=Actor.from_request(request)
             )
         except ValueError:
@@ -259,7 +262,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, str(exc))
             needs_close = exc.code == "registration_open"
         else:
-            final = registration.field_is_final(tournament)
+            final = field_is_final(tournament)
             for e in out:
                 messages.success(request, finish_message(e, final=final))
             return _back(request, pk)
@@ -271,7 +274,7 @@ def bust(request: HttpRequest, pk: int) -> HttpResponse:
             "desk",
             alive=rows,
             needs_close=needs_close,
-            places_final=registration.field_is_final(tournament),
+            places_final=field_is_final(tournament),
         ),
         status=400 if request.method == "POST" else 200,  # reached here: refused
     )
@@ -347,7 +350,7 @@ def _registration_change(
 def bust_undo(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     try:
-        restored = eliminations.bust_undo_last(
+        restored = bust_undo_last(
             tournament=tournament,
             actor=Actor.from_request(request),
             correct_payments=request.POST.get("correct_payments") == "1",
@@ -390,7 +393,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
             status=status,
             statuses=EntryStatus.choices,
             query=query,
-            places_final=registration.field_is_final(tournament),
+            places_final=field_is_final(tournament),
         ),
     )
 

@@ -9,7 +9,8 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest
 
-from tournament.catalogue import check_action
+from core.ratelimit import client_address
+from eventlog.catalogue import check_action
 from tournament.models import Event, Tournament
 
 
@@ -24,7 +25,6 @@ class Actor:
     @classmethod
     def from_request(cls, request: HttpRequest, label: str = "") -> Actor:
         user = request.user if request.user.is_authenticated else None
-        from tournament.ratelimit import client_address
 
         source = client_address(request)
         return cls(user=user, label=label or (user.get_username() if user else ""), source=source)

@@ -7,11 +7,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.domain.money import MoneyError, parse_money
+from core.errors import FloorError
 from rules_engine.domain.rulesets import version_in_force, versions
 from tournament.domain.ledger import PURCHASE_METHODS
-from tournament.domain.money import MoneyError, parse_money
 from tournament.domain.settings_rules import MONEY_FIELDS
-from tournament.errors import FloorError
 from tournament.models import (
     TOURNAMENT_SETTINGS,
     ChipSet,

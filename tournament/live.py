@@ -5,7 +5,7 @@ that was rolled back and two changes made at once on two server processes cannot
 on the older one: each board carries `version`, the id of the tournament's latest event-log
 row read before the figures, and a screen keeps the highest version it has seen.
 
-The messages and their payload types are declared in tournament/catalogue.py.
+The messages and their payload types are declared in live/catalogue.py.
 """
 
 from __future__ import annotations
@@ -16,11 +16,14 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 
-from tournament import realtime
-from tournament.catalogue import Board, LevelRow, SeatView
+from live import realtime
+from live.realtime import entry_group, send_on_commit, tournament_group
 from tournament.domain.levels import row_labels
-from tournament.models import Entry, Event, Level, Tournament
-from tournament.realtime import entry_group, send_on_commit, tournament_group
+from tournament.messages import Board, LevelRow, SeatView
+from tournament.models import DealMethod, Entry, Event, Level, Tournament
+from tournament.public_selectors import public_seat
+from tournament.results import final_results
+from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.validation import SettingsBroken
 
 BIG_SCREEN_PAYOUTS = 9  # the payout rows a big screen shows
@@ -43,9 +46,6 @@ def tournament_board(
     """The tournament's public figures: players left, entries, average stack, prize pool, the
     first payouts, the status and (at the end) the results. Public data only. `fresh=False`:
     `tournament` was read just now, its counts are taken as they are."""
-    from tournament.public_selectors import final_results
-    from tournament.selectors import payout_amounts, tournament_numbers
-
     if version is None:
         version = board_version(tournament.pk)
     board: Board = {
@@ -81,8 +81,6 @@ def _board_for_screens(tournament_id: int) -> Board:
     if results is not None:
         # The results name a deal's method in words: one copy per language (only those words
         # differ), the screen takes its own.
-        from tournament.models import DealMethod
-
         deal = tournament.deals.first() if results["deal"] else None
         by_language: dict[str, Any] = {}
         for code, _name in settings.LANGUAGES:
@@ -144,8 +142,6 @@ def seat_view(entry: Entry) -> SeatView:
     """The player's own seat, and the elimination rank of a player who is out: the phone works
     out the place from it and the board's entries as late entries push places down (place =
     entries + 1 - rank), so a late registration does not send a message to every phone."""
-    from tournament.public_selectors import public_seat
-
     view: dict[str, Any] = public_seat(entry).as_dict()
     view["rank"] = entry.elimination_rank
     return view  # type: ignore[return-value]

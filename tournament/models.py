@@ -9,12 +9,14 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.domain.lifecycle import Status as DomainStatus
+from tournament.validation import merged_values, settings_errors
 
 
 class Ruleset(models.TextChoices):
@@ -391,10 +393,6 @@ class Tournament(DatabaseCounted):
 
     def clean(self) -> None:
         """The setting rules on the whole row (tournament/domain/settings_rules.py)."""
-        from django.core.exceptions import ValidationError
-
-        from tournament.validation import merged_values, settings_errors
-
         errors = settings_errors(merged_values(self, {}))
         if errors:
             raise ValidationError(errors)

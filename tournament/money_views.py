@@ -12,12 +12,12 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.csvexport import csv_response
-from tournament.errors import FloorError
+from core.csvexport import csv_response
+from core.errors import FloorError
+from core.inputs import CHIPS_MAX, amount, whole_number, whole_number_or_none
+from core.roles import floor_required
 from tournament.events import Actor
-from tournament.inputs import CHIPS_MAX, amount, whole_number, whole_number_or_none
 from tournament.models import DealShare, Entry, Status
-from tournament.roles import floor_required
 from tournament.selectors import tournament_numbers
 from tournament.services import deals as svc
 from tournament.views import console_context, get_tournament

@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournament.errors import FloorError
+from core.errors import FloorError
+from core.inputs import search_text
+from core.roles import director_required, floor_required, is_director
 from tournament.events import Actor
-from tournament.inputs import search_text
 from tournament.models import Club, Player
 from tournament.people_forms import ClubForm, PersonForm
 from tournament.people_selectors import duplicates_found
-from tournament.roles import director_required, floor_required, is_director
 from tournament.selectors import name_query, players_by_name
 from tournament.services import people, privacy
 

@@ -5,16 +5,18 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.conf import settings
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from config.prepared import prepared_cursor
+from tables.models import SeatAssignment
+from tables.models import Table as FloorTable
 from tournament.domain.collation import by_name
 from tournament.domain.names import query_words
-from tournament.models import Entry, EntryStatus, Status, Tournament
+from tournament.models import Entry, EntryStatus, Player, Status, Tournament
 from tournament.selectors import name_query
 
 
@@ -120,10 +122,6 @@ SELECT t.currency, e.id, e.number, p.display_name, e.status, tb.number, sa.seat,
 
 @functools.cache
 def _by_number_sql() -> str:
-    from tables.models import SeatAssignment
-    from tables.models import Table as FloorTable
-    from tournament.models import Player
-
     return _BY_NUMBER_SQL.format(
         tournament=Tournament._meta.db_table,
         entry=Entry._meta.db_table,
@@ -136,7 +134,7 @@ def _by_number_sql() -> str:
 class NumberLookup(NamedTuple):
     """A look-up by number: the tournament's currency, the player's public seat (None: no such
     player) and what the tournament's row says of whether its places are final
-    (`registration.field_final_by_row`), so that a player who is out is answered without
+    (`tournament.field.field_final_by_row`), so that a player who is out is answered without
     loading the tournament once registration is closed."""
 
     currency: str
@@ -212,46 +210,3 @@ def entry_by_token(token: str) -> Entry | None:
 
 # --- The end -------------------------------------------------------------------------------
 #
-# When the tournament has finished, the big screen and the public page show the winner and the
-# final results: places, display names (initials once names are withheld) and prizes. With a
-# deal the prizes are the amounts agreed (the winner's share plus what was left to play for).
-
-RESULTS_AT_LEAST = 3  # places shown even when no prize is paid (a freeroll)
-
-
-def final_results(tournament: Tournament) -> dict[str, Any] | None:
-    """The public final results of a finished tournament, best place first; None before the
-    end. Every place with a prize or a seat won is listed, and at least the first three."""
-    if tournament.status != Status.FINISHED:
-        return None
-    from tournament.models import DealMethod
-    from tournament.results import tournament_finishes
-
-    rows: list[dict[str, Any]] = []
-    for f in tournament_finishes(tournament):
-        if f.place > RESULTS_AT_LEAST and not f.prize and not f.won_seat:
-            break
-        rows.append(
-            {
-                "place": f.place,
-                "number": f.number,
-                "name": f.name,
-                "prize": f.prize,
-                "won_seat": f.won_seat,
-                "deal": f.deal_share is not None,
-            }
-        )
-    deal = tournament.deals.first()
-    return {
-        "winners": [r for r in rows if r["place"] == 1],
-        "places": rows,
-        "entries": tournament.entries_counted,
-        "satellite": bool(tournament.satellite_seat_value),
-        "deal": {
-            "method": str(DealMethod(deal.method).label),
-            "players": deal.shares.count(),
-            "play_for": deal.play_for,
-        }
-        if deal is not None
-        else None,
-    }

@@ -9,9 +9,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from clocks.views import screen_config
+from core.inputs import search_text, whole_number_or_none
+from core.links import public_url
+from core.qr import qr_svg
+from core.ratelimit import allow
 from tournament.domain.levels import level_reached
-from tournament.inputs import search_text, whole_number_or_none
-from tournament.links import public_url
+from tournament.field import field_final_by_row, field_is_final
 from tournament.live import seat_view
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.public_selectors import (
@@ -21,10 +25,7 @@ from tournament.public_selectors import (
     public_seat,
     seat_by_number,
 )
-from tournament.qr import qr_svg
-from tournament.ratelimit import allow
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
-from tournament.services.registration import field_final_by_row, field_is_final
 from tournament.validation import SettingsBroken
 from tournament.views import get_tournament
 
@@ -37,8 +38,6 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
-    from clocks.views import screen_config
-
     tournament = get_tournament(pk)
     try:
         numbers: TournamentNumbers | None = tournament_numbers(tournament)

@@ -12,8 +12,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from tournament.domain.collation import name_key
-from tournament.models import EntryStatus, Status, Tournament
+from tournament.models import DealMethod, EntryStatus, Status, Tournament
 from tournament.public_selectors import initials, names_withheld
+from tournament.selectors import tournament_numbers
+from tournament.validation import SettingsBroken
 
 EXPORT_FORMAT = "floor-results/1"
 # The export's columns, in order (docs/results.md). Money as a decimal in the currency's unit.
@@ -84,9 +86,6 @@ def tournament_finishes(tournament: Tournament) -> list[Finish]:
 
 def tournament_results(tournament: Tournament) -> Results:
     """Every finish so far with the figures the results page heads them with."""
-    from tournament.selectors import tournament_numbers
-    from tournament.validation import SettingsBroken
-
     finishes = tournament_finishes(tournament)
     try:
         pool: int | None = tournament_numbers(tournament).prize_pool
@@ -141,4 +140,46 @@ def export_json(tournament: Tournament, results: Results) -> dict[str, Any]:
             "final": results.final,
         },
         "finishes": [asdict(f) for f in results.finishes],
+    }
+
+
+# When the tournament has finished, the big screen and the public page show the winner and the
+# final results: places, display names (initials once names are withheld) and prizes. With a
+# deal the prizes are the amounts agreed (the winner's share plus what was left to play for).
+
+RESULTS_AT_LEAST = 3  # places shown even when no prize is paid (a freeroll)
+
+
+def final_results(tournament: Tournament) -> dict[str, Any] | None:
+    """The public final results of a finished tournament, best place first; None before the
+    end. Every place with a prize or a seat won is listed, and at least the first three."""
+    if tournament.status != Status.FINISHED:
+        return None
+    rows: list[dict[str, Any]] = []
+    for f in tournament_finishes(tournament):
+        if f.place > RESULTS_AT_LEAST and not f.prize and not f.won_seat:
+            break
+        rows.append(
+            {
+                "place": f.place,
+                "number": f.number,
+                "name": f.name,
+                "prize": f.prize,
+                "won_seat": f.won_seat,
+                "deal": f.deal_share is not None,
+            }
+        )
+    deal = tournament.deals.first()
+    return {
+        "winners": [r for r in rows if r["place"] == 1],
+        "places": rows,
+        "entries": tournament.entries_counted,
+        "satellite": bool(tournament.satellite_seat_value),
+        "deal": {
+            "method": str(DealMethod(deal.method).label),
+            "players": deal.shares.count(),
+            "play_for": deal.play_for,
+        }
+        if deal is not None
+        else None,
     }

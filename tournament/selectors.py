@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from django.db.models import Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
+from core.inputs import search_text, whole_number_or_none
 from tournament.domain.collation import by_name
 from tournament.domain.ledger import LedgerError, Pool, pool_of
 from tournament.domain.names import query_words
 from tournament.domain.payouts import PayoutError, payout_table, satellite_payouts
-from tournament.inputs import search_text, whole_number_or_none
 from tournament.models import BountyKind, Entry, Event, Player, Tournament
 from tournament.validation import SettingsBroken
 
@@ -210,11 +209,3 @@ def event_renumbered(*, event: Event) -> bool:
     return Event.objects.filter(
         tournament=event.tournament_id, action=IMPORT_RENUMBERED, pk__gt=event.pk
     ).exists()
-
-
-def field_is_final(tournament: Tournament, now: datetime | None = None) -> bool:
-    """True once no entry can join any more: from then the finishing places are final and
-    prizes can be given (tournament/services/registration.py has the rule)."""
-    from tournament.services.registration import field_is_final as final
-
-    return final(tournament, now)

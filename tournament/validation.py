@@ -8,12 +8,14 @@ with the change laid over it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django.apps import apps
 from django.db import models
 from django.utils.translation import gettext as _
 
-from tournament import figures
+from core import figures
+from core.errors import FloorError
 from tournament.domain.settings_rules import (
     CHOICES,
     TEXT_FIELDS,
@@ -21,8 +23,9 @@ from tournament.domain.settings_rules import (
     Problem,
     settings_problems,
 )
-from tournament.errors import FloorError
-from tournament.models import Tournament
+
+if TYPE_CHECKING:  # the model's clean() calls these rules
+    from tournament.models import Tournament
 
 RULE_FIELDS = (*WHOLE_FIELDS, *TEXT_FIELDS, *CHOICES, "currency")
 
@@ -66,7 +69,7 @@ def merged_values(tournament: Tournament | None, changes: Mapping[str, Any]) -> 
         if tournament is not None:
             values[name] = getattr(tournament, name)
         else:
-            field = Tournament._meta.get_field(name)
+            field = apps.get_model("tournament", "Tournament")._meta.get_field(name)
             assert isinstance(field, models.Field)
             if field.has_default():
                 values[name] = field.get_default()

@@ -16,7 +16,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournament.csvexport import csv_response
+from actions import tournaments as commands
+from clocks.selectors import clock_state_for
+from core.csvexport import csv_response
+from core.errors import FloorError
+from core.inputs import plain_text, search_text, whole_number_or_none
+from core.links import public_url
+from core.roles import director_required, floor_required
+from eventlog.words import action_groups
 from tournament.domain.levels import RowLabel, level_reached, row_labels
 from tournament.domain.lifecycle import ALLOWED
 from tournament.domain.lifecycle import Status as DomainStatus
@@ -29,7 +36,6 @@ from tournament.domain.structure import (
     levels_to_csv,
     levels_to_json,
 )
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.forms import (
     GenerateStructureForm,
@@ -37,14 +43,12 @@ from tournament.forms import (
     NewTournamentForm,
     TournamentForm,
 )
-from tournament.inputs import plain_text, search_text, whole_number_or_none
-from tournament.links import public_url
 from tournament.models import Status, Structure, Tournament
-from tournament.roles import director_required, floor_required
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services import tournaments as svc
+from tournament.services.archive import tournament_export
+from tournament.services.privacy import contact_read_record
 from tournament.structure_words import row_name, structure_error_text
-from tournament.templatetags.events import action_groups
 from tournament.templatetags.levels import until_texts
 from tournament.validation import SettingsBroken
 
@@ -230,7 +234,7 @@ def status_actions(current: str) -> list[dict[str, Any]]:
 def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     try:
-        done = svc.tournament_reopen(
+        done = commands.tournament_reopen(
             tournament=tournament,
             actor=Actor.from_request(request),
             reason=plain_text(request.POST.get("reason"), longest=500, field="reason"),
@@ -253,7 +257,7 @@ def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_status(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_tournament(pk)
     try:
-        svc.tournament_status_set(
+        commands.tournament_status_set(
             tournament=tournament,
             status=request.POST.get("status", ""),
             actor=Actor.from_request(request),
@@ -366,7 +370,7 @@ def structure_editor(request: HttpRequest, pk: int) -> HttpResponse:
         posted = _posted_rows(request)
         try:
             specs = _levels_from_rows(posted)
-            svc.structure_replace_levels(
+            commands.structure_replace_levels(
                 tournament=tournament, levels=specs, actor=Actor.from_request(request)
             )
         except FloorError as exc:
@@ -388,8 +392,6 @@ def _editor_page(
 ) -> HttpResponse:
     """The structure editor; a refused form comes back with what was typed (`rows` of the
     levels table, or the generator's form with its errors)."""
-    from clocks.selectors import clock_state_for
-
     state = clock_state_for(tournament)
     played = state.level_index if state.started else 0
     if rows is None:
@@ -450,12 +452,10 @@ def structure_generate(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _replace_from(request: HttpRequest, tournament: Tournament, levels: list[LevelSpec]) -> None:
-    from clocks.selectors import clock_state_for
-
     state = clock_state_for(tournament)
     played = state.level_index if state.started else 0
     history = svc.level_specs(tournament.structure)[:played]
-    svc.structure_replace_levels(
+    commands.structure_replace_levels(
         tournament=tournament, levels=history + levels[played:], actor=Actor.from_request(request)
     )
 
@@ -546,9 +546,6 @@ def history(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 def tournament_export_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole tournament as one JSON file (directors only: it holds contact data)."""
-    from tournament.services.archive import tournament_export
-    from tournament.services.privacy import contact_read_record
-
     tournament = get_tournament(pk)
     export = tournament_export(tournament)
     contact_read_record(

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Field
 from django.utils.translation import gettext as _
 
-from tournament.roles import DIRECTOR, ensure_role_groups
+from core.roles import DIRECTOR, ensure_role_groups
 from tournament.services.tournaments import starter_kit_ensure
 
 

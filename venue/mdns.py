@@ -10,7 +10,7 @@ import ipaddress
 import logging
 import socket
 
-from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
+from zeroconf import AddressResolver, InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
 
 SERVICE = "_http._tcp.local."
 log = logging.getLogger(__name__)
@@ -55,8 +55,6 @@ class Announcement:
 def name_taken_elsewhere(label: str, mine: list[str], timeout: float = 1.5) -> list[str]:
     """Addresses another machine answers for `label`.local (another Floor in the room): the
     name then belongs to it, and this venue announces another."""
-    from zeroconf import AddressResolver
-
     zc = Zeroconf(interfaces=InterfaceChoice.All, ip_version=IPVersion.V4Only)
     try:
         resolver = AddressResolver(f"{label}.local.")

@@ -14,6 +14,8 @@ import socket
 from dataclasses import dataclass
 
 import ifaddr
+from django.apps import apps
+from django.utils.translation import gettext
 
 # An mDNS host name is one DNS label: letters, digits and hyphens, not at either end.
 _LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
@@ -23,11 +25,8 @@ ALL = "all"  # --host: every interface (both address families where the machine 
 def _(message: str) -> str:
     """`message` in the terminal's language once Django's translations are ready (the venue's
     command); as written while the settings are still being read."""
-    from django.apps import apps
-
     if not apps.ready:
         return message
-    from django.utils.translation import gettext
 
     return gettext(message)
 

@@ -20,7 +20,7 @@ from django.http import HttpRequest
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from tournament.roles import is_director, is_floor
+from core.roles import is_director, is_floor
 from venue import replica
 
 RESTORED_FILE = "restored.json"

@@ -14,6 +14,7 @@ when this one dies (docs/continuity.md).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import dataclasses
 import http.client
 import json
@@ -311,8 +312,6 @@ def _pdeath() -> None:
     """In the child: die with the venue's process, however it ends (Linux), as a laptop that
     loses power takes both."""
     with contextlib.suppress(Exception):
-        import ctypes
-
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 

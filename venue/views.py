@@ -11,11 +11,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournament.inputs import next_url
-from tournament.links import public_base, public_url
+from core.inputs import next_url
+from core.links import public_base, public_url
+from core.qr import qr_svg
+from core.roles import director_required, floor_required
 from tournament.models import Status, Tournament
-from tournament.qr import qr_svg
-from tournament.roles import director_required, floor_required
 from venue import replica
 from venue.notices import copy_sentence, restored_dismiss
 

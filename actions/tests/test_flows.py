@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from actions.penalties import penalty_give
+from actions.tables import hand_done
 from rules_engine.models import Penalty
 from tables import services as seating
 from tables.models import SeatAssignment, TableReport
@@ -50,8 +52,6 @@ def test_a_late_entry_is_seated_once_seats_are_drawn(seated, register):
 
 
 def test_hand_done_counts_a_penalty_hand(seated, actor):
-    from rules_engine.services import penalty_give
-
     t, entries = seated
     row = SeatAssignment.objects.select_related("table").get(entry=entries[0])
     penalty = penalty_give(
@@ -62,14 +62,12 @@ def test_hand_done_counts_a_penalty_hand(seated, actor):
         reason="Soft play",
         actor=actor,
     )
-    seating.hand_done(table=row.table, actor=actor)
+    hand_done(table=row.table, actor=actor)
     penalty.refresh_from_db()
     assert penalty.hands_left == 1
 
 
 def test_a_disqualification_busts_the_player(seated, actor):
-    from rules_engine.services import penalty_give
-
     t, entries = seated
     penalty_give(
         tournament=t,

@@ -11,14 +11,15 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
+from actions.registration import entry_register
+from core.errors import FloorError
 from leagues import services as league_svc
 from leagues.selectors import as_points, season_standings
 from signups.services import signup_create
-from tournament.errors import FloorError
 from tournament.models import Club, Tournament
 from tournament.services import people
-from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.registration import entry_register, player_create, registration_close
+from tournament.services.registration import player_create, registration_close
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
 from tournament.results import EXPORT_COLUMNS, EXPORT_FORMAT
-from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import registration_close
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from clocks import tasks
+from clocks import tasks, wakeup
 from clocks.models import Clock
 from clocks.services import clock_command
 from config.celery import app
@@ -22,13 +22,14 @@ pytestmark = pytest.mark.django_db
 def queued(monkeypatch, settings):
     """The full stack's mode, with the broker replaced by a list of (args, eta)."""
     settings.FLOOR_TICKER = "celery"
-    monkeypatch.setattr(tasks, "_eager", lambda: False)
+    monkeypatch.setattr(wakeup, "_eager", lambda: False)
     sent: list[tuple[tuple[int, ...], object]] = []
 
     def apply_async(args, eta):
         sent.append((tuple(args), eta))
 
-    monkeypatch.setattr(tasks.clock_due, "apply_async", apply_async)
+    monkeypatch.setattr(tasks.clock_due, "apply_async", apply_async)  # the task's own retry
+    monkeypatch.setattr(wakeup, "_send", lambda clock_pk, eta: apply_async((clock_pk,), eta))
     return sent
 
 
@@ -64,7 +65,7 @@ def test_a_start_arms_the_level_end(queued, started):
 def test_each_instant_is_armed_once(queued, started):
     t = started()
     clock = _clock(t)
-    assert not tasks.arm(clock.pk, clock.next_due_at)
+    assert not wakeup.arm(clock.pk, clock.next_due_at)
     assert tasks.arm_within(600) == 0
     assert len(queued) == 1
 
@@ -81,10 +82,10 @@ def test_a_command_arms_the_new_instant(queued, started, actor, django_capture_o
 
 def test_only_near_term_instants_are_armed(queued):
     now = timezone.now()
-    assert not tasks.arm(1, now + timedelta(seconds=tasks.ARM_HORIZON + 1), now)
-    assert tasks.arm(1, now + timedelta(seconds=tasks.ARM_HORIZON - 1), now)
+    assert not wakeup.arm(1, now + timedelta(seconds=wakeup.ARM_HORIZON + 1), now)
+    assert wakeup.arm(1, now + timedelta(seconds=wakeup.ARM_HORIZON - 1), now)
     options = app.conf.broker_transport_options or {}
-    assert tasks._horizon() <= float(options.get("visibility_timeout", 3600)) / 2
+    assert wakeup.horizon() <= float(options.get("visibility_timeout", 3600)) / 2
 
 
 def test_the_task_announces_once_and_arms_the_next_level_end(queued, started):

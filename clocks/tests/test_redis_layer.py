@@ -9,8 +9,8 @@ from channels.testing import WebsocketCommunicator
 from django.db import transaction
 
 from config.asgi import application
+from live.realtime import broadcast_on_commit, tournament_group
 from tests.services import REDIS_URL, redis_available, require
-from tournament.realtime import broadcast_on_commit, tournament_group
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

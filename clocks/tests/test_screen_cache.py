@@ -10,9 +10,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.tournaments import structure_replace_levels
 from clocks.selectors import cached_clock_screen, clock_screen_parts, forget_clock_screen
 from clocks.services import clock_command
-from tournament.services.tournaments import level_specs, structure_replace_levels
+from tournament.services.tournaments import level_specs
 
 pytestmark = pytest.mark.django_db
 

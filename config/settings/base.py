@@ -43,6 +43,8 @@ INSTALLED_APPS = [
     "csp",
     "django_htmx",
     "channels",
+    "live",
+    "eventlog",
     "tournament",
     "tables",
     "clocks",
@@ -74,11 +76,11 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # A view that failed for the database answers 503 at once (config/database.py).
     "config.database.DatabaseUnavailableMiddleware",
-    # A refusal a page did not catch is a 4xx with its message (tournament/middleware.py).
-    "tournament.middleware.FloorErrorMiddleware",
-    # Login: the bound on password checks and the lockout page (tournament/login.py); axes'
+    # A refusal a page did not catch is a 4xx with its message (core/middleware.py).
+    "core.middleware.FloorErrorMiddleware",
+    # Login: the bound on password checks and the lockout page (core/login.py); axes'
     # middleware comes last, as axes asks.
-    "tournament.login.LoginBusyMiddleware",
+    "core.login.LoginBusyMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -103,7 +105,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "tournament.context_processors.roles",
+                "core.context_processors.roles",
             ],
         },
     },
@@ -196,10 +198,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "console-home"
 LOGOUT_REDIRECT_URL = "login"
-# axes refuses a locked client before the next backend hashes a password (tournament/login.py).
+# axes refuses a locked client before the next backend hashes a password (core/login.py).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "tournament.login.BoundedModelBackend",
+    "core.login.BoundedModelBackend",
 ]
 # Lockout (docs/login.md): an account from one address after 5 failures, an address for every
 # account after 20; a lock lasts 15 minutes from the failure that set it, and never covers an
@@ -210,14 +212,14 @@ FLOOR_LOGIN_LOCK_MINUTES = env_int("FLOOR_LOGIN_LOCK_MINUTES", 15)
 # Login posts per address and minute, refused before the form (a person types a few; a flood
 # from one address would otherwise keep the password checks busy until its lock is set).
 FLOOR_LOGIN_POSTS_PER_MINUTE = env_int("FLOOR_LOGIN_POSTS_PER_MINUTE", 30)
-AXES_HANDLER = "tournament.login.LockoutHandler"
+AXES_HANDLER = "core.login.LockoutHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_FAILURE_LIMIT = FLOOR_LOGIN_FAILURES_ACCOUNT
 AXES_COOLOFF_TIME = timedelta(minutes=FLOOR_LOGIN_LOCK_MINUTES)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True  # the account's own failures from that address only (LockoutHandler)
-AXES_CLIENT_IP_CALLABLE = "tournament.login.login_address"  # ratelimit.client_address
-AXES_LOCKOUT_CALLABLE = "tournament.login.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "core.login.login_address"  # ratelimit.client_address
+AXES_LOCKOUT_CALLABLE = "core.login.lockout_response"
 AXES_VERBOSE = False
 # Password checks running at once per web process; a login over the bound is answered 429 at
 # once, so hashing (about 0.3 s each) never takes every HTTP thread.
@@ -317,7 +319,7 @@ CACHES = {
                 # Redis being down must not stop the floor: the cache holds only short-lived
                 # values (rate-limit counters, the ticker's beat), so while it is unreachable
                 # reads miss, writes are dropped and rate limits let requests through
-                # (tournament/ratelimit.py). /readyz says that Redis is down.
+                # (core/ratelimit.py). /readyz says that Redis is down.
                 "IGNORE_EXCEPTIONS": True,
                 "SOCKET_CONNECT_TIMEOUT": 0.5,
                 "SOCKET_TIMEOUT": 0.5,
@@ -352,7 +354,7 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "floor@localhost")
 # The address every device reaches Floor at: every QR code and printed link (receipts, seat and
-# table cards, the sign-up poster, dealer links) and mails carry it (tournament/links.py). Empty:
+# table cards, the sign-up poster, dealer links) and mails carry it (core/links.py). Empty:
 # a page's links use the address its own request came to, and a mail 127.0.0.1:8000. The venue
 # sets it to its mDNS name or LAN address (config/settings/venue.py); the full stack to its
 # domain.
@@ -370,7 +372,7 @@ FLOOR_PUBLIC_URL_CHOSEN = ""
 # seat, table pages) show players' initials only (docs/players.md); 0 keeps the names public.
 FLOOR_PUBLIC_RESULTS_DAYS = env_int("FLOOR_PUBLIC_RESULTS_DAYS", 90)
 # Addresses or networks (CIDR) of the reverse proxies in front of Floor. X-Forwarded-For counts
-# only on a request whose TCP peer is one of them (tournament/ratelimit.py client_address);
+# only on a request whose TCP peer is one of them (core/ratelimit.py client_address);
 # empty: the header is ignored and the peer is the client.
 FLOOR_TRUSTED_PROXIES = env_networks("FLOOR_TRUSTED_PROXIES")
 # Threads per `web` worker serving HTTP (docker-compose.yml passes the same variable to granian);

@@ -26,7 +26,7 @@ FLOOR_TICKER = "off"
 # A live message that cannot be built fails the test (production logs it and goes on).
 FLOOR_RAISE_ON_EVENT_ERRORS = True
 # Live payloads are built in the committing thread: a test's data is not committed, so the
-# builder thread of production could not read it (tournament/realtime.py; one test turns it off).
+# builder thread of production could not read it (live/realtime.py; one test turns it off).
 FLOOR_LIVE_INLINE = True
 # Tests log in many times a minute from one address; the per-address limit has its own test.
 FLOOR_LOGIN_POSTS_PER_MINUTE = 100_000

@@ -8,13 +8,13 @@ import json
 import pytest
 from django.urls import reverse
 
+from actions.bust import BustReport, entries_bust
+from core.errors import Conflict, FloorError
 from counts.models import ChipCount
 from counts.selectors import latest_counts, public_counts, tournament_field
 from counts.services import count_record, counts_record, table_counts_record
 from tables import services as seating
-from tournament.errors import Conflict, FloorError
 from tournament.models import Entry, Event, Status, Tournament
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = pytest.mark.django_db
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from core.errors import FloorError
 from counts.models import ChipCount
 from counts.services import count_record, table_counts_record
+from live import catalogue, realtime
 from rules_engine.models import ColourUp
 from tables import services as seating
 from tables.models import Table
-from tournament import catalogue, realtime
-from tournament.errors import FloorError
 from tournament.models import Entry, Event, Status, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from core.errors import FloorError
 from counts.services import count_record
 from counts.tests.test_counts import at_table, night  # noqa: F401 (a fixture)
-from tournament.errors import FloorError
-from tournament.templatetags.events import event_sentence
+from eventlog.words import event_sentence
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from displays.domain.views import Kind, Step
 from displays.services import assignment_payload, display_assign, display_open, display_pair
+from live.realtime import build_message as _message
+from live.realtime import display_group
 from tests.sockets import refusal_code
-from tournament.realtime import build_message as _message
-from tournament.realtime import display_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -13,15 +13,15 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
+from core.domain.money import format_money
 from festivals import services as fest
 from festivals.models import Bagging
 from festivals.tests.test_festival import bag_all, people, play
-from tournament.domain.money import format_money
 from tournament.events import Actor
 from tournament.ledger_selectors import day_cages, event_cage, tournament_cage
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.services import deals
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = pytest.mark.django_db
 

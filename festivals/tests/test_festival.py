@@ -8,6 +8,11 @@ from random import Random
 
 import pytest
 
+from actions import corrections as commands
+from actions.bust import BustReport, entries_bust
+from actions.registration import entry_register, entry_unregister
+from actions.tournaments import tournament_reopen, tournament_status_set
+from core.errors import FloorError
 from counts.models import ChipCount
 from festivals import services as fest
 from festivals.domain.day2 import Seat, Survivor, draw_violations
@@ -16,14 +21,11 @@ from festivals.selectors import bagging_report, event_standings, event_state, la
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tournament import counters
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.models import Entry, EntryStatus, Event, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import corrections
-from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.registration import entry_register, entry_unregister, player_create
-from tournament.services.tournaments import tournament_reopen, tournament_status_set
+from tournament.services.registration import player_create
 
 pytestmark = pytest.mark.django_db
 
@@ -330,7 +332,7 @@ def test_closing_a_day_carries_its_bags_into_the_day2_and_reopening_takes_them_b
     # Nor voided, given to another person or its money moved: that is done in its flight.
     other = Entry.objects.filter(tournament_id=event.day2_id).exclude(pk=carried.pk).first()
     for correct in (
-        lambda: corrections.entry_void(entry=carried, actor=actor),
+        lambda: commands.entry_void(entry=carried, actor=actor),
         lambda: corrections.entry_change_player(entry=carried, actor=actor, name="Someone Else"),
         lambda: corrections.purchase_move(
             purchase=carried.purchases.first(), to_number=other.number, actor=actor

@@ -8,10 +8,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from core.errors import FloorError
 from festivals import services as fest
 from festivals.tests.test_festival import flights, people, play
 from festivals.tests.test_views import make_event
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.models import EntryStatus
 

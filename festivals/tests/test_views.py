@@ -8,13 +8,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from actions.registration import entry_register
 from counts.models import ChipCount
 from festivals.models import Bagging, Carried, FlightEvent
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import tournament_numbers
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import player_create
 
 pytestmark = pytest.mark.django_db
 
@@ -213,7 +214,7 @@ def test_a_bag_form_with_a_player_who_busted_since_it_was_drawn_is_refused_whole
     """A table's bag form (console and dealer tablet) with a count for a player who busted
     after the form was drawn is refused with who and why; the other player's count is not
     recorded either (docs/festivals.md: refused, nothing written)."""
-    from tournament.services.eliminations import BustReport, entries_bust
+    from actions.bust import BustReport, entries_bust
 
     event = make_event(boss, base)
     t = run_flight(event.flights.first().tournament, actor, 7, 0)

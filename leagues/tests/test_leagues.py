@@ -12,13 +12,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
+from core.errors import FloorError
 from leagues import services as svc
 from leagues.models import Scoring, Season, SeasonTournament
 from leagues.selectors import as_points, finish_points, season_standings
-from tournament.errors import FloorError
 from tournament.models import Entry, Tournament
 from tournament.services.corrections import entry_change_player
-from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import player_create, registration_close
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def people(actor):
 @pytest.fixture
 def play(make_tournament, actor):
     """A finished tournament of `order` (players, winner first)."""
-    from tournament.services.registration import entry_register
+    from actions.registration import entry_register
 
     def run(order, name="Friday", days_ago=1):
         t = make_tournament(

@@ -11,12 +11,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
+from actions.registration import entry_register
 from leagues import services as svc
 from leagues.selectors import season_standings, standings_cache_clear
 from tests.test_csp import assert_strict
 from tournament.models import Entry, Player, Tournament
-from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.registration import entry_register, player_create, registration_close
+from tournament.services.registration import player_create, registration_close
 
 pytestmark = pytest.mark.django_db
 

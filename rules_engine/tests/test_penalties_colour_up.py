@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from actions.penalties import penalty_give
+from actions.tables import hand_done
+from core.errors import FloorError
 from rules_engine import services as svc
 from rules_engine.domain.rulesets import citation
 from rules_engine.models import ColourUp, Penalty
 from tables import services as tables
 from tables.models import SeatAssignment
-from tournament.errors import FloorError
 from tournament.models import EntryStatus, Event
 
 pytestmark = pytest.mark.django_db
@@ -36,14 +38,14 @@ def floor_client(client, floor_user):
 def test_rounds_become_hands_and_count_down_with_each_hand(seated, actor):
     t, entries = seated(8)
     e = entries[0]
-    p = svc.penalty_give(
+    p = penalty_give(
         tournament=t, number=e.number, kind="rounds", count=1, reason="cards thrown", actor=actor
     )
     assert (p.hands, p.hands_left, p.rule) == (8, 8, "tda-de 69")
     row = SeatAssignment.objects.select_related("table").get(entry=e)
     tables.button_set(table=row.table, seat=row.seat, actor=actor)
     for _ in range(3):
-        tables.hand_done(table=row.table, actor=actor)
+        hand_done(table=row.table, actor=actor)
     p.refresh_from_db()
     assert p.hands_left == 5
     assert svc.sitting_out(row.table) == {e.pk: 5}
@@ -54,16 +56,14 @@ def test_repeat_offences_get_a_harsher_suggestion(seated, actor):
     t, entries = seated(8)
     e = entries[1]
     assert svc.penalty_suggestion(t, e).kind == "warning"
-    svc.penalty_give(
-        tournament=t, number=e.number, kind="warning", count=0, reason="x", actor=actor
-    )
+    penalty_give(tournament=t, number=e.number, kind="warning", count=0, reason="x", actor=actor)
     assert svc.penalty_suggestion(t, e).kind == "hands"
 
 
 def test_disqualification_takes_the_player_out(seated, actor):
     t, entries = seated(8)
     e = entries[2]
-    svc.penalty_give(
+    penalty_give(
         tournament=t, number=e.number, kind="disqualification", count=5, reason="abuse", actor=actor
     )
     e.refresh_from_db()
@@ -81,7 +81,7 @@ def test_bad_penalties_change_nothing(seated, actor):
         {"number": entries[0].number, "kind": "warning", "count": 0, "reason": "  "},
     ):
         with pytest.raises(FloorError):
-            svc.penalty_give(tournament=t, actor=actor, **kwargs)
+            penalty_give(tournament=t, actor=actor, **kwargs)
     assert not Penalty.objects.exists()
     assert not Event.objects.filter(action="penalty.give").exists()
 
@@ -89,7 +89,7 @@ def test_bad_penalties_change_nothing(seated, actor):
 def test_dealer_tablet_shows_hands_to_sit_out(seated, actor, client):
     t, entries = seated(6)
     e = entries[0]
-    svc.penalty_give(tournament=t, number=e.number, kind="hands", count=3, reason="x", actor=actor)
+    penalty_give(tournament=t, number=e.number, kind="hands", count=3, reason="x", actor=actor)
     table = SeatAssignment.objects.get(entry=e).table
     page = client.get(reverse("dealer", args=[table.dealer_token])).content.decode()
     assert "sits out: 3 hands" in page

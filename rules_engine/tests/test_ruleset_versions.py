@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 from django.urls import reverse
 
+from core.errors import FloorError
 from rules_engine.domain import rulesets
 from rules_engine.models import Penalty, Ruling
-from tournament.errors import FloorError
 from tournament.forms import TournamentForm
 from tournament.models import Event, Tournament
 from tournament.services.tournaments import tournament_update

@@ -13,9 +13,10 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
+from actions.signups import signup_check_in
+from core.errors import FloorError
 from signups import services as su
 from signups.models import SignUp, SignUpSheet, SignUpStatus
-from tournament.errors import FloorError
 from tournament.events import Actor
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -124,8 +125,8 @@ def test_walk_ins_and_sign_ups_at_once_never_promise_a_seat_twice(make_tournamen
     """Capacity 10 with 2 held back: walk-ins at the desk and phones signing up, all at once.
     Entries playing and places promised never exceed the seats; every refused walk-in is
     refused for that reason; every sign-up with a place checks in as a playing entry."""
+    from actions.registration import player_register
     from tournament.models import EntryStatus
-    from tournament.services.registration import player_register
 
     t = make_tournament(status="registering", capacity=PLACES)
     su.sheet_update(
@@ -153,7 +154,7 @@ def test_walk_ins_and_sign_ups_at_once_never_promise_a_seat_twice(make_tournamen
     sheet = SignUpSheet.objects.get(tournament=t)
     assert (sheet.promised, sheet.held) == (promised.count(), promised.count())
     for s in list(promised):
-        su.signup_check_in(signup=s, actor=actor)
+        signup_check_in(signup=s, actor=actor)
     assert t.entries.filter(status=EntryStatus.ACTIVE).count() == PLACES
     assert not t.entries.filter(status=EntryStatus.ALTERNATE).exists()
 

@@ -11,12 +11,14 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone
 
+from actions.registration import entry_register
+from actions.signups import signup_check_in
+from core.errors import FloorError, NotFound
 from signups import services as su
 from signups.models import SignUp, SignUpSheet, SignUpStatus
-from tournament.errors import FloorError, NotFound
 from tournament.events import Actor
 from tournament.models import EntryStatus, Event, Player
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import player_create
 
 pytestmark = pytest.mark.django_db
 
@@ -142,8 +144,8 @@ def test_more_places_and_a_move_to_the_top(night, actor):
 def test_the_deadline_makes_no_shows_and_gives_their_places_in_order(night, actor):
     for n in ["AA", "BB", "CC", "DD", "EE", "FF"]:
         sign(night, n)
-    su.signup_check_in(signup=SignUp.objects.get(display_name="AA"), actor=actor)
-    su.signup_check_in(signup=SignUp.objects.get(display_name="BB"), actor=actor)
+    signup_check_in(signup=SignUp.objects.get(display_name="AA"), actor=actor)
+    signup_check_in(signup=SignUp.objects.get(display_name="BB"), actor=actor)
     su.sheet_update(
         tournament=night,
         actor=actor,
@@ -167,10 +169,10 @@ def test_the_deadline_makes_no_shows_and_gives_their_places_in_order(night, acto
 def test_check_in_makes_a_paid_entry_and_walk_ins_come_after_the_list(night, actor):
     for n in ["AA", "BB", "CC", "DD", "EE"]:
         sign(night, n)
-    checked = su.signup_check_in(signup=SignUp.objects.get(display_name="AA"), actor=actor)
+    checked = signup_check_in(signup=SignUp.objects.get(display_name="AA"), actor=actor)
     assert checked.entry.status == EntryStatus.ACTIVE and checked.entry.player.display_name == "AA"
     with pytest.raises(FloorError, match="waiting list: no place yet"):
-        su.signup_check_in(signup=SignUp.objects.get(display_name="EE"), actor=actor)
+        signup_check_in(signup=SignUp.objects.get(display_name="EE"), actor=actor)
     walk_in = player_create(name="Walk In", actor=actor)
     night.refresh_from_db()
     with pytest.raises(FloorError, match="held for sign-ups"):
@@ -190,8 +192,8 @@ def test_a_barred_person_needs_the_director(night, actor):
     s = sign(night, "Bad")
     su.signup_link_person(signup=s, player=p, actor=actor)
     with pytest.raises(FloorError, match="barred \\(debts\\)"):
-        su.signup_check_in(signup=s, actor=actor)
-    assert su.signup_check_in(signup=s, actor=actor, director=True).entry.player_id == p.pk
+        signup_check_in(signup=s, actor=actor)
+    assert signup_check_in(signup=s, actor=actor, director=True).entry.player_id == p.pk
 
 
 def test_cancel_erases_contact_when_asked(night):
@@ -216,7 +218,7 @@ def test_the_sheets_counts_follow_every_change(night, actor):
     assert kept == rows == (4, 3)
     su.signup_cancel(signup=SignUp.objects.get(display_name="BB"), actor=NOBODY)
     su.signup_cancel(signup=SignUp.objects.get(display_name="GG"), actor=NOBODY)
-    su.signup_check_in(signup=SignUp.objects.get(display_name="AA"), actor=actor)
+    signup_check_in(signup=SignUp.objects.get(display_name="AA"), actor=actor)
     su.signup_to_top(signup=SignUp.objects.get(display_name="FF"), actor=actor)
     sign(night, "HH", by_staff=True)
     kept, rows = counted(night)
@@ -233,7 +235,7 @@ def test_the_sheets_counts_follow_every_change(night, actor):
 def test_a_deadline_that_passed_is_applied_before_the_next_sign_up(night, actor):
     for n in ["AA", "BB", "CC", "DD", "EE"]:
         sign(night, n)
-    su.signup_check_in(signup=SignUp.objects.get(display_name="AA"), actor=actor)
+    signup_check_in(signup=SignUp.objects.get(display_name="AA"), actor=actor)
     SignUpSheet.objects.filter(tournament=night).update(
         check_in_deadline=timezone.now() - timedelta(seconds=1)
     )
@@ -310,7 +312,7 @@ def test_the_one_statement_keeps_its_parsed_form():
 
 
 def walk_in(t, name, actor):
-    from tournament.services.registration import player_register
+    from actions.registration import player_register
 
     return player_register(tournament=t, name=name, actor=actor)
 
@@ -345,7 +347,7 @@ def test_walk_ins_at_the_desk_count_against_the_sign_ups_places(make_tournament,
     assert refused.value.code == "held_for_signups"
     assert (Player.objects.count(), t.entries.count()) == (players, entries)
     for n in ["AA", "BB"]:
-        checked = su.signup_check_in(signup=SignUp.objects.get(display_name=n), actor=actor)
+        checked = signup_check_in(signup=SignUp.objects.get(display_name=n), actor=actor)
         assert checked.entry.status == EntryStatus.ACTIVE
     assert t.entries.filter(status=EntryStatus.ACTIVE).count() == 6
     assert not t.entries.filter(status=EntryStatus.ALTERNATE).exists()
@@ -384,7 +386,7 @@ def test_a_waiting_sign_up_takes_no_place_held_back(make_tournament, actor):
         walk_in(t, "Walk Three", actor)
     assert refused.value.code == "held_for_signups"
     for n in ["AA", "BB", "CC", "DD"]:
-        su.signup_check_in(signup=SignUp.objects.get(display_name=n), actor=actor)
+        signup_check_in(signup=SignUp.objects.get(display_name=n), actor=actor)
     assert t.entries.filter(status=EntryStatus.ACTIVE).count() == 6
 
 
@@ -395,7 +397,7 @@ def test_a_full_room_without_sign_ups_holding_or_waiting_makes_alternates(make_t
     su.sheet_update(
         tournament=t, actor=actor, is_open=True, places=None, reserved=0, check_in_deadline=None
     )
-    su.signup_check_in(signup=sign(t, "AA"), actor=actor)
+    signup_check_in(signup=sign(t, "AA"), actor=actor)
     walk_in(t, "Walk One", actor)
     assert walk_in(t, "Walk Two", actor).status == EntryStatus.ALTERNATE
 
@@ -442,7 +444,7 @@ def test_the_same_person_record_signs_up_once_also_after_check_in(night, actor):
     first = sign(night, "Anna", player=p)
     with pytest.raises(FloorError, match="already"):
         sign(night, "Anna B", player=p)
-    su.signup_check_in(signup=first, actor=actor)
+    signup_check_in(signup=first, actor=actor)
     with pytest.raises(FloorError, match="already"):
         sign(night, "Anna B", player=p, by_staff=True)
     other = sign(night, "Anna Berg")
@@ -464,7 +466,7 @@ def test_the_database_holds_one_sign_up_per_person_on_the_list(night):
 def test_a_seat_freed_at_the_desk_goes_to_the_waiting_list(make_tournament, actor):
     """Capacity 3: one sign-up, two walk-ins, then a sign-up waits. A walk-in unregistered at
     the desk gives its seat to the first waiting at once; a new sign-up never overtakes it."""
-    from tournament.services.registration import entry_unregister
+    from actions.registration import entry_unregister
 
     t = make_tournament(status="registering", capacity=3)
     su.sheet_update(

@@ -8,12 +8,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from actions.registration import entry_register
 from signups import services as su
 from signups import views
 from signups.models import SignUp, SignUpStatus
 from tournament.events import Actor
 from tournament.models import Player
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import player_create
 
 pytestmark = pytest.mark.django_db
 

@@ -184,13 +184,13 @@ export class Feed {
       let msg;
       try { msg = JSON.parse(m.data); } catch (e) { return; }
       if (msg.type === "pong") { this.clock.addSample(msg.t0, msg.server_ms, t1); return; }
-      // Events carry what the screen shows (tournament/catalogue.py): the screen applies them
+      // Events carry what the screen shows (live/catalogue.py): the screen applies them
       // and asks for nothing. A snapshot is fetched only on (re)connect.
       if (msg.type === "event" && msg.data) this.onEvent && this.onEvent(msg.event, msg.data);
     };
     ws.onclose = (e) => {
       this.onStatus && this.onStatus("offline");
-      // 4404: the tournament or the link is no more (clocks/consumers.py); trying again would
+      // 4404: the tournament or the link is no more (tournament/consumers.py); trying again would
       // find nothing. The page keeps what it shows.
       if (e.code === 4404) { this.stopPolling(); return; }
       this.startPolling();

@@ -1,6 +1,6 @@
 // Live chip counts: the counts pages listen on the tournament's socket (/ws/t/<id>/) and fetch
 // the public counts again when counts are recorded or players go out. The message says only
-// that something changed (tournament/catalogue.py `counts`): every page waits a random moment
+// that something changed (live/catalogue.py `counts`): every page waits a random moment
 // of up to `spreadMs` first, so a room of phones does not ask in the same instant (the server
 // keeps one copy of the counts per change). After a reconnect the page fetches once; on the
 // first connection too when the socket's hello names a newer event-log version than the one the

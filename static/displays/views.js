@@ -48,7 +48,7 @@ function listen(retry) {
     } catch (e) { /* not ours */ }
   };
   ws.onclose = (e) => {
-    if (e.code === 4404) return; // the tournament is no more (clocks/consumers.py)
+    if (e.code === 4404) return; // the tournament is no more (tournament/consumers.py)
     setTimeout(() => listen(Math.min(retry * 2, 30000)), retry);
   };
 }

@@ -1,5 +1,5 @@
 // A sign-up's private page follows the waiting list live. The tournament's socket (/ws/t/<id>/)
-// sends "signups" with numbers only (tournament/catalogue.py SignupsPayload): `moved` the arrival
+// sends "signups" with numbers only (live/catalogue.py SignupsPayload): `moved` the arrival
 // numbers that just got a place, `waiting_count` how many wait, and `waiting` the list in order
 // when positions changed (a new sign-up joins the end: its message has only the count). The page
 // knows its own arrival number and position and redraws from the message alone. Only after the

@@ -85,7 +85,7 @@ async function fetchChart() {
   }
 }
 
-// The room is behind (tournament/backlog.py): a server process tells how late the live
+// The room is behind (live/backlog.py): a server process tells how late the live
 // updates reach the screens, every two seconds while it lasts, and says so once it has caught
 // up (seconds 0). Each process reports for itself; the notice shows the largest lag reported
 // in the last ten seconds, and goes when every process has caught up or gone quiet.

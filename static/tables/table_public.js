@@ -1,5 +1,5 @@
 // The public page of one table (the QR on the table card): who sits where, live. The table's
-// messages carry its seats (tournament/catalogue.py PublicTableView): applied, no request. A
+// messages carry its seats (live/catalogue.py PublicTableView): applied, no request. A
 // snapshot is taken when the socket (re)connects, and after a draw (every table's page of the
 // room asks once, spread out).
 import { Feed, ServerClock, soonSpread } from "../clocks/clock.js";

@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from tournament.domain.settings_rules import INT_MAX
+from core.domain.limits import INT_MAX
 
 
 class SeatSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from actions.tables import hand_done
 from tables import services as svc
 from tables.api import serializers as s
 from tables.domain.seating import Move
@@ -162,7 +163,7 @@ class Hand(APIView):
         ser = s.HandSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         table = get_object_or_404(Table, tournament_id=pk, number=number, is_open=True)
-        table = svc.hand_done(
+        table = hand_done(
             table=table, actor=_actor(request), hand_number=ser.validated_data.get("hand_number")
         )
         return Response(_table_data(table))

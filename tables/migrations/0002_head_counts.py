@@ -2,100 +2,11 @@
 
 from django.db import migrations, models
 
+from config.sql import TriggerSet
 
-# The SQL this migration ran, written out here: live code may change, a migration must not.
-def _run(schema_editor, statements):
-    for sql in statements.get(schema_editor.connection.vendor, []):
-        schema_editor.execute(sql, params=None)
-
-
-POSTGRES_SEATS = [
-    """
-    CREATE OR REPLACE FUNCTION floor_seats_added() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF current_setting('floor.draw_sets_counts', true) = 'on' THEN RETURN NULL; END IF;
-        UPDATE tables_table t SET players = t.players + d.n
-        FROM (SELECT table_id, count(*) AS n FROM added GROUP BY table_id) d
-        WHERE t.id = d.table_id;
-        RETURN NULL;
-    END $$
-    """,
-    """
-    CREATE OR REPLACE FUNCTION floor_seats_removed() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF current_setting('floor.draw_sets_counts', true) = 'on' THEN RETURN NULL; END IF;
-        UPDATE tables_table t SET players = t.players - d.n
-        FROM (SELECT table_id, count(*) AS n FROM removed GROUP BY table_id) d
-        WHERE t.id = d.table_id;
-        RETURN NULL;
-    END $$
-    """,
-    """
-    CREATE OR REPLACE FUNCTION floor_seats_moved() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        -- One update per table whose count changed: a break that sends eight players away
-        -- updates the broken table once, not eight times.
-        UPDATE tables_table t SET players = t.players + d.n
-        FROM (
-            SELECT table_id, sum(n) AS n FROM (
-                SELECT table_id, 1 AS n FROM after_rows
-                UNION ALL SELECT table_id, -1 AS n FROM before_rows
-            ) x GROUP BY table_id HAVING sum(n) <> 0
-        ) d
-        WHERE t.id = d.table_id;
-        RETURN NULL;
-    END $$
-    """,
-    "CREATE TRIGGER floor_seats_added AFTER INSERT ON tables_seatassignment REFERENCING "
-    "NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor_seats_added()",
-    "CREATE TRIGGER floor_seats_removed AFTER DELETE ON tables_seatassignment REFERENCING "
-    "OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION floor_seats_removed()",
-    "CREATE TRIGGER floor_seats_moved AFTER UPDATE ON tables_seatassignment REFERENCING "
-    "OLD TABLE AS before_rows NEW TABLE AS after_rows FOR EACH STATEMENT EXECUTE FUNCTION "
-    "floor_seats_moved()",
-]
-
-POSTGRES_SEATS_DROP = [
-    "DROP TRIGGER IF EXISTS floor_seats_added ON tables_seatassignment",
-    "DROP TRIGGER IF EXISTS floor_seats_removed ON tables_seatassignment",
-    "DROP TRIGGER IF EXISTS floor_seat_moved ON tables_seatassignment",
-    "DROP TRIGGER IF EXISTS floor_seats_moved ON tables_seatassignment",
-    "DROP FUNCTION IF EXISTS floor_seats_added()",
-    "DROP FUNCTION IF EXISTS floor_seats_removed()",
-    "DROP FUNCTION IF EXISTS floor_seat_moved()",
-    "DROP FUNCTION IF EXISTS floor_seats_moved()",
-]
-
-SQLITE_SEATS = [
-    "CREATE TRIGGER floor_seat_added AFTER INSERT ON tables_seatassignment BEGIN UPDATE "
-    "tables_table SET players = players + 1 WHERE id = NEW.table_id; END",
-    "CREATE TRIGGER floor_seat_removed AFTER DELETE ON tables_seatassignment BEGIN UPDATE "
-    "tables_table SET players = players - 1 WHERE id = OLD.table_id; END",
-    "CREATE TRIGGER floor_seat_moved AFTER UPDATE OF table_id ON tables_seatassignment "
-    "WHEN OLD.table_id <> NEW.table_id BEGIN UPDATE tables_table SET players = players - 1 "
-    "WHERE id = OLD.table_id; UPDATE tables_table SET players = players + 1 WHERE id = "
-    "NEW.table_id; END",
-]
-
-SQLITE_SEATS_DROP = [
-    "DROP TRIGGER IF EXISTS floor_seat_added",
-    "DROP TRIGGER IF EXISTS floor_seat_removed",
-    "DROP TRIGGER IF EXISTS floor_seat_moved",
-]
-
-RECOUNT_TABLES = (
-    "UPDATE tables_table SET players = (SELECT count(*) FROM tables_seatassignment s WHERE "
-    "s.table_id = tables_table.id)"
-)
-
-
-def install_seat_counts(apps, schema_editor):
-    _run(schema_editor, {"postgresql": POSTGRES_SEATS, "sqlite": SQLITE_SEATS})
-    schema_editor.execute(RECOUNT_TABLES, params=None)
-
-
-def remove_seat_counts(apps, schema_editor):
-    _run(schema_editor, {"postgresql": POSTGRES_SEATS_DROP, "sqlite": SQLITE_SEATS_DROP})
+# The triggers this migration installs and removes, by version (docs/architecture.md
+# "Migrations"): old migrations keep the version they ran, live code may change.
+SEAT_COUNTS = TriggerSet("tables", "seat_counts", 1)
 
 
 class Migration(migrations.Migration):
@@ -122,5 +33,5 @@ class Migration(migrations.Migration):
             model_name='table',
             index=models.Index(condition=models.Q(('is_open', True)), fields=['tournament', 'number'], name='open_tables_by_number'),
         ),
-        migrations.RunPython(install_seat_counts, remove_seat_counts),
+        SEAT_COUNTS.installed(),
     ]

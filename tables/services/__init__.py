@@ -34,9 +34,15 @@ from tables.selectors import (
 )
 from tables.services.balancing import balance_apply, final_table_draw, table_break
 from tables.services.draw import seats_draw, seats_place, tables_create
-from tables.services.hands import button_set, hand_done, hand_for_hand_set
+from tables.services.hands import button_set, hand_finish, hand_for_hand_set
 from tables.services.moves import entry_seat, moves_undo, seat_move
-from tables.services.reports import call_floor, report_bust, report_not_applied, report_resolve
+from tables.services.reports import (
+    call_floor,
+    report_bust,
+    report_not_applied,
+    report_resolve_begin,
+    report_resolve_finish,
+)
 from tables.services.shotclock import (
     shot_clock_start,
     shot_clock_stop,
@@ -59,13 +65,14 @@ __all__ = [
     "dealer_token_renew",
     "entry_seat",
     "final_table_draw",
-    "hand_done",
+    "hand_finish",
     "hand_for_hand_set",
     "moves_undo",
     "open_tables",
     "report_bust",
     "report_not_applied",
-    "report_resolve",
+    "report_resolve_begin",
+    "report_resolve_finish",
     "seat_move",
     "seating_is_drawn",
     "seats_draw",

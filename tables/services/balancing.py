@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.errors import Conflict, FloorError
 from tables.domain.seating import (
     BustPending,
     Move,
@@ -32,7 +33,6 @@ from tables.selectors import (
 from tables.services.moves import _apply, _close_table
 from tables.services.shotclock import time_banks_reset
 from tables.words import seating_reason
-from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Status, Tournament

@@ -11,16 +11,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.bulk import insert_columns
+from core.errors import FloorError
+from live.realtime import broadcast_on_commit, tournament_group
 from tables.domain.seating import SeatingError, draw, tables_needed
 from tables.live import notify_chart, tablets_close
 from tables.models import KeepApart, SeatAssignment, Table, new_dealer_token
 from tables.selectors import SEATED_STATUSES
 from tables.words import seating_reason
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import EntryStatus, Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
 
 
 @transaction.atomic

@@ -7,18 +7,18 @@ from dataclasses import asdict
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clocks.selectors import clock_state_for
+from core.errors import FloorError
+from live.realtime import broadcast_on_commit, tournament_group
 from tables.domain.button import Blinds, ButtonError, deal_next_hand, first_hand
 from tables.live import notify_tables
 from tables.models import SeatAssignment, Table
 from tables.selectors import leaving_seats
 from tables.services.shotclock import shot_clock_hand_done
-from tables.signals import hand_finished
 from tables.words import button_reason
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Tournament
-from tournament.realtime import broadcast_on_commit, tournament_group
 
 
 @transaction.atomic
@@ -45,11 +45,14 @@ def button_set(*, table: Table, seat: int, actor: Actor) -> Table:
     return table
 
 
-@transaction.atomic
-def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> Table:
+def hand_finish(
+    *, table: Table, actor: Actor, hand_number: int | None = None
+) -> tuple[Table, bool]:
     """The dealer finished a hand: the next hand's positions by the dead-button rules (tda-de
     32-34, bdpv 3.2) and players who waited for the button dealt in. Idempotent per hand: a
-    repeated tap with the same `hand_number` does nothing.
+    repeated tap with the same `hand_number` does nothing. Returns the table and whether a hand
+    was finished. Call inside the transaction of `actions.tables.hand_done`, which counts the
+    penalised players' hands (rules_engine).
 
     Players reported out in the hand just finished are not dealt into the next one, whether
     the floor has confirmed their bust yet or not: the big blind moves on past them, so the
@@ -60,7 +63,7 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
         Table.objects.select_for_update(no_key=True).select_related("tournament").get(pk=table.pk)
     )
     if hand_number is not None and hand_number != table.hand_number:
-        return table
+        return table, False
     rows = list(table.assignments.select_for_update())
     leaving = leaving_seats(table, rows)
     previous = table.blinds()
@@ -69,7 +72,6 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
     table.previous_big_blind_seat = table.big_blind_seat
     _deal_next_hand(table, rows, previous, leaving)
     table.hand_number += 1
-    hand_finished.send(sender=Table, table=table)
     shot_clock_hand_done(table)
     tournament = table.tournament
     table.hand_level = _level_index(tournament)
@@ -103,7 +105,7 @@ def hand_done(*, table: Table, actor: Actor, hand_number: int | None = None) -> 
     if tournament.hand_for_hand:
         _h4h_maybe_next(tournament, actor)
     notify_tables(tournament.pk, [table.pk])
-    return table
+    return table, True
 
 
 def _deal_next_hand(
@@ -132,8 +134,6 @@ def _deal_next_hand(
 
 
 def _level_index(tournament: Tournament) -> int:
-    from clocks.selectors import clock_state_for
-
     state = clock_state_for(tournament)
     return state.level_index if state.started else -1
 

@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
 from tables.domain.seating import (
     Move,
     fewest_open_tables,
@@ -23,7 +24,6 @@ from tables.live import notify_tables
 from tables.models import KeepApart, SeatAssignment, Table
 from tables.selectors import table_state, with_head_counts
 from tables.services.draw import _insert_seats, tables_create
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_seats
 from tournament.locks import lock_tournament

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import figures
+from core.errors import Conflict, FloorError
+from live.realtime import broadcast_on_commit, console_group
 from tables.live import notify_tables
 from tables.models import ReportKind, Table, TableReport, blinds_of
 from tables.selectors import leaving_entries, leaving_seats
 from tables.services.hands import _deal_next_hand
-from tables.signals import busts_confirmed
-from tournament import figures
-from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
-from tournament.models import Entry, EntryStatus
-from tournament.realtime import broadcast_on_commit, console_group
+from tournament.models import Entry, EntryStatus, Tournament
 
 
 @transaction.atomic
@@ -156,24 +157,38 @@ def call_floor(*, table: Table, note: str, actor: Actor) -> TableReport:
     return report
 
 
-@transaction.atomic
-def report_resolve(
+@dataclass
+class Resolving:
+    """A report being resolved (`report_resolve_begin`): the reports resolved with it and, for
+    confirmed busts, the busts for the layer above to make (`actions.bust.report_resolve`)."""
+
+    report: TableReport
+    tournament: Tournament
+    resolved: list[TableReport]
+    resolution: str
+    # Confirmed busts: entry, stack_at_hand_start, eliminated_by, hand_number, button_seat,
+    # h4h_round (the fields of `tournament.services.eliminations.BustReport`).
+    busts: list[dict[str, Any]] = field(default_factory=list)
+
+
+def report_resolve_begin(
     *,
     report: TableReport,
     confirm: bool,
-    actor: Actor,
     eliminated_by: tuple[int, ...] | Mapping[int, tuple[int, ...]] = (),
     stacks: Mapping[int, int | None] | None = None,
-) -> TableReport:
-    """The floor confirms a reported bust (the elimination is made; in a bounty tournament
-    with who knocked the player out) or dismisses a report. `eliminated_by` and `stacks` may
-    be given per report id (the floor confirming a hand's reports together types each one's
-    eliminators and, where the dealer left it out, the stack at the start of the hand).
+) -> Resolving:
+    """Lock a report to resolve and the reports of the same hand it confirms with it; writes
+    nothing. Call inside the transaction of `actions.bust.report_resolve`, which makes the
+    busts and then calls `report_resolve_finish`.
 
     Confirming one bust of a hand confirms every bust still waiting from the same hand (the
     same table and hand number, or the same hand-for-hand round), so they are ranked together
     as the ruleset says, whichever the floor clicked first; a bust confirmed later for a hand
-    already recorded joins that hand's ranking (tournament/services/eliminations.py)."""
+    already recorded joins that hand's ranking (tournament/services/eliminations.py).
+    `eliminated_by` and `stacks` may be given per report id (the floor confirming a hand's
+    reports together types each one's eliminators and, where the dealer left it out, the stack
+    at the start of the hand)."""
     # The tournament first, as every action on it; fully (`key`), as a confirmed bust locks it
     # (tournament/services/eliminations.py): taking the weaker lock now and the stronger one
     # later could wait for, and deadlock with, a transaction between the two.
@@ -191,41 +206,45 @@ def report_resolve(
     if report.resolved_at is not None:
         raise FloorError(_("This report has been handled already."))
     tournament = report.table.tournament
-    resolved = [report]
-    if report.kind == ReportKind.BUST and confirm:
-        resolved = _same_hand_reports(report)
-        by = eliminated_by if isinstance(eliminated_by, Mapping) else {report.pk: eliminated_by}
-        for r in resolved:
-            typed = (stacks or {}).get(r.pk)
-            if typed is not None:
-                r.stack_at_hand_start = typed
-        # The busts are made by the tournament app, through the layer above (actions/).
-        busts_confirmed.send(
-            sender=TableReport,
-            tournament=tournament,
-            busts=[
-                {
-                    "entry": r.entry,
-                    "stack_at_hand_start": r.stack_at_hand_start,
-                    "eliminated_by": by.get(r.pk, ()),
-                    "hand_number": r.hand_number,
-                    "button_seat": r.button_seat,
-                    "h4h_round": r.h4h_round,
-                }
-                for r in resolved
-                if r.entry is not None
-            ],
-            actor=actor,
-        )
-        resolution = "confirmed"
-    else:
+    if report.kind != ReportKind.BUST or not confirm:
         resolution = "dismissed" if report.kind == ReportKind.BUST else "done"
+        return Resolving(
+            report=report, tournament=tournament, resolved=[report], resolution=resolution
+        )
+    resolved = _same_hand_reports(report)
+    by = eliminated_by if isinstance(eliminated_by, Mapping) else {report.pk: eliminated_by}
+    for r in resolved:
+        typed = (stacks or {}).get(r.pk)
+        if typed is not None:
+            r.stack_at_hand_start = typed
+    busts = [
+        {
+            "entry": r.entry,
+            "stack_at_hand_start": r.stack_at_hand_start,
+            "eliminated_by": by.get(r.pk, ()),
+            "hand_number": r.hand_number,
+            "button_seat": r.button_seat,
+            "h4h_round": r.h4h_round,
+        }
+        for r in resolved
+        if r.entry is not None
+    ]
+    return Resolving(
+        report=report, tournament=tournament, resolved=resolved, resolution="confirmed", busts=busts
+    )
+
+
+def report_resolve_finish(resolving: Resolving, *, actor: Actor) -> TableReport:
+    """Mark the reports resolved (the busts confirmed are made by then), deal the current hand
+    again after a dismissed bust of the hand before, log it and tell the console and the
+    table's tablets."""
+    report, tournament, resolved = resolving.report, resolving.tournament, resolving.resolved
     now = timezone.now()
     for r in resolved:
-        r.resolution = resolution
+        r.resolution = resolving.resolution
         r.resolved_at = now
     TableReport.objects.bulk_update(resolved, ["resolution", "resolved_at", "stack_at_hand_start"])
-    if resolution == "dismissed" and report.hand_number < report.table.hand_number:
+    if resolving.resolution == "dismissed" and report.hand_number < report.table.hand_number:
         _redeal_after_dismissal(report)
     event_record(
         tournament=tournament,
@@ -234,7 +253,7 @@ def report_resolve(
         payload={
             "report": report.pk,
             "reports": [r.pk for r in resolved],
-            "resolution": resolution,
+            "resolution": resolving.resolution,
         },
     )
     broadcast_on_commit(console_group(tournament.pk), "report", {"resolved": report.pk})

@@ -16,16 +16,16 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import Conflict, FloorError
+from live.realtime import broadcast_on_commit, console_group
 from tables.domain import shotclock as domain
 from tables.live import notify_tables
+from tables.messages import ShotClockPayload
 from tables.models import SeatAssignment, ShotClock, Table, TimeBank
 from tables.selectors import shot_clock_of, shot_clock_rules
-from tournament.catalogue import ShotClockPayload
-from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import Tournament
-from tournament.realtime import broadcast_on_commit, console_group
 
 
 class StaleTap(Conflict):

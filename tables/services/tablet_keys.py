@@ -24,8 +24,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
 from tables.models import Table, TabletKey
-from tournament.errors import FloorError
 
 KEY_LENGTH = 100
 # Keys are kept for the night and the day after: a tablet's queue is sent within minutes.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from live.realtime import broadcast_on_commit, dealer_group
 from tables.models import Table, new_dealer_token
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
-from tournament.realtime import broadcast_on_commit, dealer_group
 
 
 @transaction.atomic

@@ -4,9 +4,9 @@ out already (busted at the desk while the report waited)."""
 import pytest
 from django.urls import reverse
 
+from actions.bust import BustReport, entries_bust
 from tables import services as svc
 from tables.models import Table
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = pytest.mark.django_db
 

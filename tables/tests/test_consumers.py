@@ -300,8 +300,8 @@ async def test_redraw_closes_the_dealer_sockets_of_tables_left_empty(two_tables,
 async def test_the_public_table_page_gets_its_seats_as_they_change(table, actor):
     """The page of the QR on the table card takes who sits there from its socket: a bust and a
     move each bring the table's seats (names, empty seats), nothing of the clock or the board."""
+    from actions.bust import BustReport, entries_bust
     from tournament.models import Entry
-    from tournament.services.eliminations import BustReport, entries_bust
 
     t = await sync_to_async(lambda: table.tournament)()
     ws = WebsocketCommunicator(application, f"/ws/t/{t.pk}/table/{table.number}/", headers=ORIGIN)
@@ -388,7 +388,7 @@ async def test_a_console_gets_what_waited_on_its_group_in_one_message(table, flo
     # one `seating` message naming every table, after the hello.
     from channels.layers import get_channel_layer
 
-    from tournament.realtime import console_group
+    from live.realtime import console_group
 
     ws = WebsocketCommunicator(
         _with_user(floor_user), f"/ws/console/{table.tournament_id}/", headers=ORIGIN

@@ -13,12 +13,12 @@ from django.utils import translation
 
 import tables.domain.button as button
 import tables.domain.seating as seating
+from core.errors import FloorError
 from tables import services as svc
 from tables.domain.button import ButtonError
 from tables.domain.seating import SeatingError
 from tables.tests.services.test_seating_services import field, layout  # noqa: F401 (a fixture)
 from tables.words import button_reason, seating_reason
-from tournament.errors import FloorError
 
 pytestmark = pytest.mark.django_db
 

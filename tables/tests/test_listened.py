@@ -1,5 +1,5 @@
 """A table's view is rendered for its tablet only while a tablet listens, a player's seat view
-only while their phone is open (tournament/realtime.py `listened`): with 3,334 tables and forty
+only while their phone is open (live/realtime.py `listened`): with 3,334 tables and forty
 tablets, rendering every changed table in two languages kept the builder thread of the floor's
 process busy for the whole of a bust storm (bench/event_storm.py). A screen that connects later
 loads the current state, so it misses nothing. The same holds for the tournament's board (its
@@ -14,11 +14,11 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from live import realtime
+from live.realtime import entry_group, group_channel, listened, table_group
 from tables import services as svc
 from tables.models import Table
 from tests.services import REDIS_URL, redis_available, require
-from tournament import realtime
-from tournament.realtime import entry_group, group_channel, listened, table_group
 
 ORIGIN = [(b"origin", b"http://testserver")]
 
@@ -143,9 +143,9 @@ def test_the_board_and_the_console_are_built_only_while_someone_watches(
 ):
     from asgiref.sync import async_to_sync
 
+    from actions.bust import BustReport, entries_bust
+    from live.realtime import console_group, tournament_group
     from tournament.models import EntryStatus
-    from tournament.realtime import console_group, tournament_group
-    from tournament.services.eliminations import BustReport, entries_bust
 
     t = tables[0].tournament
     group, console = tournament_group(t.pk), console_group(t.pk)

@@ -7,12 +7,12 @@ import pytest
 from django.db.models import Count
 from django.urls import reverse
 
+from actions.bust import BustReport, entries_bust
 from tables import services as svc
 from tables.domain.seating import suggest_break
 from tables.models import SeatAssignment, Table
 from tables.selectors import room_totals
 from tournament.models import Entry, EntryStatus
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = pytest.mark.django_db
 

@@ -13,12 +13,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from live import realtime
 from rules_engine.models import Penalty
 from tables import services as svc
 from tables.dealer_view import dealer_context
 from tables.live import notify_tables, table_view
 from tables.models import ReportKind, ShotClock, Table, TableReport, TimeBank, TimeCall
-from tournament import realtime
 
 pytestmark = pytest.mark.django_db
 
@@ -109,7 +109,7 @@ def test_a_read_that_fails_once_is_made_again_and_no_view_is_lost(
     room, sent, monkeypatch, django_capture_on_commit_callbacks
 ):
     """On SQLite (the embedded default) a read can meet a writer's lock; the builder tries
-    again (tournament/realtime.py `_build`). The retry reads the tables again: no tablet of the
+    again (live/realtime.py `_build`). The retry reads the tables again: no tablet of the
     change is left without its view."""
     from django.db import OperationalError
 

@@ -12,10 +12,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust, report_resolve
+from actions.tables import hand_done
 from tables import services as svc
 from tables.models import ReportKind, SeatAssignment, Table, TableReport, TabletKey, TimeCall
 from tournament.models import EntryStatus, Event, Status, Tournament
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = pytest.mark.django_db
 
@@ -138,11 +139,11 @@ def test_a_queued_bust_of_a_player_the_desk_busted_is_a_conflict_for_the_floor(
     assert TableReport.objects.filter(kind=ReportKind.CONFLICT).count() == 1
     assert Event.objects.filter(action="table.tablet_conflict").count() == 1
     # The floor reads it among the dealer reports and marks it done.
-    from tournament.templatetags.events import event_sentence
+    from eventlog.words import event_sentence
 
     line = event_sentence(Event.objects.get(action="table.tablet_conflict"))
     assert "not applied from the tablet" in line and "out already" in line
-    svc.report_resolve(report=conflict, confirm=True, actor=actor)
+    report_resolve(report=conflict, confirm=True, actor=actor)
     conflict.refresh_from_db()
     assert conflict.resolution == "done"
 
@@ -170,7 +171,7 @@ def test_queued_actions_for_a_broken_table_are_conflicts(client, table, actor, r
 
 
 def test_a_queued_hand_done_for_a_hand_finished_meanwhile_is_a_conflict(client, table, actor):
-    svc.hand_done(table=table, actor=actor, hand_number=table.hand_number)
+    hand_done(table=table, actor=actor, hand_number=table.hand_number)
     response, body = _post(client, table, "hand", {"hand": "0"}, "h-late", queued=0)
     assert response.status_code == 409 and body["reported"]
     assert body["message"] == "Hand 1 was finished meanwhile: the table is at hand 2."

@@ -69,12 +69,12 @@ class Night:
 
 
 def _night() -> Night:
+    from actions.bust import BustReport, entries_bust
     from clocks.services import clock_command
     from tables.models import Table
     from tournament.events import Actor
     from tournament.models import Entry, EntryStatus, Tournament
     from tournament.services import tournaments
-    from tournament.services.eliminations import BustReport, entries_bust
 
     call_command("floor_demo", players=40, stdout=_Null())
     from tournament.models import Club
@@ -366,9 +366,9 @@ def test_console_pages_on_a_phone(asgi_server, night, new_page, axe):
 def test_the_end_of_the_night(asgi_server, night, new_page, axe):
     """The final table plays down to the winner: the results on the public page, the big
     screen and the console."""
+    from actions.bust import BustReport, entries_bust
     from tournament.events import Actor
     from tournament.models import Entry, EntryStatus, Tournament
-    from tournament.services.eliminations import BustReport, entries_bust
 
     t = Tournament.objects.get(pk=night.final)
     actor = Actor.system("test")

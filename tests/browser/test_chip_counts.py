@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from actions.registration import entry_register
 from counts.models import ChipCount
 from counts.services import table_counts_record
 from tables import services as seating
@@ -18,7 +19,7 @@ from tests.browser.conftest import login
 from tests.browser.test_accessibility import audit
 from tests.browser.test_endscreens import SIZES, assert_fits
 from tournament.models import Entry, Status, Tournament
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import player_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

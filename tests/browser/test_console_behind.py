@@ -1,5 +1,5 @@
 """The seating console says when the room is behind: a server process reports how late the live
-updates reach the screens (tournament/backlog.py, a `behind` message), and the chart shows it
+updates reach the screens (live/backlog.py, a `behind` message), and the chart shows it
 until every process that reported has caught up or gone quiet (static/tables/console.js)."""
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from actions.bust import BustReport, entries_bust
 from tests.browser.conftest import login, screenshot
 from tournament.models import Deal, Status, Tournament
 from tournament.selectors import tournament_numbers
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

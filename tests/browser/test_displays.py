@@ -67,10 +67,10 @@ SETTLED = """() => document.fonts.ready.then(
 def night(make_tournament, register, actor):
     """A running tournament (clock started, 60 seated, 6 out) and a second one for the lobby,
     a public league season."""
+    from actions.bust import BustReport, entries_bust
     from clocks.services import clock_command
     from leagues import services as leagues
     from tables import services as seating
-    from tournament.services.eliminations import BustReport, entries_bust
 
     t = make_tournament(name="Sunday Deepstack", status="running", venue="Casino am See")
     first = [
@@ -110,7 +110,7 @@ def axe() -> Any:
 def _director(page: Any, base: str) -> None:
     from django.contrib.auth.models import Group, User
 
-    from tournament.roles import DIRECTOR
+    from core.roles import DIRECTOR
 
     user = User.objects.create_user("screens", password="screens-pass-1")
     user.groups.add(Group.objects.get_or_create(name=DIRECTOR)[0])

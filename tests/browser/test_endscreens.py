@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
 from clocks.services import clock_command
 from tables import services as seating
 from tests.browser.conftest import login
 from tournament.models import Tournament
 from tournament.services.deals import DealInput, deal_record, players_left
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

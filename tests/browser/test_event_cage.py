@@ -10,14 +10,14 @@ from random import Random
 import pytest
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
+from core.domain.money import format_money, parse_money
 from festivals import services as fest
 from festivals.tests.test_cage import GUARANTEE, _flights_played
 from tests.browser.conftest import login, screenshot
 from tests.browser.test_accessibility import audit
-from tournament.domain.money import format_money, parse_money
 from tournament.events import Actor
 from tournament.models import EntryStatus, Status, Tournament
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

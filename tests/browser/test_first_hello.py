@@ -1,7 +1,7 @@
 """A page is rendered before its socket opens: a change made in between comes on no message.
 Every tournament socket's first message, the hello, names the tournament's latest change; a
 page that shows live data and carries the version it was rendered at fetches itself once when
-the hello is newer (clocks/consumers.py `_hello`). Here each change is made while the page's
+the hello is newer (tournament/consumers.py `_hello`). Here each change is made while the page's
 socket is held back (Playwright routes the socket and connects it after the change), in
 Chromium: the public chip counts, bag and tag, a sign-up's status page, a display's seating
 list. And the dealer tablet, which reloads its table on every connection: a reload answered

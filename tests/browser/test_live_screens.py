@@ -1,5 +1,5 @@
 """Events carry the state: the big screen, a player's phone and a dealer tablet show a bust and
-a move from the message alone, without asking the server again (tournament/catalogue.py)."""
+a move from the message alone, without asking the server again (live/catalogue.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
 from clocks.services import clock_command
 from tables import services as seating
 from tables.models import SeatAssignment, Table
 from tests.browser.conftest import screenshot
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -116,7 +116,7 @@ def test_the_console_fetches_only_the_changed_table(
 def test_a_console_back_after_a_drop_fetches_the_whole_chart(
     asgi_server, browser, actor, floor_user, make_tournament, register
 ):
-    """The server closes a console's socket that falls behind (clocks/hub.py); a bust while it
+    """The server closes a console's socket that falls behind (live/hub.py); a bust while it
     was away came on no message, so the console fetches the whole chart when it is back."""
     import re
 

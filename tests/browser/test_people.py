@@ -16,13 +16,14 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
+from actions.registration import entry_register
 from leagues import services as league_svc
 from tests.browser.conftest import ARTIFACTS, login, screenshot
 from tests.browser.test_accessibility import audit
 from tournament.models import Player
 from tournament.services import people
-from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.registration import entry_register, player_create, registration_close
+from tournament.services.registration import player_create, registration_close
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

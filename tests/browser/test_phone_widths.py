@@ -227,9 +227,9 @@ def _check_all(
 @pytest.fixture
 def everything(transactional_db: Any, made_once: Any) -> Night:
     def build() -> Night:
+        from core.errors import FloorError
         from displays import services as displays
         from leagues import services as leagues
-        from tournament.errors import FloorError
         from tournament.events import Actor
         from tournament.models import Entry, Tournament
         from tournament.services.deals import prize_paid

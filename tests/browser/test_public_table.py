@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from actions.bust import BustReport, entries_bust
 from tables import services as seating
 from tables.models import SeatAssignment, Table
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

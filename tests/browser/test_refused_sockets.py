@@ -1,4 +1,4 @@
-"""Sockets refused with a code their page reads (tournament/realtime.py `refuse`): the server
+"""Sockets refused with a code their page reads (live/realtime.py `refuse`): the server
 takes the socket and closes it at once with the code. Refused at the handshake, the browser saw
 only a failed connection: a dealer tablet whose socket was down while its table was broken tried
 again for ever and went on showing a table that was no more."""

@@ -12,11 +12,11 @@ import contextlib
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from actions.bust import BustReport, entries_bust
 from tables import services as seating
 from tables.models import ReportKind, SeatAssignment, Table, TableReport, TimeCall
 from tests.browser.conftest import login, screenshot
 from tournament.models import Event
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,11 +11,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from actions import corrections as commands
 from tournament.api.permissions import IsFloor
 from tournament.correction_text import SENTENCES
 from tournament.events import Actor
 from tournament.models import Entry, Event, Tournament
-from tournament.services import corrections
 
 INT_MAX = 2_147_483_647
 
@@ -68,7 +68,7 @@ class EntryVoid(APIView):
         ser.is_valid(raise_exception=True)
         data: dict[str, Any] = ser.validated_data
         entry = get_object_or_404(Entry, pk=entry_id, tournament_id=pk)
-        event = corrections.entry_void(
+        event = commands.entry_void(
             entry=entry,
             actor=_actor(request),
             move_to=data.get("move_to"),
@@ -88,7 +88,7 @@ class CorrectionUndo(APIView):
         ser = UndoSerializer(data=request.data or {})
         ser.is_valid(raise_exception=True)
         tournament = get_object_or_404(Tournament, pk=pk)
-        event = corrections.correction_undo(
+        event = commands.correction_undo(
             tournament=tournament,
             event_id=event_id,
             actor=_actor(request),

@@ -7,7 +7,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

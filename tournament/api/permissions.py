@@ -3,7 +3,7 @@ from typing import Any
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
-from tournament.roles import is_director, is_floor
+from core.roles import is_director, is_floor
 
 
 class IsFloor(BasePermission):

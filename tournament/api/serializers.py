@@ -4,10 +4,17 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from core.domain.limits import INT_MAX
+from core.roles import is_director
 from tournament.domain.ledger import PURCHASE_METHODS
-from tournament.domain.settings_rules import INT_MAX
+from tournament.domain.people import membership_clean
 from tournament.models import TOURNAMENT_SETTINGS, Entry, Event, Level, Player, Tournament
-from tournament.roles import is_director
+from tournament.services.people import (
+    birth_year_error,
+    membership_error,
+    membership_holder,
+    membership_taken_error,
+)
 from tournament.validation import merged_values, settings_errors
 
 
@@ -177,13 +184,6 @@ class PlayerSerializer(serializers.ModelSerializer):
         extra_kwargs = {"display_name": {"required": False, "allow_blank": True}}
 
     def validate_membership_number(self, value: str) -> str:
-        from tournament.domain.people import membership_clean
-        from tournament.services.people import (
-            membership_error,
-            membership_holder,
-            membership_taken_error,
-        )
-
         try:
             number = membership_clean(value)
         except ValueError as exc:
@@ -195,8 +195,6 @@ class PlayerSerializer(serializers.ModelSerializer):
         return number
 
     def validate_birth_year(self, value: int | None) -> int | None:
-        from tournament.services.people import birth_year_error
-
         error = birth_year_error(value)
         if error:
             raise serializers.ValidationError(error)

@@ -14,7 +14,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from actions import registration as registering
+from actions import tournaments as commands
+from actions.bust import BustReport, bust_undo_last, entries_bust
 from clocks.selectors import numbered
+from core.errors import FloorError
+from core.inputs import search_text
+from core.roles import is_director
 from tournament.api import serializers as s
 from tournament.api.permissions import (
     IsDirector,
@@ -23,14 +29,10 @@ from tournament.api.permissions import (
     IsFloorOrReadOnlyPublic,
 )
 from tournament.domain.structure import LevelSpec
-from tournament.errors import FloorError
 from tournament.events import Actor
-from tournament.inputs import search_text
 from tournament.models import ChipSet, Entry, Player, Structure, Tournament
-from tournament.roles import is_director
 from tournament.selectors import entries_found, name_query, payout_amounts, tournament_numbers
 from tournament.services import (
-    eliminations,
     payouts,
     people,
     privacy,
@@ -100,7 +102,7 @@ class TournamentStatus(APIView):
     def post(self, request: Request, pk: int) -> Response:
         ser = s.StatusSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        t = tournaments.tournament_status_set(
+        t = commands.tournament_status_set(
             tournament=_tournament(pk), status=ser.validated_data["status"], actor=_actor(request)
         )
         return Response(s.TournamentSerializer(t).data)
@@ -115,7 +117,7 @@ class TournamentReopen(APIView):
     def post(self, request: Request, pk: int) -> Response:
         ser = s.ReopenSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        t = tournaments.tournament_reopen(
+        t = commands.tournament_reopen(
             tournament=_tournament(pk), actor=_actor(request), reason=ser.validated_data["reason"]
         )
         return Response(s.TournamentSerializer(t).data)
@@ -148,7 +150,7 @@ class Levels(APIView):
             for d in ser.validated_data
         ]
         t = _tournament(pk)
-        tournaments.structure_replace_levels(tournament=t, levels=levels, actor=_actor(request))
+        commands.structure_replace_levels(tournament=t, levels=levels, actor=_actor(request))
         rows = numbered(list(t.structure.levels.all()))
         return Response(s.LevelSerializer(rows, many=True).data)
 
@@ -192,7 +194,7 @@ class Entries(APIView):
             player = Player.objects.filter(pk=data["player"]).first()
             if player is None:
                 raise FloorError(_("Unknown player."), field="player")
-            entry = registration.entry_register(
+            entry = registering.entry_register(
                 tournament=t,
                 player=player,
                 actor=actor,
@@ -200,7 +202,7 @@ class Entries(APIView):
                 method=data["payment_method"],
             )
         else:
-            entry = registration.player_register(
+            entry = registering.player_register(
                 tournament=t,
                 name=data["name"],
                 display_name=data.get("display_name", ""),
@@ -244,7 +246,7 @@ class EntryUnregister(APIView):
 
     @extend_schema(request=None, responses=s.EntrySerializer)
     def post(self, request: Request, pk: int, entry_id: int) -> Response:
-        entry = registration.entry_unregister(entry=_entry(pk, entry_id), actor=_actor(request))
+        entry = registering.entry_unregister(entry=_entry(pk, entry_id), actor=_actor(request))
         return Response(s.EntrySerializer(entry).data)
 
 
@@ -266,13 +268,13 @@ class Busts(APIView):
                     _("Entry %(id)s is not in this tournament.") % {"id": item["entry"]}
                 )
             reports.append(
-                eliminations.BustReport(
+                BustReport(
                     entry=entry,
                     stack_at_hand_start=item.get("stack_at_hand_start"),
                     eliminated_by=tuple(item.get("eliminated_by") or ()),
                 )
             )
-        out = eliminations.entries_bust(tournament=t, busts=reports, actor=_actor(request))
+        out = entries_bust(tournament=t, busts=reports, actor=_actor(request))
         return Response(s.EntrySerializer(out, many=True).data)
 
 
@@ -283,7 +285,7 @@ class BustUndo(APIView):
     def post(self, request: Request, pk: int) -> Response:
         ser = s.BustUndoSerializer(data=request.data or {})
         ser.is_valid(raise_exception=True)
-        out = eliminations.bust_undo_last(
+        out = bust_undo_last(
             tournament=_tournament(pk),
             actor=_actor(request),
             correct_payments=ser.validated_data.get("correct_payments", False),

@@ -37,7 +37,7 @@ def collator() -> _Collator:
     if not _loaded:
         with _lock:
             if not _loaded:
-                from pyuca import Collator
+                from pyuca import Collator  # inside: heavy, loaded with the table on first use
 
                 built: _Collator = Collator()
                 _loaded.append(built)

@@ -13,9 +13,7 @@ from typing import Any
 
 import pycountry
 
-# What the columns hold (PostgreSQL integer and smallint), and so the most a field may be.
-INT_MAX = 2_147_483_647
-SMALL_MAX = 32_767
+from core.domain.limits import INT_MAX, SMALL_MAX
 
 # The shot clock's seconds per decision (tables/domain/shotclock.py).
 SHOT_CLOCK_MIN_SECONDS = 10

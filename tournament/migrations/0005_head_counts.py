@@ -2,122 +2,11 @@
 
 from django.db import migrations, models
 
+from config.sql import TriggerSet
 
-# The SQL this migration ran, written out here: live code may change, a migration must not.
-def _run(schema_editor, statements):
-    for sql in statements.get(schema_editor.connection.vendor, []):
-        schema_editor.execute(sql, params=None)
-
-
-POSTGRES_ENTRIES = [
-    """
-    CREATE OR REPLACE FUNCTION floor_entries_added() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN 
-    UPDATE tournament_tournament t
-    SET players_left = t.players_left + d.alive, entries_counted = t.entries_counted + d.counted,
-        alternates_waiting = t.alternates_waiting + d.waiting
-    FROM (
-        SELECT tournament_id, sum(alive) AS alive, sum(counted) AS counted,
-            sum(waiting) AS waiting
-        FROM (SELECT tournament_id, (status = 'active')::int AS alive, (status NOT IN ('unregistered', 'alternate'))::int AS counted, (status = 'alternate')::int AS waiting FROM added) x GROUP BY tournament_id
-    ) d
-    WHERE t.id = d.tournament_id AND (d.alive <> 0 OR d.counted <> 0 OR d.waiting <> 0);
- RETURN NULL; END $$
-    """,
-    """
-    CREATE OR REPLACE FUNCTION floor_entries_removed() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN 
-    UPDATE tournament_tournament t
-    SET players_left = t.players_left + d.alive, entries_counted = t.entries_counted + d.counted,
-        alternates_waiting = t.alternates_waiting + d.waiting
-    FROM (
-        SELECT tournament_id, sum(alive) AS alive, sum(counted) AS counted,
-            sum(waiting) AS waiting
-        FROM (SELECT tournament_id, -(status = 'active')::int AS alive, -(status NOT IN ('unregistered', 'alternate'))::int AS counted, -(status = 'alternate')::int AS waiting FROM removed) x GROUP BY tournament_id
-    ) d
-    WHERE t.id = d.tournament_id AND (d.alive <> 0 OR d.counted <> 0 OR d.waiting <> 0);
- RETURN NULL; END $$
-    """,
-    """
-    CREATE OR REPLACE FUNCTION floor_entries_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        
-    UPDATE tournament_tournament t
-    SET players_left = t.players_left + d.alive, entries_counted = t.entries_counted + d.counted,
-        alternates_waiting = t.alternates_waiting + d.waiting
-    FROM (
-        SELECT tournament_id, sum(alive) AS alive, sum(counted) AS counted,
-            sum(waiting) AS waiting
-        FROM (SELECT tournament_id, (status = 'active')::int AS alive, (status NOT IN ('unregistered', 'alternate'))::int AS counted, (status = 'alternate')::int AS waiting FROM after_rows UNION ALL SELECT tournament_id, -(status = 'active')::int AS alive, -(status NOT IN ('unregistered', 'alternate'))::int AS counted, -(status = 'alternate')::int AS waiting FROM before_rows) x GROUP BY tournament_id
-    ) d
-    WHERE t.id = d.tournament_id AND (d.alive <> 0 OR d.counted <> 0 OR d.waiting <> 0);
-
-        RETURN NULL;
-    END $$
-    """,
-    "CREATE TRIGGER floor_entries_added AFTER INSERT ON tournament_entry REFERENCING NEW "
-    "TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION floor_entries_added()",
-    "CREATE TRIGGER floor_entries_removed AFTER DELETE ON tournament_entry REFERENCING OLD "
-    "TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION floor_entries_removed()",
-    "CREATE TRIGGER floor_entries_changed AFTER UPDATE ON tournament_entry REFERENCING OLD "
-    "TABLE AS before_rows NEW TABLE AS after_rows FOR EACH STATEMENT EXECUTE FUNCTION "
-    "floor_entries_changed()",
-]
-
-POSTGRES_ENTRIES_DROP = [
-    "DROP TRIGGER IF EXISTS floor_entries_added ON tournament_entry",
-    "DROP TRIGGER IF EXISTS floor_entries_removed ON tournament_entry",
-    "DROP TRIGGER IF EXISTS floor_entries_changed ON tournament_entry",
-    "DROP FUNCTION IF EXISTS floor_entries_added()",
-    "DROP FUNCTION IF EXISTS floor_entries_removed()",
-    "DROP FUNCTION IF EXISTS floor_entries_changed()",
-]
-
-SQLITE_ENTRIES = [
-    "CREATE TRIGGER floor_entry_added AFTER INSERT ON tournament_entry BEGIN UPDATE "
-    "tournament_tournament SET players_left = players_left + (NEW.status = 'active'), "
-    "entries_counted = entries_counted + (NEW.status NOT IN ('unregistered', "
-    "'alternate')), alternates_waiting = alternates_waiting + (NEW.status = 'alternate') "
-    "WHERE id = NEW.tournament_id; END",
-    "CREATE TRIGGER floor_entry_removed AFTER DELETE ON tournament_entry BEGIN UPDATE "
-    "tournament_tournament SET players_left = players_left - (OLD.status = 'active'), "
-    "entries_counted = entries_counted - (OLD.status NOT IN ('unregistered', "
-    "'alternate')), alternates_waiting = alternates_waiting - (OLD.status = 'alternate') "
-    "WHERE id = OLD.tournament_id; END",
-    "CREATE TRIGGER floor_entry_changed AFTER UPDATE OF status, tournament_id ON "
-    "tournament_entry BEGIN UPDATE tournament_tournament SET players_left = players_left - "
-    "(OLD.status = 'active'), entries_counted = entries_counted - (OLD.status NOT IN "
-    "('unregistered', 'alternate')), alternates_waiting = alternates_waiting - (OLD.status "
-    "= 'alternate') WHERE id = OLD.tournament_id; UPDATE tournament_tournament SET "
-    "players_left = players_left + (NEW.status = 'active'), entries_counted = "
-    "entries_counted + (NEW.status NOT IN ('unregistered', 'alternate')), "
-    "alternates_waiting = alternates_waiting + (NEW.status = 'alternate') WHERE id = "
-    "NEW.tournament_id; END",
-]
-
-SQLITE_ENTRIES_DROP = [
-    "DROP TRIGGER IF EXISTS floor_entry_added",
-    "DROP TRIGGER IF EXISTS floor_entry_removed",
-    "DROP TRIGGER IF EXISTS floor_entry_changed",
-]
-
-RECOUNT_TOURNAMENTS = (
-    "UPDATE tournament_tournament SET players_left = (SELECT count(*) FROM "
-    "tournament_entry e WHERE e.tournament_id = tournament_tournament.id AND e.status = "
-    "'active'), entries_counted = (SELECT count(*) FROM tournament_entry e WHERE "
-    "e.tournament_id = tournament_tournament.id AND e.status NOT IN ('unregistered', "
-    "'alternate')), alternates_waiting = (SELECT count(*) FROM tournament_entry e WHERE "
-    "e.tournament_id = tournament_tournament.id AND e.status = 'alternate')"
-)
-
-
-def install_entry_counts(apps, schema_editor):
-    _run(schema_editor, {"postgresql": POSTGRES_ENTRIES, "sqlite": SQLITE_ENTRIES})
-    schema_editor.execute(RECOUNT_TOURNAMENTS, params=None)
-
-
-def remove_entry_counts(apps, schema_editor):
-    _run(schema_editor, {"postgresql": POSTGRES_ENTRIES_DROP, "sqlite": SQLITE_ENTRIES_DROP})
+# The triggers this migration installs and removes, by version (docs/architecture.md
+# "Migrations"): old migrations keep the version they ran, live code may change.
+ENTRY_COUNTS = TriggerSet("tournament", "entry_counts", 1)
 
 
 class Migration(migrations.Migration):
@@ -146,5 +35,5 @@ class Migration(migrations.Migration):
             model_name='entry',
             index=models.Index(fields=['tournament', 'bust_sequence'], name='tournament__tournam_66f0ab_idx'),
         ),
-        migrations.RunPython(install_entry_counts, remove_entry_counts),
+        ENTRY_COUNTS.installed(),
     ]

@@ -4,32 +4,12 @@ import django.db.models.deletion
 import django.db.models.expressions
 from django.db import migrations, models
 
+from config.sql import SQLiteTriggersAside
 
 # SQLite rebuilds a table to add a column with a default; the triggers of other tables that
 # name tournament_tournament (the head counts) come off first and go back on after, exactly as
 # the database holds them. PostgreSQL adds the columns in place.
-_SET_ASIDE: list[tuple[str, str]] = []
-
-
-def triggers_off(apps, schema_editor):
-    if schema_editor.connection.vendor != "sqlite":
-        return
-    with schema_editor.connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
-            "AND sql LIKE '%tournament_tournament%'"
-        )
-        _SET_ASIDE[:] = cursor.fetchall()
-    for name, _sql in _SET_ASIDE:
-        schema_editor.execute(f'DROP TRIGGER IF EXISTS "{name}"', params=None)
-
-
-def triggers_on(apps, schema_editor):
-    if schema_editor.connection.vendor != "sqlite":
-        return
-    for _name, sql in _SET_ASIDE:
-        schema_editor.execute(sql, params=None)
-    _SET_ASIDE.clear()
+TRIGGERS = SQLiteTriggersAside("tournament_tournament")
 
 
 def ledger_from_purchases(apps, schema_editor):
@@ -91,7 +71,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(triggers_off, triggers_on),
+        TRIGGERS.off(),
         migrations.CreateModel(
             name="Club",
             fields=[
@@ -283,6 +263,6 @@ class Migration(migrations.Migration):
                 condition=models.Q(("amount", 0), _negated=True), name="ledger_line_not_zero"
             ),
         ),
-        migrations.RunPython(triggers_on, triggers_off),
+        TRIGGERS.on(),
         migrations.RunPython(ledger_from_purchases, migrations.RunPython.noop),
     ]

@@ -4,31 +4,12 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
+from config.sql import SQLiteTriggersAside
+
 # SQLite rebuilds a table to add a column with a default; the triggers that name
 # tournament_tournament (the head counts) come off first and go back on after, exactly as the
 # database holds them (as in 0011 and 0012). PostgreSQL adds the columns in place.
-_SET_ASIDE: list[tuple[str, str]] = []
-
-
-def triggers_off(apps, schema_editor):
-    if schema_editor.connection.vendor != "sqlite":
-        return
-    with schema_editor.connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
-            "AND sql LIKE '%tournament_tournament%'"
-        )
-        _SET_ASIDE[:] = cursor.fetchall()
-    for name, _sql in _SET_ASIDE:
-        schema_editor.execute(f'DROP TRIGGER IF EXISTS "{name}"', params=None)
-
-
-def triggers_on(apps, schema_editor):
-    if schema_editor.connection.vendor != "sqlite":
-        return
-    for _name, sql in _SET_ASIDE:
-        schema_editor.execute(sql, params=None)
-    _SET_ASIDE.clear()
+TRIGGERS = SQLiteTriggersAside("tournament_tournament")
 
 
 class Migration(migrations.Migration):
@@ -37,7 +18,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(triggers_off, triggers_on),
+        TRIGGERS.off(),
         migrations.AddField(
             model_name="tournament",
             name="pool_to",
@@ -57,7 +38,7 @@ class Migration(migrations.Migration):
                 default=False, verbose_name="gathers the prize pools of its starting flights"
             ),
         ),
-        migrations.RunPython(triggers_on, triggers_off),
+        TRIGGERS.on(),
         # Choices only: no change in the database (the purchase triggers stay).
         migrations.AlterField(
             model_name="purchase",

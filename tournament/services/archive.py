@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clocks.models import Clock, ClockEvent
+from core.errors import FloorError
 from counts.models import ChipCount
 from rules_engine.models import ColourUp, Penalty, Ruling
 from tables.models import (
@@ -37,7 +38,6 @@ from tables.models import (
     TimeCall,
 )
 from tournament import counters
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.models import (
     ChipDenomination,

@@ -14,19 +14,25 @@ finishes recorded so far are renumbered (`places_renumber`) and, once the field 
 the prizes of their new places. Money already paid is handled as an undone bust handles it: the
 correction is refused unless `correct_payments` is set, and then the payout desk shows the
 difference as a correction to collect (a `payout.correction` event).
+
+A void and its undo free or give back a seat and move an alternate: those are commands across
+apps (actions/corrections.py), which call the steps here (`entry_void_check`, `entry_void_apply`,
+`entry_void_record`; `correction_undo_check`, `void_undo_check`, ...) around the tables' part.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.events import Actor, event_record
-from tournament.live import notify_board, notify_seats
+from tournament.field import field_is_final
+from tournament.live import notify_board
 from tournament.locks import lock_tournament
 from tournament.models import (
     Entry,
@@ -40,15 +46,13 @@ from tournament.models import (
 )
 from tournament.selectors import event_renumbered
 from tournament.services import ledger
+from tournament.services.eliminations import prizes_changed, prizes_write
 from tournament.services.registration import (
+    Promoted,
     _default_display_name,
-    _seat_if_drawn,
-    alternate_promote_next,
-    field_is_final,
     places_renumber,
     player_create,
 )
-from tournament.status_signals import seats_changed
 
 VOID = "correction.void"
 PERSON = "correction.person"
@@ -87,7 +91,6 @@ def _money_follows_field(tournament: Tournament, *, correct_payments: bool) -> l
     final, give them the prizes of their new places. A prize already paid that would change
     refuses the correction unless `correct_payments` is set. Returns the paid entries whose
     prize changed (for a `payout.correction` event)."""
-    from tournament.services.eliminations import prizes_changed, prizes_write
 
     places_renumber(tournament)
     fresh = Tournament.objects.get(pk=tournament.pk)
@@ -137,17 +140,29 @@ def _not_carried(tournament: Tournament) -> None:
         )
 
 
-@transaction.atomic
-def entry_void(
-    *,
-    entry: Entry,
-    actor: Actor,
-    move_to: int | None = None,
-    correct_payments: bool = False,
-) -> Event:
-    """Void a wrong registration. Its money is refunded, or, with `move_to` (an entry number),
-    booked on that entry instead. Only a registration still in play or waiting can be voided:
-    a bust is undone first. Returns the correction event."""
+@dataclass
+class Void:
+    """A void checked under the tournament's lock (`entry_void_check`), then written: the
+    money (`entry_void_apply`), and after the other apps' part the places, prizes and event
+    (`entry_void_record`)."""
+
+    tournament: Tournament
+    entry: Entry
+    target: Entry | None
+    purchases: list[int] = field(default_factory=list)
+    amount: int = 0
+    status_before: str = ""
+    position_before: int | None = None
+
+    @property
+    def was_active(self) -> bool:
+        return self.status_before == EntryStatus.ACTIVE
+
+
+def entry_void_check(*, entry: Entry, move_to: int | None = None) -> Void:
+    """Lock the tournament and refuse (FloorError) a void that cannot be: the tournament has
+    ended, the entry is out or not registered, a deal was made, it won bounties, it would end
+    the tournament without a winner, or `move_to` names no entry in the field."""
     tournament = lock_tournament(entry.tournament_id, key=True)
     _not_carried(tournament)
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
@@ -168,9 +183,8 @@ def entry_void(
         raise FloorError(
             _("#%(n)s has won bounties: undo those busts first.") % {"n": entry.number}
         )
-    was_active = entry.status == EntryStatus.ACTIVE
     if (
-        was_active
+        entry.status == EntryStatus.ACTIVE
         and tournament.status in (Status.RUNNING, Status.FINAL_TABLE)
         and tournament.players_left <= 2
         and tournament.entries_counted > tournament.players_left
@@ -186,34 +200,40 @@ def entry_void(
                 _("#%(n)s is not in the field: money can only move to an entry that plays.")
                 % {"n": target.number}
             )
+    return Void(tournament=tournament, entry=entry, target=target)
+
+
+def entry_void_apply(void: Void, *, actor: Actor) -> None:
+    """The voided registration's money is refunded, or booked on the target entry; the entry
+    leaves the field. Its seat is the tables app's (actions/corrections.py)."""
+    tournament, entry, target = void.tournament, void.entry, void.target
     purchases = list(entry.purchases.filter(refunded=False).order_by("pk"))
-    amount = sum(p.price + p.fee for p in purchases)
-    ids = [p.pk for p in purchases]
+    void.amount = sum(p.price + p.fee for p in purchases)
+    void.purchases = [p.pk for p in purchases]
     if target is not None:
-        Purchase.objects.filter(pk__in=ids).update(entry=target)
+        Purchase.objects.filter(pk__in=void.purchases).update(entry=target)
     else:
-        Purchase.objects.filter(pk__in=ids).update(refunded=True)
+        Purchase.objects.filter(pk__in=void.purchases).update(refunded=True)
         ledger.purchases_refunded(purchases=purchases, tournament=tournament, actor=actor)
-    seat = _seat_free(entry)
-    status_before = entry.status
-    position_before = entry.alternate_position
+    void.status_before = entry.status
+    void.position_before = entry.alternate_position
     entry.status = EntryStatus.UNREGISTERED
     entry.alternate_position = None
     entry.save(update_fields=["status", "alternate_position"])
-    promoted = None
-    if was_active:
-        waiting = (
-            tournament.entries.filter(status=EntryStatus.ALTERNATE)
-            .order_by("alternate_position")
-            .first()
-        )
-        nxt = alternate_promote_next(tournament=tournament, actor=actor)
-        if nxt is not None and waiting is not None:
-            promoted = {
-                "entry": nxt.pk,
-                "number": nxt.number,
-                "alternate_position": waiting.alternate_position,
-            }
+
+
+def entry_void_record(
+    void: Void,
+    *,
+    actor: Actor,
+    seat: dict[str, Any] | None,
+    promoted: Promoted | None,
+    correct_payments: bool,
+) -> Event:
+    """After the seat was freed (`seat`, as the undo gives it back) and an alternate took the
+    place (`promoted`): places and prizes follow the field (refused when paid prizes would
+    change, unless `correct_payments`), and the correction is logged. Returns its event."""
+    tournament, entry, target = void.tournament, void.entry, void.target
     paid = _money_follows_field(tournament, correct_payments=correct_payments)
     event = event_record(
         tournament=tournament,
@@ -223,49 +243,53 @@ def entry_void(
             "entry": entry.pk,
             "number": entry.number,
             "player": entry.player_id,
-            "status": status_before,
-            "alternate_position": position_before,
-            "purchases": ids,
-            "amount": amount,
+            "status": void.status_before,
+            "alternate_position": void.position_before,
+            "purchases": void.purchases,
+            "amount": void.amount,
             "refunded": target is None,
             "moved_to": {"entry": target.pk, "number": target.number} if target else None,
             "seat": seat,
-            "promoted": promoted,
+            "promoted": {
+                "entry": promoted.entry.pk,
+                "number": promoted.entry.number,
+                "alternate_position": promoted.alternate_position,
+            }
+            if promoted
+            else None,
             "payments_corrected": paid,
         },
     )
-    _payout_correction(tournament, actor, event, paid)
-    notify_board(tournament.pk, "entries")
     return event
 
 
-def _seat_free(entry: Entry) -> dict[str, Any] | None:
-    """Free the entry's seat; returns it for the undo."""
-    from tables.models import SeatAssignment
-
-    row = SeatAssignment.objects.select_related("table").filter(entry=entry).first()
-    if row is None:
-        return None
-    seat = {
-        "table": row.table_id,
-        "table_number": row.table.number,
-        "seat": row.seat,
-        "must_wait": row.must_wait,
-        "stack": row.stack,
-    }
-    row.delete()
-    seats_changed.send(
-        sender=Tournament, tournament_id=entry.tournament_id, table_ids=[row.table_id]
-    )
-    notify_seats([entry.pk])
-    return seat
+def entry_void_told(void: Void, event: Event, *, actor: Actor) -> None:
+    """After the void's event: the paid prizes it changed go to the payout desk as a
+    correction to collect, and the board is told."""
+    paid = event.payload["payments_corrected"]
+    _payout_correction(void.tournament, actor, event, paid)
+    notify_board(void.tournament.pk, "entries")
 
 
-def _void_undo(
-    tournament: Tournament, event: Event, actor: Actor, correct_payments: bool
-) -> dict[str, Any]:
-    from tables.models import SeatAssignment, Table
+@dataclass
+class VoidUndo:
+    """An undo of a void checked by `void_undo_check` (the seat's check is the tables app's)."""
 
+    event: Event
+    entry: Entry
+    purchases: list[Purchase]
+    back: Entry | None  # the alternate who took the place and goes back into the line
+
+    @property
+    def seat(self) -> dict[str, Any] | None:
+        seat: dict[str, Any] | None = self.event.payload.get("seat")
+        return seat
+
+
+def void_undo_check(tournament: Tournament, event: Event) -> VoidUndo:
+    """Refuse (FloorError) an undo of a void that later changes make impossible: the
+    tournament ended, the entry is registered again or its player plays another, registration
+    closed on an alternate, its money changed, the alternate who took the place is out."""
     p = event.payload
     entry = Entry.objects.select_for_update().get(pk=p["entry"], tournament=tournament)
     if tournament.status == Status.FINISHED:
@@ -286,63 +310,43 @@ def _void_undo(
         x.entry_id != expected_entry or x.refunded != (moved is None) for x in purchases
     ):
         raise FloorError(_("The money of this registration has been changed since."))
-    promoted = p.get("promoted")
-    if promoted:
-        back = Entry.objects.select_for_update().get(pk=promoted["entry"])
+    back = None
+    if p.get("promoted"):
+        back = Entry.objects.select_for_update().get(pk=p["promoted"]["entry"])
         if back.status != EntryStatus.ACTIVE:
             raise FloorError(
                 _("Alternate #%(n)s, who took the place, is not in play any more.")
                 % {"n": back.number}
             )
-    seat = p.get("seat")
-    if seat:
-        holder = (
-            SeatAssignment.objects.select_related("entry")
-            .filter(table_id=seat["table"], seat=seat["seat"])
-            .first()
-        )
-        table = Table.objects.filter(pk=seat["table"], is_open=True).first()
-        if table is None:
-            raise FloorError(
-                _("Table %(t)s has closed since: the seat cannot be given back.")
-                % {"t": seat["table_number"]}
-            )
-        if holder is not None and not (promoted and holder.entry_id == promoted["entry"]):
-            raise FloorError(
-                _("Seat %(s)s at table %(t)s has been given to #%(n)s since.")
-                % {"s": seat["seat"], "t": seat["table_number"], "n": holder.entry.number}
-            )
-    if promoted:
-        SeatAssignment.objects.filter(entry_id=back.pk).delete()
-        notify_seats([back.pk])
+    return VoidUndo(event=event, entry=entry, purchases=purchases, back=back)
+
+
+def void_undo_apply(tournament: Tournament, undo: VoidUndo, *, actor: Actor) -> None:
+    """The alternate who took the place waits again where it waited, the money comes back to
+    the entry, the entry is in the field again as it was. Seats are the tables app's."""
+    p = undo.event.payload
+    back, entry = undo.back, undo.entry
+    if back is not None:
         back.status = EntryStatus.ALTERNATE
-        back.alternate_position = promoted["alternate_position"]
+        back.alternate_position = p["promoted"]["alternate_position"]
         back.save(update_fields=["status", "alternate_position"])
-    ids = [x.pk for x in purchases]
-    if moved:
+    ids = [x.pk for x in undo.purchases]
+    if p.get("moved_to"):
         Purchase.objects.filter(pk__in=ids).update(entry=entry)
     else:
         Purchase.objects.filter(pk__in=ids).update(refunded=False)
-        ledger.refunds_taken_back(purchases=purchases, tournament=tournament, actor=actor)
+        ledger.refunds_taken_back(purchases=undo.purchases, tournament=tournament, actor=actor)
     entry.status = p["status"]
     entry.alternate_position = p.get("alternate_position")
     entry.save(update_fields=["status", "alternate_position"])
-    if seat:
-        SeatAssignment.objects.create(
-            entry=entry,
-            table_id=seat["table"],
-            seat=seat["seat"],
-            must_wait=seat.get("must_wait", False),
-            stack=seat.get("stack"),
-        )
-        seats_changed.send(
-            sender=Tournament, tournament_id=tournament.pk, table_ids=[seat["table"]]
-        )
-        notify_seats([entry.pk])
-    elif entry.status == EntryStatus.ACTIVE:
-        _seat_if_drawn(tournament, entry, actor)
+
+
+def void_undo_money(
+    tournament: Tournament, undo: VoidUndo, *, correct_payments: bool
+) -> dict[str, Any]:
+    """Places and prizes follow the field again; returns what the undo's event adds."""
     paid = _money_follows_field(tournament, correct_payments=correct_payments)
-    return {"entry": entry.pk, "number": entry.number, "payments_corrected": paid}
+    return {"entry": undo.entry.pk, "number": undo.entry.number, "payments_corrected": paid}
 
 
 # --- Change the person on an entry ------------------------------------------------------
@@ -394,7 +398,7 @@ def entry_change_player(
     return event
 
 
-def _person_undo(tournament: Tournament, event: Event, actor: Actor) -> dict[str, Any]:
+def _person_undo(tournament: Tournament, event: Event) -> dict[str, Any]:
     p = event.payload
     entry = Entry.objects.select_for_update().get(pk=p["entry"], tournament=tournament)
     if entry.player_id != p["player"]:
@@ -580,12 +584,10 @@ def recent_corrections(
     return rows
 
 
-@transaction.atomic
-def correction_undo(
-    *, tournament: Tournament, event_id: int, actor: Actor, correct_payments: bool = False
-) -> Event:
-    """Undo one correction, restoring the state before it; refused when later changes make
-    that impossible. Returns the undo's event."""
+def correction_undo_check(*, tournament: Tournament, event_id: int) -> tuple[Tournament, Event]:
+    """Lock the tournament and find the correction to undo; refused (FloorError) when there
+    is none, it was undone already, or it came with an imported tournament. Returns the locked
+    row and the correction's event."""
     tournament = lock_tournament(tournament.pk, key=True)
     event = tournament.events.filter(pk=event_id, action__in=CORRECTIONS).first()
     if event is None:
@@ -596,14 +598,25 @@ def correction_undo(
         raise FloorError(
             _("This correction was recorded before the tournament was imported: undo it by hand.")
         )
-    if event.action == VOID:
-        result = _void_undo(tournament, event, actor, correct_payments)
-    elif event.action == PERSON:
-        result = _person_undo(tournament, event, actor)
-    elif event.action == NAME:
-        result = _name_undo(event)
-    else:
-        result = _money_undo(tournament, event)
+    return tournament, event
+
+
+def correction_undo_apply(tournament: Tournament, event: Event) -> dict[str, Any]:
+    """Undo a correction of the person, the name or the money (a void's undo gives a seat
+    back: actions/corrections.py); refused when later changes make it impossible. Returns what
+    the undo's event adds."""
+    if event.action == PERSON:
+        return _person_undo(tournament, event)
+    if event.action == NAME:
+        return _name_undo(event)
+    return _money_undo(tournament, event)
+
+
+def correction_undo_record(
+    tournament: Tournament, event: Event, *, actor: Actor, result: dict[str, Any]
+) -> Event:
+    """Log the undo of `event` (with `result`), a payout correction it made, and tell the
+    board. Returns the undo's event."""
     undo = event_record(
         tournament=tournament,
         action=UNDO,

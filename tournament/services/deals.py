@@ -12,15 +12,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.errors import FloorError
+from core.figures import chips, money
+from core.reasons import reason_text
 from tournament.domain.collation import name_key
 from tournament.domain.deals import DealError, DealProposal, propose
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
-from tournament.figures import chips, money
 from tournament.live import notify_board
 from tournament.locks import lock_tournament
 from tournament.models import Deal, DealShare, Entry, EntryStatus, Status, Tournament
-from tournament.reasons import reason_text
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import ledger
 

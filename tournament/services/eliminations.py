@@ -9,12 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import figures
+from core import figures
+from core.errors import FloorError
+from tables.selectors import where_entries_sit
 from tournament.domain.bounties import BountyError, award
 from tournament.domain.eliminations import (
     Bust,
@@ -26,9 +28,9 @@ from tournament.domain.eliminations import (
     split_shared_prize,
 )
 from tournament.domain.payouts import default_places_paid
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
-from tournament.live import notify_board, notify_seats
+from tournament.field import field_is_final
+from tournament.live import notify_seats
 from tournament.locks import lock_tournament
 from tournament.models import BountyKind, Entry, EntryStatus, Player, Status, Tournament
 from tournament.selectors import (
@@ -38,8 +40,6 @@ from tournament.selectors import (
     tournament_numbers,
 )
 from tournament.services.deals import deal_prizes
-from tournament.services.registration import alternate_promote_next, field_is_final
-from tournament.status_signals import seats_changed, tournament_finished
 
 _LOCK_FOR_BUST = (
     "SELECT t.*, "
@@ -198,25 +198,117 @@ class _Out:
     h4h_round: int | None
 
 
-@transaction.atomic
-def entries_bust(
-    *, tournament: Tournament, busts: Sequence[BustReport], actor: Actor
-) -> list[Entry]:
-    """Bust one entry, or several in the same hand. All paths (desk, bust page, API, dealer
-    reports) come here, so one ranking decides (bdpv 6.28; tda-de: TDA practice, see
-    `group_offsets`). Players out in a hand that already has a recorded bust (the same table and
-    hand from a dealer report, or the same hand-for-hand round) are ranked together with it.
+@dataclass
+class BustPlan:
+    """A bust checked and ranked (`bust_check`), nothing written yet: the busted entries carry
+    their finish, the entries already out whose finish moves their new one, the hunters their
+    bounties. `bust_record` writes it."""
 
-    While the field may still grow (registration open, alternates waiting) places are
-    provisional and no prize is given: a bust that would reach the money is refused until the
-    floor closes registration. The last player left is the winner."""
+    tournament: Tournament
+    outs: list[_Out]
+    sequence: int
+    moved: dict[int, int]  # entry id -> new rank, of entries out before whose finish moves
+    earlier: dict[int, Entry]  # those entries, locked
+    prizes: dict[int, int]
+    payouts: list[int]
+    deal: tuple[dict[int, int], int] | None
+    paid_places: int
+    seats_to_win: int
+    satellite_done: bool
+    alive_after: int
+    final: bool
+    transfers: list[dict[str, int]]
+    hunters: list[Entry]
+
+    @property
+    def busted(self) -> list[Entry]:
+        return [o.entry for o in self.outs]
+
+    @property
+    def entry_ids(self) -> list[int]:
+        return [o.entry.pk for o in self.outs]
+
+
+@dataclass(frozen=True)
+class BustDone:
+    """What a recorded bust changed (`bust_record`), for the layer above to tell the screens."""
+
+    tournament: Tournament
+    busted: list[Entry]  # by place
+    seats: dict[int, list[int]]  # entry id -> [table id, seat] freed
+    reranked: list[dict[str, int]]  # entries out before whose finish moved
+    winner: Entry | None
+    seat_winners: list[Entry]  # a satellite's last busts: everyone left wins a seat
+    paid_at_most: int
+
+    @property
+    def finished(self) -> bool:
+        return self.tournament.status == Status.FINISHED
+
+    @property
+    def promotes_alternate(self) -> bool:
+        """The field still grows: the seat freed goes to the first alternate waiting."""
+        return (
+            self.winner is None and not self.seat_winners and self.tournament.alternates_waiting > 0
+        )
+
+    @property
+    def table_ids(self) -> list[int]:
+        return [table_id for table_id, _seat in self.seats.values()]
+
+    @property
+    def places_moved(self) -> list[int]:
+        """Entries whose finish moved with this bust, and the winners: their phones show it."""
+        winner = [self.winner.pk] if self.winner is not None else []
+        return [r["entry"] for r in self.reranked] + [e.pk for e in self.seat_winners] + winner
+
+
+def bust_check(*, tournament: Tournament, busts: Sequence[BustReport]) -> BustPlan:
+    """Lock the tournament and the entries, refuse what cannot be, rank the hand and price it.
+    Writes nothing (the hunters are locked and their bounties added in memory). Call inside
+    the transaction of the bust (`actions.bust.entries_bust`).
+
+    One ranking decides for every path (desk, bust page, API, dealer reports): bdpv 6.28;
+    tda-de: TDA practice, see `group_offsets`. Players out in a hand that already has a
+    recorded bust (the same table and hand from a dealer report, or the same hand-for-hand
+    round) are ranked together with it. While the field may still grow (registration open,
+    alternates waiting) places are provisional and no prize is given: a bust that would reach
+    the money is refused until the floor closes registration. The last player left wins."""
     if not busts:
         raise FloorError(_("Choose who is out."))
     ids = [b.entry.pk for b in busts]
     # The tournament first, then the entries with their players, in one statement.
     tournament, entries = _lock_for_bust_with_entries(tournament.pk, sorted(set(ids)))
+    _refuse_bust(tournament, busts, entries)
+    outs = _where_they_sat(tournament, busts, entries)
+    known = {b.entry.pk for b in busts if b.stack_at_hand_start is not None}
+    if any(o.h4h_round is not None and o.entry.pk not in known for o in outs):
+        # Players out in the same round at other tables, confirmed before or after, are ranked
+        # with this one: without the stack nobody could rank them.
+        raise FloorError(
+            _("Hand-for-hand: enter the stack at the start of the hand of every player out.")
+        )
+    group = _hand_already_recorded(tournament, outs)
+    sequence = (getattr(tournament, "last_sequence", None) or 0) + 1
+    ranks, moved, changed = _rank_hand(tournament, outs, group, known)
+    plan = _price_hand(tournament, outs, sequence, changed, moved)
+    plan.transfers, plan.hunters = _bounty_transfers(tournament, busts, entries)
+    now = timezone.now()
+    for out in outs:
+        pk = out.entry.pk
+        _set_finish(out, plan, group_id=group or sequence, rank=ranks[pk], now=now)
+        out.entry.bust_stack = out.bust.stack_at_hand_start if pk in known else None
+    return plan
+
+
+def _refuse_bust(
+    tournament: Tournament, busts: Sequence[BustReport], entries: dict[int, Entry]
+) -> None:
+    """Refuse a bust while the tournament is not running, a player listed twice or out
+    already, a stack above the chips in play, or nobody left to win."""
     if tournament.status not in (Status.RUNNING, Status.FINAL_TABLE):
         raise FloorError(_("Players can only bust while the tournament is running."))
+    ids = [b.entry.pk for b in busts]
     if len(set(ids)) != len(ids):
         raise FloorError(_("The same player is listed twice."))
     for b in busts:
@@ -235,47 +327,51 @@ def entries_bust(
                 }
             )
     # The locked row holds the head counts (kept by the database: tournament/counters.py).
-    alive_before = tournament.players_left
-    if len(busts) >= alive_before:
+    if len(busts) >= tournament.players_left:
         raise FloorError(_("At least one player must remain: the winner."))
-    outs = _where_they_sat(tournament, busts, entries)
-    known = {b.entry.pk for b in busts if b.stack_at_hand_start is not None}
-    if any(o.h4h_round is not None and o.entry.pk not in known for o in outs):
-        # Players out in the same round at other tables, confirmed before or after, are ranked
-        # with this one: without the stack nobody could rank them.
-        raise FloorError(
-            _("Hand-for-hand: enter the stack at the start of the hand of every player out.")
-        )
-    group = _hand_already_recorded(tournament, outs)
-    sequence = (getattr(tournament, "last_sequence", None) or 0) + 1
-    group_id = group or sequence
+
+
+def _rank_hand(
+    tournament: Tournament, outs: Sequence[_Out], group: int | None, known: set[int]
+) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """The ranks of the players out in this hand, the new ranks of entries out before whose
+    finish moves (a hand recorded before joined by this one), and the places of both."""
     field = tournament.entries_counted
     try:
         if group is None:
-            _require_stacks(tournament.ruleset, [o.bust for o in outs], _h4h(outs), known)
-            offsets = group_offsets(
-                [o.bust for o in outs], ruleset=tournament.ruleset, hand_for_hand=_h4h(outs)
-            )
-            below = field - alive_before  # entries out before this hand
-            ranks = {entry_id: below + len(outs) - offset for entry_id, offset in offsets.items()}
+            busts = [o.bust for o in outs]
+            _require_stacks(tournament.ruleset, busts, _h4h(outs), known)
+            offsets = group_offsets(busts, ruleset=tournament.ruleset, hand_for_hand=_h4h(outs))
+            below = field - tournament.players_left  # entries out before this hand
+            ranks = {pk: below + len(outs) - offset for pk, offset in offsets.items()}
             moved: dict[int, int] = {}
         else:
             ranks, moved = _ranks_with_joined(tournament, outs, group, known)
-        places = {entry_id: place_of(rank, field) for entry_id, rank in ranks.items()}
+        changed = {pk: place_of(r, field) for pk, r in {**moved, **ranks}.items()}
     except EliminationError as exc:
         raise FloorError(str(exc)) from exc
+    return ranks, moved, changed
 
-    alive_after = alive_before - len(busts)
+
+def _price_hand(
+    tournament: Tournament,
+    outs: Sequence[_Out],
+    sequence: int,
+    changed: dict[int, int],
+    moved: dict[int, int],
+) -> BustPlan:
+    """The places and prizes of this hand and of the finishes it moves; refuses a bust that
+    reaches the money while the field may still grow, or that changes a prize paid already."""
+    field = tournament.entries_counted
+    alive_after = tournament.players_left - len(outs)
     numbers = tournament_numbers(tournament) if tournament.satellite_seat_value else None
     seats_to_win = satellite_seats(tournament, numbers) if numbers else 0
     # A satellite ends when no more players are left than it has seats (they all win one).
     satellite_done = 0 < alive_after <= seats_to_win
-    winner_now = alive_after == 1 or satellite_done
-    changed = {**{k: place_of(r, field) for k, r in moved.items()}, **places}
     # An event's Day 2 pays by the entries of all its flights (festivals/), not its own field.
     paying = tournament_numbers(tournament).entries if tournament.pooled else field
     paid_places = max(_most_places_paid(tournament, paying), seats_to_win)
-    in_money = winner_now or min(changed.values()) <= paid_places
+    in_money = alive_after == 1 or satellite_done or min(changed.values()) <= paid_places
     final = field_is_final(tournament)
     if in_money and not final:
         raise FloorError(
@@ -288,79 +384,86 @@ def entries_bust(
     payouts = payout_amounts(tournament, numbers) if in_money else []
     deal = deal_prizes(tournament) if getattr(tournament, "has_deal", True) else None
     prizes = _prizes_by_place(tournament, changed, payouts, deal)
-    earlier = _check_moved_payments(tournament, moved, prizes)
-    transfers = _bounties(tournament, busts, entries)
-    now = timezone.now()
-    busted: list[Entry] = []
-    for out in outs:
-        entry = out.entry
-        entry.status = EntryStatus.BUSTED
-        entry.place = places[entry.pk]
-        entry.prize = prizes[entry.pk]
-        entry.busted_at = now
-        entry.bust_sequence = sequence
-        entry.bust_group = group_id
-        entry.elimination_rank = ranks[entry.pk]
-        entry.bust_stack = out.bust.stack_at_hand_start if entry.pk in known else None
-        entry.bust_seats_from_button = out.bust.seats_from_button
-        entry.bust_table = out.table_number
-        entry.bust_hand = out.hand
-        entry.bust_h4h_round = out.h4h_round
-        entry.bust_lot = out.bust.lot
-        entry.won_seat = seats_to_win > 0 and entry.place <= seats_to_win
-        busted.append(entry)
-    if len(busted) == 1 and connection.vendor == "postgresql":
-        # The usual case: the seat freed and the entry written in one statement.
-        seats = _bust_one(busted[0])
-    else:
-        seats = _release_seats(busted)
+    return BustPlan(
+        tournament=tournament,
+        outs=list(outs),
+        sequence=sequence,
+        moved=moved,
+        earlier=_check_moved_payments(tournament, moved, prizes),
+        prizes=prizes,
+        payouts=payouts,
+        deal=deal,
+        paid_places=paid_places,
+        seats_to_win=seats_to_win,
+        satellite_done=satellite_done,
+        alive_after=alive_after,
+        final=final,
+        transfers=[],
+        hunters=[],
+    )
+
+
+def _set_finish(out: _Out, plan: BustPlan, *, group_id: int, rank: int, now: Any) -> None:
+    """Give a busted entry its finish and where it was out (in memory)."""
+    entry = out.entry
+    entry.status = EntryStatus.BUSTED
+    entry.place = place_of(rank, plan.tournament.entries_counted)
+    entry.prize = plan.prizes[entry.pk]
+    entry.busted_at = now
+    entry.bust_sequence = plan.sequence
+    entry.bust_group = group_id
+    entry.elimination_rank = rank
+    entry.bust_seats_from_button = out.bust.seats_from_button
+    entry.bust_table = out.table_number
+    entry.bust_hand = out.hand
+    entry.bust_h4h_round = out.h4h_round
+    entry.bust_lot = out.bust.lot
+    entry.won_seat = plan.seats_to_win > 0 and entry.place <= plan.seats_to_win
+
+
+def bust_finish_statement(plan: BustPlan) -> tuple[str, list[Any]] | None:
+    """The statement that writes the finish of the one player out, for the tables app to run
+    with the statement that frees the seat (`tables.services.seats.seats_free`: one round trip
+    on the usual bust). None when several are out, or on SQLite: `bust_record` writes them."""
+    if len(plan.outs) != 1 or connection.vendor != "postgresql":
+        return None
+    e = plan.outs[0].entry
+    quote = connection.ops.quote_name
+    column = {f.name: f.column for f in Entry._meta.concrete_fields}
+    columns = ", ".join(f"{quote(column[name])} = %s" for name in _BUST_FIELDS)
+    return (
+        f"UPDATE {quote(Entry._meta.db_table)} SET {columns} WHERE id = %s",  # noqa: S608
+        [*(getattr(e, name) for name in _BUST_FIELDS), e.pk],
+    )
+
+
+def bust_record(
+    plan: BustPlan, *, seats: dict[int, list[int]], finish_written: bool, actor: Actor
+) -> BustDone:
+    """Write a checked bust: the finishes (unless `finish_written` with the seats freed), the
+    finishes that moved, the bounties, the winner or a satellite's seat winners and the end of
+    the tournament, and the event-log line. `seats`: the seats freed (entry id -> [table id,
+    seat]), kept in the log for an undo. Call inside the transaction of `bust_check`."""
+    tournament = plan.tournament
+    busted = plan.busted
+    if not finish_written:
         Entry.objects.bulk_update(busted, _BUST_FIELDS)
-    reranked = _write_moved(earlier, moved, field, prizes)
-
-    winner = None
-    winner_bounty = 0
+    field = tournament.entries_counted
+    reranked = _write_moved(plan.earlier, plan.moved, field, plan.prizes)
+    if plan.hunters:
+        Entry.objects.bulk_update(plan.hunters, ["bounties_won", "bounty"])
     previous_status = tournament.status
-    seat_winners: list[Entry] = []
-    if satellite_done:
-        # No finishing order among the seat winners: all share first place and a seat.
-        seat_winners = list(
-            tournament.entries.select_for_update().filter(status=EntryStatus.ACTIVE)
-        )
-        for e in seat_winners:
-            e.place, e.prize, e.won_seat, e.bust_sequence = 1, payouts[0], True, sequence
-            e.elimination_rank = field
-        Entry.objects.bulk_update(
-            seat_winners, ["place", "prize", "won_seat", "bust_sequence", "elimination_rank"]
-        )
-        tournament.status = Status.FINISHED
-        tournament.save(update_fields=["status"])
-    elif alive_after == 1:
-        winner = tournament.entries.select_for_update().get(status=EntryStatus.ACTIVE)
-        winner.place = 1
-        winner.elimination_rank = field
-        winner.prize = payouts[0] if payouts else 0
-        if deal is not None and winner.pk in deal[0]:
-            winner.prize = deal[0][winner.pk] + deal[1]
-        winner.bust_sequence = sequence
-        if tournament.bounty_kind != BountyKind.NONE:  # the winner collects their own bounty
-            winner_bounty = winner.bounty
-            winner.bounties_won += winner_bounty
-        winner.save(
-            update_fields=["place", "prize", "bust_sequence", "bounties_won", "elimination_rank"]
-        )
-        tournament.status = Status.FINISHED
-        tournament.save(update_fields=["status"])
-
+    winner, winner_bounty, seat_winners = _winners(plan)
     event_record(
         tournament=tournament,
         action="entry.bust",
         actor=actor,
         payload={
-            "sequence": sequence,
-            "group": group_id,
+            "sequence": plan.sequence,
+            "group": busted[0].bust_group,
             # The places paid at most (a satellite's cash remainder pays one more): the bubble
             # announcement is only worked out for a bust near it (clocks/announcements.py).
-            "paid_at_most": paid_places,
+            "paid_at_most": plan.paid_places,
             "busts": [
                 {
                     "entry": e.pk,
@@ -376,30 +479,65 @@ def entries_bust(
                 for e in sorted(busted, key=lambda x: x.place or 0)
             ],
             "reranked": reranked,
-            "provisional": not final,
+            "provisional": not plan.final,
             "winner": winner.pk if winner else None,
             "seat_winners": [e.pk for e in seat_winners],
             "winner_bounty": winner_bounty,
-            "bounties": transfers,
+            "bounties": plan.transfers,
             "previous_status": previous_status,
             "hand_for_hand": tournament.hand_for_hand,
         },
     )
-    if tournament.status == Status.FINISHED:
-        tournament_finished.send(sender=Tournament, tournament=tournament, actor=actor)
-    if winner is None and not seat_winners and tournament.alternates_waiting:
-        alternate_promote_next(tournament=tournament, actor=actor)
-    notify_board(
-        tournament.pk, "bust", {"busted": [{"entry": e.pk, "place": e.place} for e in busted]}
+    return BustDone(
+        tournament=tournament,
+        busted=sorted(busted, key=lambda x: x.place or 0),
+        seats=seats,
+        reranked=reranked,
+        winner=winner,
+        seat_winners=seat_winners,
+        paid_at_most=plan.paid_places,
     )
-    notify_seats((e.pk for e in busted), "bust")
-    # Whose finish moved with this bust, and the winners: their phones show the new place.
-    also = [r["entry"] for r in reranked] + [e.pk for e in seat_winners]
-    notify_seats([*also, *([winner.pk] if winner is not None else [])])
-    seats_changed.send(
-        sender=Tournament, tournament_id=tournament.pk, table_ids=[t for t, _s in seats.values()]
+
+
+def _winners(plan: BustPlan) -> tuple[Entry | None, int, list[Entry]]:
+    """The winner when one player is left (who collects their own bounty), or a satellite's
+    seat winners when no more are left than it has seats: they share first place. Either ends
+    the tournament. Returns the winner, the winner's own bounty and the seat winners."""
+    tournament, sequence, payouts = plan.tournament, plan.sequence, plan.payouts
+    field = tournament.entries_counted
+    if plan.satellite_done:
+        # No finishing order among the seat winners: all share first place and a seat.
+        seat_winners = list(
+            tournament.entries.select_for_update().filter(status=EntryStatus.ACTIVE)
+        )
+        for e in seat_winners:
+            e.place, e.prize, e.won_seat, e.bust_sequence = 1, payouts[0], True, sequence
+            e.elimination_rank = field
+        Entry.objects.bulk_update(
+            seat_winners, ["place", "prize", "won_seat", "bust_sequence", "elimination_rank"]
+        )
+        tournament.status = Status.FINISHED
+        tournament.save(update_fields=["status"])
+        return None, 0, seat_winners
+    if plan.alive_after != 1:
+        return None, 0, []
+    winner = tournament.entries.select_for_update().get(status=EntryStatus.ACTIVE)
+    winner.place = 1
+    winner.elimination_rank = field
+    winner.prize = payouts[0] if payouts else 0
+    if plan.deal is not None and winner.pk in plan.deal[0]:
+        winner.prize = plan.deal[0][winner.pk] + plan.deal[1]
+    winner.bust_sequence = sequence
+    winner_bounty = 0
+    if tournament.bounty_kind != BountyKind.NONE:  # the winner collects their own bounty
+        winner_bounty = winner.bounty
+        winner.bounties_won += winner_bounty
+    winner.save(
+        update_fields=["place", "prize", "bust_sequence", "bounties_won", "elimination_rank"]
     )
-    return sorted(busted, key=lambda x: x.place or 0)
+    tournament.status = Status.FINISHED
+    tournament.save(update_fields=["status"])
+    return winner, winner_bounty, []
 
 
 _BUST_FIELDS = [
@@ -428,25 +566,10 @@ def _where_they_sat(
     tournament: Tournament, busts: Sequence[BustReport], entries: dict[int, Entry]
 ) -> list[_Out]:
     """Each bust with its table, hand and seat distance from that hand's button (one query)."""
-    from tables.models import SeatAssignment, Table
-
-    seat_table = connection.ops.quote_name(SeatAssignment._meta.db_table)
-    table_table = connection.ops.quote_name(Table._meta.db_table)
-    ids = list(entries)
-    rows: dict[int, tuple[Any, ...]] = {}
     # The usual desk bust (one player, no hand named, no hand-for-hand) is a hand of its own:
     # nothing ranks it and nothing joins it later, so where the player sat is not needed.
     alone = len(busts) == 1 and busts[0].hand_number is None and not tournament.hand_for_hand
-    if not alone:
-        with connection.cursor() as cursor:
-            # Written out: through the ORM this read cost a millisecond of query building.
-            cursor.execute(
-                "SELECT s.entry_id, s.table_id, t.number, t.seats, s.seat, t.button_seat, "  # noqa: S608
-                f"t.hand_number FROM {seat_table} s JOIN {table_table} t ON t.id = s.table_id "
-                f"WHERE s.entry_id IN ({', '.join(['%s'] * len(ids))})",
-                ids,
-            )
-            rows = {row[0]: row[1:] for row in cursor.fetchall()}
+    rows = {} if alone else where_entries_sit(list(entries))
     outs = []
     for b in busts:
         entry = entries[b.entry.pk]
@@ -658,14 +781,15 @@ def _write_moved(
     return changed
 
 
-def _bounties(
+def _bounty_transfers(
     tournament: Tournament, busts: Sequence[BustReport], entries: dict[int, Entry]
-) -> list[dict[str, int]]:
-    """Pay the bounties of this hand's busted players to who knocked them out (locked rows).
-    Returns the transfers for the event log (and for an undo)."""
+) -> tuple[list[dict[str, int]], list[Entry]]:
+    """The bounties of this hand's busted players paid to who knocked them out: the transfers
+    for the event log (and for an undo), and the hunters (locked) with their bounties added in
+    memory (`bust_record` writes them)."""
     numbers = {n for b in busts for n in b.eliminated_by}
     if not numbers and tournament.bounty_kind == BountyKind.NONE:
-        return []
+        return [], []
     busted_numbers = {e.number for e in entries.values()}
     if numbers & busted_numbers:
         raise FloorError(_("A player out in this hand cannot have knocked someone out in it."))
@@ -683,7 +807,7 @@ def _bounties(
         )
     transfers: list[dict[str, int]] = []
     if tournament.bounty_kind == BountyKind.NONE:
-        return transfers
+        return transfers, []
     for b in busts:
         if not b.eliminated_by:
             raise FloorError(
@@ -715,8 +839,7 @@ def _bounties(
                     "added": won.added[pk],
                 }
             )
-    Entry.objects.bulk_update(hunters, ["bounties_won", "bounty"])
-    return transfers
+    return transfers, hunters
 
 
 def _undo_bounties(payload: dict) -> None:
@@ -757,51 +880,26 @@ def _prizes_for(places: dict[int, int], payouts: list[int], unit: int) -> dict[i
     return prizes
 
 
-def _bust_one(e: Entry) -> dict[int, list[int]]:
-    """Free the seat of one busted entry and write its finish, in one statement (PostgreSQL);
-    returns entry id -> [table id, seat] for undo."""
-    from tables.models import SeatAssignment
+@dataclass(frozen=True)
+class BustUndone:
+    """What an undone bust changed (`bust_undo_record`)."""
 
-    seat_table = connection.ops.quote_name(SeatAssignment._meta.db_table)
-    entry_table = connection.ops.quote_name(Entry._meta.db_table)
-    column = {f.name: f.column for f in Entry._meta.concrete_fields}
-    columns = ", ".join(f"{connection.ops.quote_name(column[name])} = %s" for name in _BUST_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH freed AS (DELETE FROM {seat_table} WHERE entry_id = %s "  # noqa: S608
-            "RETURNING entry_id, table_id, seat), "
-            f"finished AS (UPDATE {entry_table} SET {columns} WHERE id = %s) "
-            "SELECT entry_id, table_id, seat FROM freed",
-            [e.pk, *(getattr(e, name) for name in _BUST_FIELDS), e.pk],
-        )
-        return {entry_id: [table_id, seat] for entry_id, table_id, seat in cursor.fetchall()}
+    restored: list[Entry]  # the entries of the hand, back in play (the winner's too)
+    busted_ids: list[int]  # the players of the hand that was undone: their phones are told
+    seats: list[tuple[int, int, int]]  # (entry id, table id, seat) they sat in, to give back
 
 
-def _release_seats(entries: list[Entry]) -> dict[int, list[int]]:
-    """Free the seats of busted entries; returns entry id -> [table id, seat] for undo."""
-    from tables.models import SeatAssignment
-
-    table = SeatAssignment._meta.db_table
-    with connection.cursor() as cursor:
-        placeholders = ", ".join(["%s"] * len(entries))
-        cursor.execute(
-            f"DELETE FROM {table} WHERE entry_id IN ({placeholders}) "  # noqa: S608
-            "RETURNING entry_id, table_id, seat",
-            [e.pk for e in entries],
-        )
-        return {entry_id: [table_id, seat] for entry_id, table_id, seat in cursor.fetchall()}
-
-
-@transaction.atomic
-def bust_undo_last(
+def bust_undo_record(
     *,
     tournament: Tournament,
     actor: Actor,
     correct_payments: bool = False,
     sequence: int | None = None,
-) -> list[Entry]:
-    """Undo the most recent bust (all players of that hand). Seats come back if still free;
-    finishes that moved when the hand was ranked together move back.
+) -> BustUndone:
+    """Undo the most recent bust (all players of that hand): the players are back in play,
+    finishes that moved when the hand was ranked together move back. The seats they sat in are
+    returned for the tables app to give back where still free (`actions.bust.bust_undo_last`,
+    whose transaction this runs in).
 
     Money already paid is never lost: when the undone bust's prize (or a bounty it paid) has
     been paid out, the undo is refused unless `correct_payments` is set; then each payment stays
@@ -842,6 +940,32 @@ def bust_undo_last(
             _("This bust was recorded before the tournament was imported: undo it by hand.")
         )
     affected = list(tournament.entries.select_for_update().filter(bust_sequence=last))
+    _refuse_undo_of_reentered(tournament, affected)
+    payload = event.payload if event is not None else {}
+    hunters = {t["to"] for t in payload.get("bounties", [])}
+    paid = [e for e in [*affected, *tournament.entries.filter(pk__in=hunters)] if e.paid_amount > 0]
+    if paid and not correct_payments:
+        raise FloorError(
+            _(
+                "Money has been paid for this bust (%(who)s). Undoing it turns that payment into "
+                "a correction at the payout desk: confirm to go on."
+            )
+            % {"who": ", ".join(f"#{e.number}" for e in paid)},
+            code="paid",
+        )
+    return _undo_write(
+        tournament,
+        actor,
+        last=last,
+        affected=affected,
+        payload=payload,
+        paid=paid,
+        logged=event is not None,
+    )
+
+
+def _refuse_undo_of_reentered(tournament: Tournament, affected: list[Entry]) -> None:
+    """A player of the bust who has entered again cannot come back while the new entry lives."""
     again = (
         tournament.entries.filter(
             player_id__in=[e.player_id for e in affected if e.status == EntryStatus.BUSTED],
@@ -858,18 +982,20 @@ def bust_undo_last(
             )
             % {"n": again.number}
         )
-    payload = event.payload if event is not None else {}
-    hunters = {t["to"] for t in payload.get("bounties", [])}
-    paid = [e for e in [*affected, *tournament.entries.filter(pk__in=hunters)] if e.paid_amount > 0]
-    if paid and not correct_payments:
-        raise FloorError(
-            _(
-                "Money has been paid for this bust (%(who)s). Undoing it turns that payment into "
-                "a correction at the payout desk: confirm to go on."
-            )
-            % {"who": ", ".join(f"#{e.number}" for e in paid)},
-            code="paid",
-        )
+
+
+def _undo_write(
+    tournament: Tournament,
+    actor: Actor,
+    *,
+    last: int,
+    affected: list[Entry],
+    payload: dict[str, Any],
+    paid: list[Entry],
+    logged: bool,
+) -> BustUndone:
+    """Write an undo `bust_undo_record` checked: the hand's entries back in play, the finishes
+    moved back, the bounties given back, the event-log lines."""
     joined_earlier = any(e.bust_group not in (None, last) for e in affected)
     restored: list[Entry] = []
     for entry in affected:
@@ -888,8 +1014,8 @@ def bust_undo_last(
     reranked: list[dict[str, int]] = []
     if joined_earlier:
         reranked = _rerank_all(tournament)
-    if event is not None:
-        _restore_seats(tournament, payload.get("busts", []))
+    busts: list[dict[str, Any]] = payload.get("busts", []) if logged else []
+    if logged:
         _undo_bounties(payload)
     corrections = [
         {"entry": e.pk, "number": e.number, "paid": e.paid_amount}
@@ -908,8 +1034,11 @@ def bust_undo_last(
             actor=actor,
             payload={"sequence": last, "entries": corrections},
         )
-    notify_board(tournament.pk, "bust_undo")
-    return restored
+    return BustUndone(
+        restored=restored,
+        busted_ids=[b["entry"] for b in busts],
+        seats=[(b["entry"], *b["seat"]) for b in busts if b.get("seat")],
+    )
 
 
 def _rerank_all(tournament: Tournament) -> list[dict[str, int]]:
@@ -964,20 +1093,3 @@ def prizes_refresh(*, tournament: Tournament) -> int:
     changed = prizes_changed(tournament)
     prizes_write(changed)
     return len(changed)
-
-
-def _restore_seats(tournament: Tournament, busts: list[dict]) -> None:
-    from tables.models import SeatAssignment
-
-    restored: list[int] = []
-    for item in busts:
-        seat = item.get("seat")
-        if not seat:
-            continue
-        table_id, seat_no = seat
-        taken = SeatAssignment.objects.filter(table_id=table_id, seat=seat_no).exists()
-        if not taken:
-            SeatAssignment.objects.create(entry_id=item["entry"], table_id=table_id, seat=seat_no)
-            restored.append(table_id)
-    notify_seats(item["entry"] for item in busts)
-    seats_changed.send(sender=Tournament, tournament_id=tournament.pk, table_ids=restored)

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
 from tournament.domain.ledger import (
     PAYOUT_METHODS,
     PURCHASE_METHODS,
@@ -21,7 +22,6 @@ from tournament.domain.ledger import (
     Line,
     line_check,
 )
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
 from tournament.models import (

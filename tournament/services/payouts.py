@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import figures
+from core import figures
+from core.errors import FloorError
 from tournament.domain.payouts import PayoutError, validate_manual_payouts
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board
 from tournament.locks import lock_tournament

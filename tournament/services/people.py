@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import Conflict, FloorError
 from tournament.domain.people import (
     MERGED_FIELDS,
     RecordProblem,
@@ -29,7 +30,6 @@ from tournament.domain.people import (
     merged_record,
     shared_tournaments,
 )
-from tournament.errors import Conflict, FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board
 from tournament.locks import lock_tournament

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.errors import Conflict
+from core.errors import Conflict
 from tournament.events import Actor, event_record
 from tournament.models import Entry, EntryStatus, Event, Player, Status
 

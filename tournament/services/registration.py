@@ -2,27 +2,33 @@
 
 Every service locks the tournament row first, so two desks registering at once cannot hand out
 the same player number or break the limits.
+
+These are the tournament's part of a registration. What other apps add (an event's flight
+policy, the places held for sign-ups, a seat once seats are drawn, the seat an unregistered
+entry frees) is in the commands of actions/registration.py, which the desk, the API and the
+check-in call.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clocks.selectors import current_level_number
+from core.errors import FloorError
 from tournament.domain.lifecycle import (
-    EntryRules,
     RegistrationError,
     check_purchase,
-    field_may_grow,
 )
-from tournament.domain.names import fold
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
-from tournament.live import notify_board, notify_seats
+from tournament.field import entry_rules
+from tournament.live import notify_board
 from tournament.locks import lock_tournament
 from tournament.models import (
     BountyKind,
@@ -36,49 +42,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services import ledger
-from tournament.status_signals import entry_joined_field, entry_registering, seats_changed
-
-
-def entry_rules(tournament: Tournament) -> EntryRules:
-    return EntryRules(
-        max_entries_per_player=tournament.max_entries_per_player,
-        reentry_until_level=tournament.reentry_until_level,
-        rebuys_max=tournament.rebuys_max,
-        rebuy_until_level=tournament.rebuy_until_level,
-        addons_max=tournament.addons_max,
-        addon_until_level=tournament.addon_until_level,
-        late_registration_until_level=tournament.late_registration_until_level,
-        registration_closed=tournament.registration_closed_at is not None,
-    )
-
-
-def field_final_by_row(*, alternates_waiting: int, closed: bool, status: str) -> bool | None:
-    """What the tournament's row alone says of `field_is_final`: False while an alternate waits,
-    True once registration was closed by hand or the final table is reached; None when the
-    clock must say (late registration may still be open)."""
-    if alternates_waiting:
-        return False
-    if closed or status in (Status.FINAL_TABLE, Status.FINISHED):
-        return True
-    return None
-
-
-def field_is_final(tournament: Tournament, now: datetime | None = None) -> bool:
-    """True once no entry can join any more (registration closed by the floor or by the clock,
-    and no alternate waiting for a seat): from then the finishing places are final and prizes
-    can be given. `tournament` must be a fresh copy (the locked row in a bust)."""
-    by_row = field_final_by_row(
-        alternates_waiting=tournament.alternates_waiting,
-        closed=tournament.registration_closed_at is not None,
-        status=tournament.status,
-    )
-    if by_row is not None:
-        return by_row
-    return not field_may_grow(
-        rules=entry_rules(tournament),
-        status=tournament.status,
-        current_level=_current_level(tournament, now),
-    )
+from tournament.services.eliminations import prizes_refresh
 
 
 def places_renumber(tournament: Tournament) -> None:
@@ -94,8 +58,6 @@ def places_renumber(tournament: Tournament) -> None:
 
 
 def _current_level(tournament: Tournament, now: datetime | None) -> int | None:
-    from clocks.selectors import current_level_number
-
     return current_level_number(tournament, now)
 
 
@@ -211,40 +173,52 @@ def _replayed(tournament_pk: int, key: str, fingerprint: str) -> Entry | None:
     return entry
 
 
-@transaction.atomic
-def entry_register(
+@dataclass
+class Registration:
+    """A registration checked under the tournament's lock (`entry_register_check`), to be
+    written by `entry_create` in the same transaction; `replayed` is the entry a registration
+    with the same key made before (then nothing is to be written)."""
+
+    tournament: Tournament
+    player: Player
+    has_busted: bool
+    method: str
+    idempotency_key: str
+    fingerprint: str
+    replayed: Entry | None = None
+
+
+def entry_register_check(
     *,
     tournament: Tournament,
     player: Player,
-    actor: Actor,
     now: datetime | None = None,
     idempotency_key: str = "",
     fingerprint: str = "",
     method: str = "cash",
-) -> Entry:
-    """Register `player`: a first entry or, after a bust, a re-entry (tda-de 27).
-
-    Beyond the room's capacity the entry becomes an alternate and waits for a seat (tda-de 7).
-
-    With an `idempotency_key`, a second registration with the same key (a double click, a
-    retry after a timeout) returns the entry the first one made, marked `replayed`, and changes
-    nothing; the key is stored in the same transaction as the entry.
-
-    `method` is how the buy-in was paid; it goes into the cash ledger (docs/ledger.md).
-    """
+) -> Registration:
+    """Lock the tournament and check that `player` may enter (tda-de 27: a re-entry after a
+    bust); refused with FloorError. Call inside the transaction that writes the entry."""
     method = ledger.purchase_method(method)
     tournament = lock_tournament(tournament.pk, key=True)
     fingerprint = fingerprint or f"player:{player.pk}"
-    again = _replayed(tournament.pk, idempotency_key, fingerprint)
-    if again is not None:
-        return again
+    checked = Registration(
+        tournament=tournament,
+        player=player,
+        has_busted=False,
+        method=method,
+        idempotency_key=idempotency_key,
+        fingerprint=fingerprint,
+        replayed=_replayed(tournament.pk, idempotency_key, fingerprint),
+    )
+    if checked.replayed is not None:
+        return checked
     player_entries = list(tournament.entries.filter(player=player))
     alive = any(e.status in (EntryStatus.ACTIVE, EntryStatus.ALTERNATE) for e in player_entries)
-    has_busted = any(e.status == EntryStatus.BUSTED for e in player_entries)
-    kind = "reentry" if has_busted else "buyin"
+    checked.has_busted = any(e.status == EntryStatus.BUSTED for e in player_entries)
     try:
         check_purchase(
-            kind,
+            "reentry" if checked.has_busted else "buyin",
             rules=entry_rules(tournament),
             status=tournament.status,
             current_level=_current_level(tournament, now),
@@ -254,9 +228,14 @@ def entry_register(
         )
     except RegistrationError as exc:
         raise _refuse(exc) from exc
-    # Another app's policy (an event's other starting flights) may keep the player out.
-    entry_registering.send(sender=Entry, tournament=tournament, player=player)
+    return checked
 
+
+def entry_create(checked: Registration, *, actor: Actor) -> Entry:
+    """Write the entry `entry_register_check` allowed: its number, the buy-in in the cash ledger
+    (docs/ledger.md), its key, the event; beyond the room's capacity it waits as an alternate
+    (tda-de 7). Places given so far move down one when the field grows."""
+    tournament, player, has_busted = checked.tournament, checked.player, checked.has_busted
     live = tournament.players_left  # the locked row's count (tournament/counters.py)
     number = (tournament.entries.aggregate(m=Max("number"))["m"] or 0) + 1
     is_alternate = tournament.capacity is not None and live >= tournament.capacity
@@ -286,10 +265,15 @@ def entry_register(
         fee=tournament.fee,
         chips=tournament.starting_stack,
     )
-    ledger.purchase_recorded(purchase=purchase, tournament=tournament, method=method, actor=actor)
-    if idempotency_key:
+    ledger.purchase_recorded(
+        purchase=purchase, tournament=tournament, method=checked.method, actor=actor
+    )
+    if checked.idempotency_key:
         RegistrationKey.objects.create(
-            tournament=tournament, key=idempotency_key, entry=entry, fingerprint=fingerprint[:200]
+            tournament=tournament,
+            key=checked.idempotency_key,
+            entry=entry,
+            fingerprint=checked.fingerprint[:200],
         )
     event_record(
         tournament=tournament,
@@ -299,61 +283,28 @@ def entry_register(
             "entry": entry.pk,
             "number": number,
             "player": player.pk,
-            "kind": kind,
+            "kind": "reentry" if has_busted else "buyin",
             "alternate": is_alternate,
             "price": tournament.buy_in,
             "fee": tournament.fee,
-            "method": method,
+            "method": checked.method,
         },
     )
     notify_board(tournament.pk, "entries")
     if not is_alternate and tournament.entries_counted > tournament.players_left:
         places_renumber(tournament)  # the field grew: every place given so far moves down one
-    _seat_if_drawn(tournament, entry, actor)
     return entry
 
 
-@transaction.atomic
-def player_register(
-    *,
-    tournament: Tournament,
-    name: str,
-    display_name: str = "",
-    email: str = "",
-    phone: str = "",
-    actor: Actor,
-    idempotency_key: str = "",
-    method: str = "cash",
-) -> Entry:
-    """A new player and their first entry, in one transaction: a refused registration (closed,
-    late registration over, a bad name, no seat) leaves no player row with contact data.
-    A key used before returns that registration's entry and creates no player."""
-    fingerprint = "name:" + fold(name)
-    method = ledger.purchase_method(method)
-    if idempotency_key:
-        locked = lock_tournament(tournament.pk, key=True)
-        again = _replayed(locked.pk, idempotency_key, fingerprint)
-        if again is not None:
-            return again
-    player = player_create(
-        name=name, display_name=display_name, email=email, phone=phone, actor=actor
-    )
-    return entry_register(
-        tournament=tournament,
-        player=player,
-        actor=actor,
-        idempotency_key=idempotency_key,
-        fingerprint=fingerprint,
-        method=method,
-    )
-
-
-def _seat_if_drawn(tournament: Tournament, entry: Entry, actor: Actor) -> None:
-    """A late entry, a promoted alternate or a registration given back joined the field: once
-    seats are drawn it gets a random seat (tda-de 7), given by the tables app through the layer
-    above (actions/receivers.py)."""
-    if entry.status == EntryStatus.ACTIVE:
-        entry_joined_field.send(sender=Entry, tournament=tournament, entry=entry, actor=actor)
+def registration_replayed(
+    *, tournament: Tournament, idempotency_key: str, fingerprint: str
+) -> Entry | None:
+    """The entry a registration with this key made before (the tournament locked first), or
+    None; without a key, None and nothing read."""
+    if not idempotency_key:
+        return None
+    locked = lock_tournament(tournament.pk, key=True)
+    return _replayed(locked.pk, idempotency_key, fingerprint)
 
 
 @transaction.atomic
@@ -402,9 +353,17 @@ def entry_purchase(
     return purchase
 
 
-@transaction.atomic
-def entry_unregister(*, entry: Entry, actor: Actor) -> Entry:
-    """Take an entry back with a full refund — only before the tournament starts."""
+class Withdrawn(NamedTuple):
+    tournament: Tournament  # the locked row
+    entry: Entry
+    was_alternate: bool
+
+
+def entry_withdraw(*, entry: Entry, actor: Actor) -> Withdrawn:
+    """Take an entry back with a full refund — only before the tournament starts (refused with
+    FloorError otherwise). The tournament's part of `actions.registration.entry_unregister`,
+    which frees its seat and gives its place to the waiting list or the first alternate. Call
+    inside that transaction."""
     tournament = lock_tournament(entry.tournament_id, key=True)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if tournament.status not in (Status.PLANNED, Status.REGISTERING):
@@ -430,30 +389,24 @@ def entry_unregister(*, entry: Entry, actor: Actor) -> Entry:
     entry.status = EntryStatus.UNREGISTERED
     entry.alternate_position = None
     entry.save(update_fields=["status", "alternate_position"])
-    _release_seat(entry)
     event_record(
         tournament=tournament,
         action="entry.unregister",
         actor=actor,
         payload={"entry": entry.pk, "number": entry.number, "refund": refund},
     )
-    if not was_alternate:
-        alternate_promote_next(tournament=tournament, actor=actor)
-    notify_board(tournament.pk, "entries")
-    return entry
+    return Withdrawn(tournament, entry, was_alternate)
 
 
-def _release_seat(entry: Entry) -> None:
-    from tables.models import SeatAssignment
-
-    freed = list(SeatAssignment.objects.filter(entry=entry).values_list("table_id", flat=True))
-    if freed:
-        SeatAssignment.objects.filter(entry=entry).delete()
-        seats_changed.send(sender=Tournament, tournament_id=entry.tournament_id, table_ids=freed)
+class Promoted(NamedTuple):
+    entry: Entry
+    alternate_position: int  # its place in the line, for an undo
 
 
-def alternate_promote_next(*, tournament: Tournament, actor: Actor) -> Entry | None:
-    """Give the freed place to the first alternate in line. Call inside a transaction."""
+def alternate_in(*, tournament: Tournament, actor: Actor) -> Promoted | None:
+    """Give the freed place to the first alternate in line, if the room has one: the entry is
+    in the field (places move with it). Its seat is the caller's (actions.registration:
+    `alternate_promote_next`). Call inside a transaction, with the tournament locked."""
     if tournament.capacity is not None:
         # The count as it is now (the caller's copy of the row may be older than its writes).
         live = Tournament.objects.values_list("players_left", flat=True).get(pk=tournament.pk)
@@ -467,6 +420,7 @@ def alternate_promote_next(*, tournament: Tournament, actor: Actor) -> Entry | N
     )
     if nxt is None:
         return None
+    position = nxt.alternate_position or 0
     nxt.status = EntryStatus.ACTIVE
     nxt.alternate_position = None
     nxt.save(update_fields=["status", "alternate_position"])
@@ -477,10 +431,7 @@ def alternate_promote_next(*, tournament: Tournament, actor: Actor) -> Entry | N
         payload={"entry": nxt.pk, "number": nxt.number},
     )
     places_renumber(tournament)
-    _seat_if_drawn(tournament, nxt, actor)
-    if not Entry.objects.filter(pk=nxt.pk, seat__isnull=False).exists():
-        notify_seats([nxt.pk])  # a seat given has told the phone already (one message)
-    return nxt
+    return Promoted(nxt, position)
 
 
 @transaction.atomic
@@ -513,7 +464,6 @@ def registration_close(*, tournament: Tournament, actor: Actor) -> Tournament:
     # neither.
     if tournament.players_left < tournament.entries_counted:
         places_renumber(tournament)
-        from tournament.services.eliminations import prizes_refresh
 
         prizes_refresh(tournament=tournament)
     event_record(

@@ -9,6 +9,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clocks.selectors import clock_state_for
+from core.errors import FloorError
 from rules_engine.domain.rulesets import ruleset as ruleset_named
 from tournament.domain.levels import level_reached
 from tournament.domain.lifecycle import LifecycleError, check_transition, reopen_target
@@ -20,7 +22,6 @@ from tournament.domain.structure import (
     structure_from_template,
     validate_levels,
 )
-from tournament.errors import FloorError
 from tournament.events import Actor, event_record
 from tournament.live import notify_board
 from tournament.locks import lock_tournament
@@ -34,7 +35,6 @@ from tournament.models import (
     Tournament,
     status_label,
 )
-from tournament.status_signals import structure_changed, tournament_finished, tournament_reopened
 from tournament.structure_words import structure_error_text
 from tournament.validation import merged_values, settings_check
 
@@ -160,7 +160,6 @@ def structure_generate(
 
 def _played_levels(tournament: Tournament) -> int:
     """How many levels (breaks included) are history: those before the running one."""
-    from clocks.selectors import clock_state_for
 
     state = clock_state_for(tournament)
     return state.level_index if state.started else 0
@@ -171,7 +170,10 @@ def structure_replace_levels(
     *, tournament: Tournament, levels: Sequence[LevelSpec], actor: Actor
 ) -> Structure:
     """Edit a tournament's structure. Levels already played (before the running one) are history:
-    they must come back unchanged; the running level and everything after may change."""
+    they must come back unchanged; the running level and everything after may change.
+
+    The tournament's part of `actions.tournaments.structure_replace_levels`, which then has the
+    clock work out its next level end and tells the screens."""
     tournament = lock_tournament(tournament.pk, key=True)
     structure = tournament.structure
     current = list(structure.levels.all())
@@ -196,8 +198,6 @@ def structure_replace_levels(
         actor=actor,
         payload={"levels": len(levels), "kept_history": played},
     )
-    structure_changed.send(sender=Tournament, tournament=tournament, actor=actor)
-    notify_board(tournament.pk, "structure", with_levels=True)
     return structure
 
 
@@ -332,6 +332,9 @@ def tournament_update(*, tournament: Tournament, actor: Actor, **values: Any) ->
 
 @transaction.atomic
 def tournament_status_set(*, tournament: Tournament, status: str, actor: Actor) -> Tournament:
+    """Move the tournament to `status`, if its lifecycle allows. The tournament's part of
+    `actions.tournaments.tournament_status_set`, which then stops the clock of a finished
+    tournament and tells the screens."""
     tournament = lock_tournament(tournament.pk, key=True)
     try:
         check_transition(tournament.status, status)
@@ -349,9 +352,6 @@ def tournament_status_set(*, tournament: Tournament, status: str, actor: Actor) 
         actor=actor,
         payload={"from": previous, "to": status},
     )
-    if status == Status.FINISHED:
-        tournament_finished.send(sender=Tournament, tournament=tournament, actor=actor)
-    notify_board(tournament.pk, "status", {"status": status})
     return tournament
 
 
@@ -376,8 +376,9 @@ def _status_before_finish(tournament: Tournament) -> str | None:
 def tournament_reopen(*, tournament: Tournament, actor: Actor, reason: str = "") -> Tournament:
     """A director takes a finished tournament back into play, explicitly and on the record, so
     that a bust can be undone after the end. Places, prizes and payments stay as they are until
-    the floor changes them (an undo of the last bust, a correction); the clock comes back paused
-    (`tournament_reopened`, received by the clocks app)."""
+    the floor changes them (an undo of the last bust, a correction). The tournament's part of
+    `actions.tournaments.tournament_reopen`, which then brings the clock back paused and tells
+    the screens."""
     tournament = lock_tournament(tournament.pk, key=True)
     if tournament.status != Status.FINISHED:
         raise FloorError(_("Only a finished tournament can be reopened."))
@@ -394,6 +395,4 @@ def tournament_reopen(*, tournament: Tournament, actor: Actor, reason: str = "")
         actor=actor,
         payload={"from": Status.FINISHED.value, "to": target.value, "reason": reason[:500]},
     )
-    tournament_reopened.send(sender=Tournament, tournament=tournament, actor=actor)
-    notify_board(tournament.pk, "status", {"status": target.value})
     return tournament

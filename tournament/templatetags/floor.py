@@ -8,7 +8,9 @@ from django import template
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
-from tournament import figures
+from core import figures
+from tournament.domain.ledger import PAYOUT_METHODS, PURCHASE_METHODS
+from tournament.models import PaymentMethod
 
 register = template.Library()
 
@@ -82,8 +84,5 @@ def when(value: Any, pattern: str = "D j M Y, H:i") -> str:
 @register.simple_tag
 def payment_methods(use: str = "purchase") -> list[tuple[str, str]]:
     """How a purchase (or, with "payout", a payout) may be paid, as (value, label) pairs."""
-    from tournament.domain.ledger import PAYOUT_METHODS, PURCHASE_METHODS
-    from tournament.models import PaymentMethod
-
     allowed = PAYOUT_METHODS if use == "payout" else PURCHASE_METHODS
     return [(m, str(label)) for m, label in PaymentMethod.choices if m in allowed]

@@ -10,7 +10,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from tournament.domain.levels import UntilLevel
+from clocks.selectors import numbered as numbered_levels
+from clocks.selectors import until_level_outlooks
+from tournament.domain.levels import UntilLevel, playing_levels
 
 register = template.Library()
 
@@ -56,9 +58,6 @@ def until_text(outlook: UntilLevel | None, *, levels_in_structure: int = 0) -> s
 
 def until_texts(tournament: Any) -> dict[str, str]:
     """For each "until level" setting of the tournament, its outlook in words."""
-    from clocks.selectors import until_level_outlooks
-    from tournament.domain.levels import playing_levels
-
     count = playing_levels([lv.is_break for lv in tournament.structure.levels.all()])
     offered = {
         "late_registration_until_level": True,
@@ -95,8 +94,6 @@ def late_registration_text(tournament: Any) -> str:
 @register.filter
 def numbered(levels: Any) -> list[Any]:
     """The levels with `number` (None for a break) and `after` (the level a break follows)."""
-    from clocks.selectors import numbered as numbered_levels
-
     return numbered_levels(list(levels))
 
 

@@ -209,7 +209,7 @@ def test_the_same_undo_form_twice_undoes_one_bust(floor_client, make_tournament,
     connection dropped, a second desk) undoes nothing more."""
     import re
 
-    from tournament.services.eliminations import BustReport, entries_bust
+    from actions.bust import BustReport, entries_bust
 
     t = make_tournament(status="running")
     players = [register(t, f"Spieler Nummer{i}") for i in range(5)]

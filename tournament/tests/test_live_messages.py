@@ -1,4 +1,4 @@
-"""Live messages carry what the screens show (tournament/catalogue.py, tournament/live.py,
+"""Live messages carry what the screens show (live/catalogue.py, tournament/live.py,
 tables/live.py): a bust, a move, a registration and a structure edit each send the new state,
 checked against the catalogue, and nothing undeclared leaves."""
 
@@ -10,14 +10,15 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from actions.bust import BustReport, entries_bust
+from eventlog.catalogue import LOG_ACTIONS
+from eventlog.catalogue import WORDS as SENTENCES
+from live import catalogue, realtime
+from live.catalogue import UndeclaredEvent
 from tables import services as seating
 from tables.models import SeatAssignment, Table
-from tournament import catalogue, realtime
-from tournament.catalogue import LOG_ACTIONS, UndeclaredEvent
 from tournament.events import event_record
-from tournament.services.eliminations import BustReport, entries_bust
 from tournament.services.registration import registration_close
-from tournament.templatetags.events import SENTENCES
 
 pytestmark = pytest.mark.django_db
 
@@ -172,8 +173,8 @@ def test_boards_are_ordered_by_version(seated, register, sent, django_capture_on
 def test_a_structure_edit_sends_the_levels(
     make_tournament, actor, sent, django_capture_on_commit_callbacks
 ):
+    from actions.tournaments import structure_replace_levels
     from tournament.domain.structure import LevelSpec
-    from tournament.services.tournaments import structure_replace_levels
 
     t = make_tournament()
     levels = [LevelSpec(minutes=15, small_blind=100 * n, big_blind=200 * n) for n in (1, 2, 3)]
@@ -267,7 +268,7 @@ def test_the_winner_hears_of_the_win_and_the_out_their_rank(
 def test_an_alternate_who_takes_a_freed_place_gets_one_seat_message(
     make_tournament, register, actor, sent, django_capture_on_commit_callbacks
 ):
-    from tournament.services.corrections import entry_void
+    from actions.corrections import entry_void
 
     t = make_tournament(status="registering", capacity=4)
     entries = [register(t) for _ in range(5)]

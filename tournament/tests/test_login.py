@@ -19,7 +19,7 @@ from django.core.management import call_command
 from django.test import override_settings
 from django.urls import reverse
 
-from tournament.login import _HASHERS, HASHING_NICENESS, PASSWORD_CHECKS
+from core.login import _HASHERS, HASHING_NICENESS, PASSWORD_CHECKS
 from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +140,7 @@ def test_over_the_bound_a_login_is_answered_at_once_and_not_counted(
     client, director, monkeypatch, taken_after_the_peek
 ):
     if taken_after_the_peek:  # the last slot went to another thread between peek and check
-        monkeypatch.setattr("tournament.login._slot_free", lambda: True)
+        monkeypatch.setattr("core.login._slot_free", lambda: True)
     held = 0
     while PASSWORD_CHECKS.acquire(blocking=False):
         held += 1

@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
 from tournament.models import Deal, Status, Tournament
 from tournament.selectors import tournament_numbers
 from tournament.services import deals as svc
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = pytest.mark.django_db
 

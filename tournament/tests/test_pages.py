@@ -53,7 +53,8 @@ def test_console_pages_render_for_floor(floor_client, make_tournament, register)
 
 
 def test_public_page_shows_no_private_data(client, make_tournament, actor):
-    from tournament.services.registration import entry_register, player_create
+    from actions.registration import entry_register
+    from tournament.services.registration import player_create
 
     t = make_tournament(status="registering")
     p = player_create(name="Private Person", email="private@example.org", phone="0170", actor=actor)

@@ -8,10 +8,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tournament.errors import FloorError
+from actions.registration import entry_register
+from core.errors import FloorError
 from tournament.models import Club, Entry, Event, Player
 from tournament.services import people
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import player_create
 
 pytestmark = pytest.mark.django_db
 

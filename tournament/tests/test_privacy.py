@@ -20,7 +20,7 @@ EMAIL, PHONE = "anna.berg@example.org", "+49 170 5550101"
 
 @pytest.fixture
 def anna(make_tournament, actor):
-    from tournament.services.registration import player_register
+    from actions.registration import player_register
 
     t = make_tournament(status="registering")
     entry = player_register(tournament=t, name="Anna Berg", email=EMAIL, phone=PHONE, actor=actor)

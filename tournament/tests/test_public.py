@@ -10,8 +10,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def seated(make_tournament, actor):
+    from actions.registration import entry_register
     from tables.models import SeatAssignment, Table
-    from tournament.services.registration import entry_register, player_create
+    from tournament.services.registration import player_create
 
     t = make_tournament(status="registering")
     table = Table.objects.create(tournament=t, number=12, seats=9, area="Saal 2")
@@ -36,7 +37,8 @@ def test_find_by_number_and_name(client, seated):
     "q", ["Schäfer", "schafer", "Schaefer", "SCHAEFER", "anna schäfer", "Schäfer Anna", "Anna S"]
 )
 def test_find_by_surname_with_and_without_umlauts_in_any_order(client, seated, actor, q):
-    from tournament.services.registration import entry_register, player_create
+    from actions.registration import entry_register
+    from tournament.services.registration import player_create
 
     t, _ = seated
     anna = player_create(name="Anna Schäfer", display_name="Anna S.", actor=actor)
@@ -104,7 +106,7 @@ def test_lookups_are_rate_limited(client, seated, settings, one_rate_window):
 def test_rate_limit_cannot_be_dodged_with_a_forged_header(client, settings):
     from django.test import RequestFactory
 
-    from tournament.ratelimit import client_address
+    from core.ratelimit import client_address
 
     settings.FLOOR_TRUSTED_PROXIES = []
     request = RequestFactory().get("/", HTTP_X_FORWARDED_FOR="1.2.3.4", REMOTE_ADDR="10.0.0.9")
@@ -189,8 +191,8 @@ def _redis_cache(settings, location: str):
 
 @pytest.mark.redis
 def test_the_redis_rate_limit_counts_per_client_and_window(settings, rf):
+    from core.ratelimit import allow
     from tests.services import REDIS_URL, redis_available, require
-    from tournament.ratelimit import allow
 
     require(redis_available(), "Redis (127.0.0.1:6379)")
     cache = _redis_cache(settings, REDIS_URL)
@@ -204,7 +206,7 @@ def test_the_redis_rate_limit_counts_per_client_and_window(settings, rf):
 
 
 def test_a_redis_outage_does_not_stop_the_floor(settings, rf):
-    from tournament.ratelimit import allow
+    from core.ratelimit import allow
 
     # Nothing listens on port 1: every call fails at once, and the cache carries on without it.
     cache = _redis_cache(settings, "redis://127.0.0.1:1/0")

@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils.timezone import now
 
+from actions.bust import BustReport, entries_bust
 from tournament.models import Status, Tournament
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,9 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from tournament.templatetags.events import ACTION_NAMES, SENTENCES, action_groups
+from eventlog.catalogue import KINDS as ACTION_NAMES
+from eventlog.catalogue import WORDS as SENTENCES
+from eventlog.words import action_groups
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENING = datetime(2026, 11, 24, 21, 40, tzinfo=ZoneInfo("Europe/Berlin"))

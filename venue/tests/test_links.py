@@ -1,4 +1,4 @@
-"""Every link a device receives carries the public base address (tournament/links.py): the
+"""Every link a device receives carries the public base address (core/links.py): the
 venue's name or LAN address, whatever address the staff's own browser used (docs/venue.md)."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from core.qr import qr_svg
 from signups import services as su
 from tables.models import Table
 from tables.services.draw import seats_draw
-from tournament.qr import qr_svg
 
 VENUE = "http://floor.local:8000"
 

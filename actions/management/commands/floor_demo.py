@@ -14,11 +14,17 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from actions import registration as registering
+from actions import tournaments as commands
+from actions.bust import BustReport, entries_bust
+from core.roles import DIRECTOR, FLOOR, ensure_role_groups
+from counts.models import CountSource
+from festivals import services as fest
+from live.realtime import live_flush
+from tables import services as seating
 from tournament.domain.structure import TEMPLATES
 from tournament.events import Actor
 from tournament.models import Structure, Tournament
-from tournament.realtime import live_flush
-from tournament.roles import DIRECTOR, FLOOR, ensure_role_groups
 from tournament.services import registration, tournaments
 
 FIRST = [
@@ -93,7 +99,6 @@ class Command(BaseCommand):
     @staticmethod
     def _seat(tournament: Tournament, actor: Actor, rng: random.Random) -> None:
         """Open tables in two rooms, draw the seats and draw for the button at every table."""
-        from tables import services as seating
 
         needed = -(-tournament.entries.filter(status="active").count() // 9)
         first = (needed + 1) // 2
@@ -119,8 +124,6 @@ class Command(BaseCommand):
     ) -> None:
         """A second, smaller tournament (a progressive knockout) that has reached its final
         table: for the deal calculator, bounties and the payout desk."""
-        from tables import services as seating
-        from tournament.services.eliminations import BustReport, entries_bust
 
         tournament = tournaments.tournament_create(
             actor=actor,
@@ -136,17 +139,17 @@ class Command(BaseCommand):
             bounty_kind="progressive",
             bounty=2500,
         )
-        tournaments.tournament_status_set(tournament=tournament, status="registering", actor=actor)
+        commands.tournament_status_set(tournament=tournament, status="registering", actor=actor)
         entries = []
         for n, name in enumerate(names[-27:]):
             player = registration.player_create(name=name, actor=actor)
             entries.append(
-                registration.entry_register(
+                registering.entry_register(
                     tournament=tournament, player=player, actor=actor, method=_paid_by(n)
                 )
             )
         cls._seat(tournament, actor, rng)
-        tournaments.tournament_status_set(tournament=tournament, status="running", actor=actor)
+        commands.tournament_status_set(tournament=tournament, status="running", actor=actor)
         # The field is final before anyone reaches the money (27 entries pay 4 places).
         registration.registration_close(tournament=tournament, actor=actor)
         tournament.refresh_from_db()
@@ -168,10 +171,6 @@ class Command(BaseCommand):
     ) -> None:
         """An event with three starting flights (festivals/): Day 1A bagged and closed, Day 1B
         in bag and tag (two tables done, one with a count to recount), Day 1C registering."""
-        from counts.models import CountSource
-        from festivals import services as fest
-        from tables import services as seating
-        from tournament.services.eliminations import BustReport, entries_bust
 
         # The demo's staff, or (the venue's --demo, without them) its own director for both.
         users = get_user_model().objects
@@ -210,16 +209,16 @@ class Command(BaseCommand):
         flights = [f.tournament for f in event.flights.order_by("position")]
         pool = iter(names[:60])
         for n, (flight, players) in enumerate(zip(flights, (18, 18, 10), strict=True)):
-            tournaments.tournament_status_set(tournament=flight, status="registering", actor=boss)
+            commands.tournament_status_set(tournament=flight, status="registering", actor=boss)
             for i in range(players):
                 player = registration.player_create(name=next(pool), actor=boss)
-                registration.entry_register(
+                registering.entry_register(
                     tournament=flight, player=player, actor=boss, method=_paid_by(i)
                 )
             if n == 2:
                 break
             seating.seats_draw(tournament=flight, actor=boss)
-            tournaments.tournament_status_set(tournament=flight, status="running", actor=boss)
+            commands.tournament_status_set(tournament=flight, status="running", actor=boss)
             alive = list(flight.entries.filter(status="active").order_by("?"))
             for entry in alive[:8]:
                 entries_bust(tournament=flight, busts=[BustReport(entry=entry)], actor=boss)
@@ -307,7 +306,7 @@ class Command(BaseCommand):
             addon_until_level=6,
             guarantee=2000000,
         )
-        tournaments.tournament_status_set(tournament=tournament, status="registering", actor=actor)
+        commands.tournament_status_set(tournament=tournament, status="registering", actor=actor)
         rng = random.Random(7)
         names = [f"{f} {last}" for f in FIRST for last in LAST]
         rng.shuffle(names)
@@ -316,7 +315,7 @@ class Command(BaseCommand):
             if i >= len(names):
                 name = f"{name} {i // len(names) + 1}"
             player = registration.player_create(name=name, actor=actor)
-            registration.entry_register(
+            registering.entry_register(
                 tournament=tournament, player=player, actor=actor, method=_paid_by(i)
             )
         self._seat(tournament, actor, rng)

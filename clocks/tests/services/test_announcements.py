@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from actions.bust import BustReport, entries_bust
 from clocks.announcements import announcement_texts, announcement_texts_save, default_text
 from clocks.models import AnnouncementText
+from core.errors import FloorError
+from live import realtime
 from tables import services as seating
 from tables.models import SeatAssignment, Table
-from tournament import realtime
-from tournament.errors import FloorError
 from tournament.models import Event
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = pytest.mark.django_db
 

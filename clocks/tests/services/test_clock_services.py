@@ -10,7 +10,7 @@ from django.utils import timezone
 from clocks.models import Clock
 from clocks.selectors import clock_state_for
 from clocks.services import clock_command, clocks_announce_due
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.models import Event, Status
 
 pytestmark = pytest.mark.django_db

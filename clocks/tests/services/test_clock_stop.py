@@ -8,12 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
+from actions.tournaments import tournament_status_set
 from clocks.selectors import clock_state_for
 from clocks.services import clock_command, clock_reopen, clock_stop, clocks_announce_due
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.models import Status, Tournament
-from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.tournaments import tournament_status_set
 
 pytestmark = pytest.mark.django_db
 
@@ -112,14 +112,12 @@ def test_the_screens_are_told(playing, actor, monkeypatch):
     assert clock and clock[-1]["stopped"] is True and clock[-1]["running"] is False
 
 
-def test_the_reopen_signal_brings_the_clock_back(playing, actor):
-    from tournament.status_signals import tournament_reopened
+def test_a_reopened_tournament_brings_the_clock_back(playing, actor):
+    from actions.tournaments import tournament_reopen
 
     t, _entries = playing
     tournament_status_set(tournament=t, status="finished", actor=actor)
-    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
-    t.refresh_from_db()
-    tournament_reopened.send(sender=Tournament, tournament=t, actor=actor)
+    t = tournament_reopen(tournament=t, actor=actor)
     state = clock_state_for(t)
     assert not state.stopped and not state.running
     assert t.events.filter(action="clock.reopen").count() == 1

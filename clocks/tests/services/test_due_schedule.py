@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from actions.tournaments import structure_replace_levels
 from clocks import ticker
 from clocks.models import Clock
 from clocks.selectors import clock_state_for
@@ -20,7 +21,7 @@ from clocks.services import (
     clocks_reschedule_some,
     next_due,
 )
-from tournament.services.tournaments import level_specs, structure_replace_levels
+from tournament.services.tournaments import level_specs
 
 pytestmark = pytest.mark.django_db
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import FloorError
 from displays.domain.views import Kind, Layout, Step
 from displays.models import Display, token_hash
 from displays.selectors import display_rows
@@ -15,10 +16,9 @@ from displays.services import (
     display_remove,
     display_rename,
 )
-from tournament.catalogue import check_message
-from tournament.errors import FloorError
+from live.catalogue import check_message
+from live.realtime import display_group
 from tournament.models import Event
-from tournament.realtime import display_group
 
 pytestmark = pytest.mark.django_db
 

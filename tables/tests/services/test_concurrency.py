@@ -10,13 +10,15 @@ import pytest
 from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 
+from actions.bust import BustReport, entries_bust
+from actions.registration import entry_register
+from actions.tables import hand_done
+from core.errors import FloorError
 from tables import services as svc
 from tables.models import SeatAssignment, Table
-from tournament.errors import FloorError
 from tournament.events import Actor
 from tournament.models import EntryStatus, Event
-from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.registration import entry_register, player_create
+from tournament.services.registration import player_create
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -63,7 +65,7 @@ def test_parallel_busts_moves_breaks_and_hands(make_tournament, register, actor)
                         )
                         if table is None:
                             continue
-                        svc.hand_done(table=table, actor=me)
+                        hand_done(table=table, actor=me)
                     elif action == "balance":
                         plan = svc.balance_plan(t)
                         if plan.moves:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from actions.bust import report_resolve
+from actions.tables import hand_done
+from core.errors import FloorError
 from tables import services as svc
 from tables.models import SeatAssignment, Table
-from tournament.errors import FloorError
 from tournament.models import EntryStatus, Status, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -48,9 +50,9 @@ def _blinds_after(order, one_table, actor):
     report = svc.report_bust(table=table, seat=4, stack_at_hand_start=None, actor=actor)
     for step in order:
         if step == "hand":
-            svc.hand_done(table=table, actor=actor, hand_number=table.hand_number)
+            hand_done(table=table, actor=actor, hand_number=table.hand_number)
         else:
-            svc.report_resolve(report=report, confirm=True, actor=actor)
+            report_resolve(report=report, confirm=True, actor=actor)
     table.refresh_from_db()
     return table.blinds()
 
@@ -69,10 +71,10 @@ def test_next_hand_is_the_same_whether_the_bust_is_confirmed_before_or_after_han
 def test_dismissed_report_after_hand_done_deals_the_player_in_again(one_table, actor):
     _t, table = one_table()
     report = svc.report_bust(table=table, seat=4, stack_at_hand_start=None, actor=actor)
-    svc.hand_done(table=table, actor=actor, hand_number=table.hand_number)
+    hand_done(table=table, actor=actor, hand_number=table.hand_number)
     table.refresh_from_db()
     assert table.big_blind_seat == 5
-    svc.report_resolve(report=report, confirm=False, actor=actor)
+    report_resolve(report=report, confirm=False, actor=actor)
     table.refresh_from_db()
     assert table.big_blind_seat == 4
 
@@ -84,8 +86,8 @@ def test_busts_of_one_hand_are_ranked_together_whatever_the_order_of_confirmatio
     e3, e7 = _seat(table, 3).entry, _seat(table, 7).entry
     svc.report_bust(table=table, seat=3, stack_at_hand_start=4000, actor=actor)
     later = svc.report_bust(table=table, seat=7, stack_at_hand_start=4000, actor=actor)
-    svc.hand_done(table=table, actor=actor, hand_number=table.hand_number)
-    svc.report_resolve(report=later, confirm=True, actor=actor)
+    hand_done(table=table, actor=actor, hand_number=table.hand_number)
+    report_resolve(report=later, confirm=True, actor=actor)
     e3.refresh_from_db()
     e7.refresh_from_db()
     assert (e3.place, e7.place) == (8, 9)
@@ -96,14 +98,14 @@ def test_a_late_report_of_a_recorded_hand_joins_its_ranking(one_table, register,
     _t, table = one_table("tda-de")
     e2, e5, e8 = (_seat(table, s).entry for s in (2, 5, 8))
     first = svc.report_bust(table=table, seat=2, stack_at_hand_start=500, actor=actor)
-    svc.report_resolve(report=first, confirm=True, actor=actor)
+    report_resolve(report=first, confirm=True, actor=actor)
     e2.refresh_from_db()
     assert e2.place == 9
-    svc.hand_done(table=table, actor=actor, hand_number=0)
+    hand_done(table=table, actor=actor, hand_number=0)
     table.refresh_from_db()
     # Seat 8 goes out in hand 1 and is confirmed before the late report of hand 0 arrives.
     eight = svc.report_bust(table=table, seat=8, stack_at_hand_start=100, actor=actor)
-    svc.report_resolve(report=eight, confirm=True, actor=actor)
+    report_resolve(report=eight, confirm=True, actor=actor)
     e8.refresh_from_db()
     assert e8.place == 8
     # The dealer reports seat 5, also out in hand 0, with the bigger stack.
@@ -111,7 +113,7 @@ def test_a_late_report_of_a_recorded_hand_joins_its_ranking(one_table, register,
     late.hand_number = 0
     late.button_seat = 1
     late.save(update_fields=["hand_number", "button_seat"])
-    svc.report_resolve(report=late, confirm=True, actor=actor)
+    report_resolve(report=late, confirm=True, actor=actor)
     for e in (e2, e5, e8):
         e.refresh_from_db()
     # Hand 0: seat 5 (3,000) above seat 2 (500); hand 1's bust moves up to 7th.

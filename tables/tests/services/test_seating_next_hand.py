@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from actions.bust import BustReport, entries_bust
+from core.errors import FloorError
 from tables import selectors
 from tables import services as svc
 from tables.domain.seating import next_hand_blinds
 from tables.models import KeepApart, ReportKind, SeatAssignment, Table, TableReport
-from tournament.errors import FloorError
 from tournament.models import Entry, EntryStatus, Event, Player
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = pytest.mark.django_db
 

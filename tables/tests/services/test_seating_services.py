@@ -3,12 +3,13 @@ from collections import Counter
 import pytest
 from django.db import connection
 
+from actions.bust import BustReport, entries_bust, report_resolve
+from actions.tables import hand_done
+from core.errors import FloorError
 from tables import services as svc
 from tables.domain.button import due_big_blind_next
 from tables.models import KeepApart, SeatAssignment, Table, TableReport
-from tournament.errors import FloorError
 from tournament.models import EntryStatus, Event
-from tournament.services.eliminations import BustReport, entries_bust
 
 
 @pytest.fixture
@@ -98,12 +99,12 @@ def test_hand_done_moves_the_button_and_releases_waiting_players(field, register
     svc.button_set(table=table, seat=seats[0], actor=actor)
     table.refresh_from_db()
     before = table.blinds()
-    svc.hand_done(table=table, actor=actor, hand_number=0)
+    hand_done(table=table, actor=actor, hand_number=0)
     table.refresh_from_db()
     assert table.hand_number == 1
     assert table.blinds().big_blind != before.big_blind
     # A repeated tap for the same hand is ignored.
-    svc.hand_done(table=table, actor=actor, hand_number=0)
+    hand_done(table=table, actor=actor, hand_number=0)
     table.refresh_from_db()
     assert table.hand_number == 1
 
@@ -142,7 +143,7 @@ def test_dealer_reports_a_bust_and_the_floor_confirms(field, actor):
         svc.report_bust(table=table, seat=row.seat, stack_at_hand_start=None, actor=actor)
     with pytest.raises(FloorError):
         svc.report_bust(table=table, seat=11, stack_at_hand_start=None, actor=actor)
-    svc.report_resolve(report=report, confirm=True, actor=actor)
+    report_resolve(report=report, confirm=True, actor=actor)
     row.entry.refresh_from_db()
     assert row.entry.status == EntryStatus.BUSTED
     assert TableReport.objects.get(pk=report.pk).resolution == "confirmed"

@@ -10,10 +10,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from actions.tables import hand_done
+from core.errors import Conflict, FloorError
+from live import realtime
 from tables import services as svc
 from tables.models import ShotClock, Table, TimeBank
-from tournament import realtime
-from tournament.errors import Conflict, FloorError
 from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -109,7 +110,7 @@ def test_stop_and_hand_done_make_the_clock_idle(table, actor):
     assert ShotClock.objects.get(table=table).started_at is None
     svc.shot_clock_start(table=table)
     svc.button_set(table=table, seat=_seat_of(table), actor=actor)
-    svc.hand_done(table=Table.objects.get(pk=table.pk), actor=actor)
+    hand_done(table=Table.objects.get(pk=table.pk), actor=actor)
     assert ShotClock.objects.get(table=table).started_at is None
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.errors import FloorError
+from core.errors import FloorError
 from tournament.events import Actor
 from tournament.services.archive import tournament_import
 

@@ -10,20 +10,18 @@ from __future__ import annotations
 import socket
 from typing import Any
 
+import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand
+
+from clocks.ticker import start_background_ticker
+from config.warmup import warm
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, sock: socket.socket | None = None) -> None:
     """Warm the process, start the in-process ticker (embedded) and serve until a signal."""
-    import uvicorn
-
-    from config.warmup import warm
-
     warm()  # what the first requests would load (config/warmup.py)
     if settings.FLOOR_TICKER == "inprocess":
-        from clocks.ticker import start_background_ticker
-
         start_background_ticker()
     config = uvicorn.Config(
         "config.asgi:application",
@@ -36,7 +34,7 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, sock: socket.socket | No
         ws_per_message_deflate=False,  # as the full stack (docker-compose.yml)
         # uvicorn believes X-Forwarded-For from 127.0.0.1 by default, so anyone on this
         # machine could name any address: Floor reads the header itself, from
-        # FLOOR_TRUSTED_PROXIES only (tournament/ratelimit.py client_address).
+        # FLOOR_TRUSTED_PROXIES only (core/ratelimit.py client_address).
         proxy_headers=False,
         # The venue's server tells nobody on the LAN what it runs.
         server_header=False,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from tournament.errors import FloorError
+from actions.bust import BustReport, bust_undo_last, entries_bust
+from core.errors import FloorError
 from tournament.models import Entry, Event, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import deals
-from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
 
 pytestmark = pytest.mark.django_db
 

@@ -11,20 +11,16 @@ from django.db.models import Sum
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournament.errors import FloorError
+from actions import corrections as commands
+from actions.bust import BustReport, entries_bust
+from actions.registration import entry_register, player_register
+from core.errors import FloorError
+from eventlog.words import event_sentence
 from tournament.models import EntryStatus, Player, Purchase, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import corrections
 from tournament.services.deals import prize_paid
-from tournament.services.eliminations import BustReport, entries_bust
-from tournament.services.registration import (
-    entry_purchase,
-    entry_register,
-    player_create,
-    player_register,
-    registration_close,
-)
-from tournament.templatetags.events import event_sentence
+from tournament.services.registration import entry_purchase, player_create, registration_close
 
 # Every counter the database keeps agrees with a full recount after each test.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("counters_agree")]
@@ -93,7 +89,7 @@ def test_void_before_the_start_refunds_and_is_undone_exactly(make_tournament, re
     a = register(t, "Anna Schäfer")
     register(t, "Ben Weber")
     before = _state(t)
-    event = corrections.entry_void(entry=a, actor=actor)
+    event = commands.entry_void(entry=a, actor=actor)
     a.refresh_from_db()
     assert a.status == EntryStatus.UNREGISTERED
     numbers = tournament_numbers(t)
@@ -102,11 +98,11 @@ def test_void_before_the_start_refunds_and_is_undone_exactly(make_tournament, re
     assert event_sentence(event) == (
         "Correction: registration of Anna Schäfer (#1) voided, buy-in refunded"
     )
-    undo = corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+    undo = commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
     assert _state(t) == before
     assert "Correction undone" in event_sentence(undo)
     with pytest.raises(FloorError, match="undone already"):
-        corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+        commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
 
 
 def test_void_after_the_start_frees_the_seat_and_moves_places(running, actor):
@@ -120,7 +116,7 @@ def test_void_after_the_start_frees_the_seat_and_moves_places(running, actor):
     table = seat.table
     seated = table.players
     before = _state(t)
-    event = corrections.entry_void(entry=wrong, actor=actor)
+    event = commands.entry_void(entry=wrong, actor=actor)
     numbers = tournament_numbers(t)
     assert numbers.entries == 11 and numbers.players_left == 10
     assert numbers.prize_pool == 11 * 10000
@@ -131,7 +127,7 @@ def test_void_after_the_start_frees_the_seat_and_moves_places(running, actor):
     assert table.players == seated - 1
     assert sum(payout_amounts(t)) == numbers.prize_pool
     assert event.payload["seat"]["seat"] == seat.seat
-    corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+    commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
     assert _state(t) == before
 
 
@@ -139,12 +135,12 @@ def test_void_with_the_money_moved_keeps_the_pool(running, actor):
     t, entries = running
     pool = tournament_numbers(t).prize_pool
     before = _state(t)
-    event = corrections.entry_void(entry=entries[3], actor=actor, move_to=entries[4].number)
+    event = commands.entry_void(entry=entries[3], actor=actor, move_to=entries[4].number)
     assert tournament_numbers(t).prize_pool == pool
     assert entries[4].purchases.count() == 2
     assert "money moved to #5" in event_sentence(event)
     _pool_is_the_purchases(t)
-    corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+    commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
     assert _state(t) == before
 
 
@@ -152,23 +148,23 @@ def test_void_refusals(running, actor):
     t, entries = running
     entries_bust(tournament=t, busts=[BustReport(entry=entries[0])], actor=actor)
     with pytest.raises(FloorError, match="undo that bust first"):
-        corrections.entry_void(entry=entries[0], actor=actor)
+        commands.entry_void(entry=entries[0], actor=actor)
     with pytest.raises(FloorError, match="another entry"):
-        corrections.entry_void(entry=entries[1], actor=actor, move_to=entries[1].number)
+        commands.entry_void(entry=entries[1], actor=actor, move_to=entries[1].number)
     with pytest.raises(FloorError, match="no entry #999"):
-        corrections.entry_void(entry=entries[1], actor=actor, move_to=999)
+        commands.entry_void(entry=entries[1], actor=actor, move_to=999)
 
 
 def test_undo_of_a_void_is_refused_when_the_seat_was_given_away(running, actor, register):
     from tables.models import SeatAssignment
 
     t, entries = running
-    event = corrections.entry_void(entry=entries[2], actor=actor)
+    event = commands.entry_void(entry=entries[2], actor=actor)
     seat = event.payload["seat"]
     late = register(t, "Spät Kommer")
     SeatAssignment.objects.filter(entry=late).update(table_id=seat["table"], seat=seat["seat"])
     with pytest.raises(FloorError, match="has been given to #13"):
-        corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+        commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
     assert t.entries.get(pk=entries[2].pk).status == EntryStatus.UNREGISTERED
 
 
@@ -185,9 +181,9 @@ def test_void_of_a_paid_place_is_corrected_like_a_bust_undo(make_tournament, reg
     prize_paid(tournament=t, entry_id=third.pk, actor=actor)
     # Voiding one of the three still in makes the fourth place the third (another prize).
     with pytest.raises(FloorError, match="paid already") as refused:
-        corrections.entry_void(entry=entries[6], actor=actor)
+        commands.entry_void(entry=entries[6], actor=actor)
     assert refused.value.code == "paid"
-    event = corrections.entry_void(entry=entries[6], actor=actor, correct_payments=True)
+    event = commands.entry_void(entry=entries[6], actor=actor, correct_payments=True)
     third.refresh_from_db()
     assert third.place == 3 and third.paid_amount > 0
     assert t.events.filter(action="payout.correction").exists()
@@ -200,11 +196,11 @@ def test_a_voided_alternate_place_goes_back_on_undo(make_tournament, register, a
     a, b, c = register(t), register(t), register(t)
     assert c.status == EntryStatus.ALTERNATE
     before = _state(t)
-    event = corrections.entry_void(entry=a, actor=actor)
+    event = commands.entry_void(entry=a, actor=actor)
     c.refresh_from_db()
     assert c.status == EntryStatus.ACTIVE
     assert event.payload["promoted"]["number"] == c.number
-    corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+    commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
     assert _state(t) == before
     assert b.pk
 
@@ -218,7 +214,7 @@ def test_another_person_takes_the_entry_and_back(running, actor):
     assert entry.player.name == "Anna Schäfer" and entry.number == 2
     assert entry.purchases.count() == 1 and hasattr(entry, "seat")
     assert event_sentence(event) == ("Correction: #2 belongs to Anna Schäfer, not Spieler Nummer1")
-    corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+    commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
     assert _state(t) == before
     assert not Player.objects.filter(name="Anna Schäfer").exists()
 
@@ -242,7 +238,7 @@ def test_a_misspelt_name_is_fixed_and_the_search_follows(running, actor):
     assert player.display_name == "Anna S."  # the display name made from the name follows
     assert list(entry_search(t, "schaefer")) == [entries[0]]
     assert "“Anna Schäfer”, not “Spieler Nummer0”" in event_sentence(event)
-    corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+    commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
     assert _state(t) == before
     player.refresh_from_db()
     with pytest.raises(FloorError, match="unchanged"):
@@ -258,7 +254,7 @@ def test_a_rebuy_on_the_wrong_entry_moves_and_back(running, actor):
     assert entries[1].purchases.filter(kind="rebuy").count() == 1
     assert tournament_numbers(t).prize_pool == pool
     assert event_sentence(event) == "Correction: rebuy moved from #1 to #2"
-    corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+    commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
     assert _state(t) == before
 
 
@@ -268,7 +264,7 @@ def test_undo_is_refused_after_a_later_change(running, actor):
     event = corrections.purchase_move(purchase=rebuy, to_number=2, actor=actor)
     corrections.purchase_move(purchase=rebuy, to_number=3, actor=actor)
     with pytest.raises(FloorError, match="moved or refunded again"):
-        corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+        commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
 
 
 def test_the_same_registration_key_registers_once(make_tournament, actor):
@@ -316,9 +312,7 @@ def test_the_prize_pool_is_the_purchases_still_counted(seed, make_tournament, ac
                 entry_purchase(entry=rng.choice(live), kind="rebuy", actor=actor)
             elif roll < 0.55 and live:
                 move = rng.choice(counted).number if rng.random() < 0.4 else None
-                done.append(
-                    corrections.entry_void(entry=rng.choice(live), actor=actor, move_to=move)
-                )
+                done.append(commands.entry_void(entry=rng.choice(live), actor=actor, move_to=move))
             elif roll < 0.7:
                 bought = list(Purchase.objects.filter(entry__tournament=t, refunded=False))
                 if bought and counted:
@@ -333,7 +327,7 @@ def test_the_prize_pool_is_the_purchases_still_counted(seed, make_tournament, ac
                 event = rng.choice(done)
                 before = _state(t)
                 try:
-                    corrections.correction_undo(tournament=t, event_id=event.pk, actor=actor)
+                    commands.correction_undo(tournament=t, event_id=event.pk, actor=actor)
                 except FloorError:
                     assert _state(t) == before
         except FloorError:

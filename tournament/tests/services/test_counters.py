@@ -7,13 +7,15 @@ import random
 import pytest
 from django.db.models import Count, Q, Sum
 
+from actions.bust import BustReport, bust_undo_last, entries_bust
+from actions.registration import entry_register, entry_unregister
+from actions.tables import hand_done
 from tables import services as svc
 from tables.models import SeatAssignment, Table
 from tournament import counters
 from tournament.models import EntryStatus, Purchase, Tournament
 from tournament.services.archive import tournament_export, tournament_import
-from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
-from tournament.services.registration import entry_purchase, entry_register, entry_unregister
+from tournament.services.registration import entry_purchase
 
 # After each test, `floor_recount --check` agrees too (tournament/counters.py `check`).
 pytestmark = pytest.mark.usefixtures("counters_agree")
@@ -78,7 +80,7 @@ def test_draw_balance_break_bust_undo_final(running, register, actor):
     register(t)  # a late entry is seated
     assert_counts_true(t)
     for table in Table.objects.filter(tournament=t, is_open=True):
-        svc.hand_done(table=table, actor=actor)
+        hand_done(table=table, actor=actor)
     for _ in range(6):
         row = SeatAssignment.objects.filter(table__tournament=t).order_by("table__number").first()
         entries_bust(tournament=t, busts=[BustReport(entry=row.entry)], actor=actor)
@@ -134,7 +136,7 @@ def test_random_mix_keeps_the_counts(running, register, actor):
     t = running(40)
     svc.seats_draw(tournament=t, actor=actor)
     for table in Table.objects.filter(tournament=t, is_open=True):
-        svc.hand_done(table=table, actor=actor)
+        hand_done(table=table, actor=actor)
     for _ in range(40):
         t.refresh_from_db()
         choice = rng.random()
@@ -153,7 +155,7 @@ def test_random_mix_keeps_the_counts(running, register, actor):
                 svc.balance_apply(tournament=t, signature=plan.signature, actor=actor)
         else:
             table = rng.choice(list(Table.objects.filter(tournament=t, is_open=True)))
-            svc.hand_done(table=table, actor=actor)
+            hand_done(table=table, actor=actor)
         assert_counts_true(t)
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from tournament.errors import FloorError
+from actions.bust import BustReport, bust_undo_last, entries_bust
+from actions.tournaments import tournament_reopen, tournament_status_set
+from core.errors import FloorError
 from tournament.models import EntryStatus, Status
 from tournament.selectors import payout_amounts
-from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
-from tournament.services.tournaments import tournament_reopen, tournament_status_set
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from actions.bust import BustReport, entries_bust
 from tournament.models import Status, Tournament
-from tournament.public_selectors import final_results
+from tournament.results import final_results
 from tournament.services.deals import DealInput, deal_record, players_left
-from tournament.services.eliminations import BustReport, entries_bust
 
 pytestmark = pytest.mark.django_db
 

@@ -10,11 +10,12 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from actions.bust import BustReport, bust_undo_last, entries_bust
+from actions.tables import hand_done
 from tables import services as svc
 from tables.models import SeatAssignment, Table
 from tournament import counters
 from tournament.models import Tournament
-from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +68,7 @@ def test_a_night_played_through_the_services_checks_clean(seated, register, acto
     t = seated(30)
     other = seated(5)
     for table in Table.objects.filter(tournament=t, is_open=True):
-        svc.hand_done(table=table, actor=actor)
+        hand_done(table=table, actor=actor)
     register(t)  # a late entry, seated at once
     for _ in range(8):
         row = SeatAssignment.objects.filter(table__tournament=t).order_by("table__number").first()

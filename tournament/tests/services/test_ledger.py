@@ -10,12 +10,14 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from tournament.errors import FloorError
+from actions import registration as registering
+from actions.bust import BustReport, bust_undo_last, entries_bust
+from actions.corrections import correction_undo, entry_void
+from actions.registration import entry_unregister
+from core.errors import FloorError
 from tournament.ledger_selectors import day_cages, tournament_cage
 from tournament.models import Event, LedgerLine
 from tournament.services import deals, ledger, registration
-from tournament.services.corrections import correction_undo, entry_void
-from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
 
 pytestmark = pytest.mark.usefixtures("counters_agree")
 
@@ -26,14 +28,14 @@ def _player(actor, name):
 
 def test_every_purchase_refund_and_payout_is_a_line_with_its_method(make_tournament, actor):
     t = make_tournament(status="registering", rebuys_max=1, rebuy_price=5000, rebuy_fee=500)
-    card = registration.entry_register(
+    card = registering.entry_register(
         tournament=t, player=_player(actor, "Karl Karte"), actor=actor, method="card"
     )
-    cash = registration.entry_register(
+    cash = registering.entry_register(
         tournament=t, player=_player(actor, "Bea Bar"), actor=actor, method="cash"
     )
     registration.entry_purchase(entry=cash, kind="rebuy", actor=actor, method="transfer")
-    registration.entry_unregister(entry=card, actor=actor)
+    entry_unregister(entry=card, actor=actor)
     rows = list(t.ledger.order_by("id").values_list("kind", "method", "amount", "prizes", "fees"))
     assert rows == [
         ("buyin", "card", 11000, 10000, 1000),
@@ -50,7 +52,7 @@ def test_a_missing_or_unknown_method_is_refused_and_nothing_is_written(make_tour
     t = make_tournament(status="registering")
     for bad in ("", "cheque", None):
         with pytest.raises(FloorError):
-            registration.player_register(tournament=t, name="Ida Ohne", actor=actor, method=bad)
+            registering.player_register(tournament=t, name="Ida Ohne", actor=actor, method=bad)
     assert t.entries.count() == 0 and LedgerLine.objects.count() == 0
 
 
@@ -168,7 +170,7 @@ def test_staff_fee_house_money_overlay_comps_and_seats_reconcile_to_the_cent(
     )
     methods = ["cash", "cash", "card", "comp", "voucher", "satellite"]
     for n, method in enumerate(methods):
-        registration.entry_register(
+        registering.entry_register(
             tournament=t, player=_player(actor, f"Gast Nummer{n}"), actor=actor, method=method
         )
     cage = tournament_cage(t)
@@ -186,7 +188,7 @@ def test_a_void_refunds_through_the_ledger_and_its_undo_takes_the_money_back(
     make_tournament, actor
 ):
     t = make_tournament(status="registering")
-    e = registration.entry_register(
+    e = registering.entry_register(
         tournament=t, player=_player(actor, "Vera Void"), actor=actor, method="card"
     )
     event = entry_void(entry=e, actor=actor)
@@ -266,7 +268,7 @@ def test_the_cage_writes_every_amount_below_zero_one_way(client, director, make_
     import re
 
     t = make_tournament(status="registering", house_contribution=10_000)
-    registration.entry_register(
+    registering.entry_register(
         tournament=t, player=_player(actor, "Mia Minus"), actor=actor, method="cash"
     )
     ledger.cash_difference(

@@ -8,18 +8,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from actions.bust import BustReport, bust_undo_last, entries_bust
+from actions.registration import entry_register
+from core.errors import FloorError
 from tournament.domain.eliminations import places_are_complete
-from tournament.errors import FloorError
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts
 from tournament.services.deals import desk_totals, owed, prize_paid
-from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
-from tournament.services.registration import (
-    entry_register,
-    player_create,
-    registration_close,
-    registration_reopen,
-)
+from tournament.services.registration import player_create, registration_close, registration_reopen
 
 pytestmark = pytest.mark.django_db
 
@@ -143,7 +139,7 @@ def test_registration_closed_by_the_clock_makes_places_final(make_tournament, re
     Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
     t.refresh_from_db()
     clock_command(tournament=t, kind="start", actor=actor, now=timezone.now())
-    from tournament.services.registration import field_is_final
+    from tournament.field import field_is_final
 
     # Level 1 lasts 20 minutes: late registration is open in it and closed after it.
     assert not field_is_final(t, timezone.now())

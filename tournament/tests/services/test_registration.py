@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tournament.errors import FloorError
+from actions import registration as registering
+from core.errors import FloorError
 from tournament.models import EntryStatus, Event, Purchase
 from tournament.selectors import tournament_numbers
 from tournament.services import registration
@@ -47,14 +48,14 @@ def test_registration_closed_while_planned(make_tournament, register):
 def test_no_second_live_entry(make_tournament, actor):
     t = make_tournament(status="registering", max_entries_per_player=3)
     player = registration.player_create(name="Clara Braun", actor=actor)
-    registration.entry_register(tournament=t, player=player, actor=actor)
+    registering.entry_register(tournament=t, player=player, actor=actor)
     with pytest.raises(FloorError, match="live entry"):
-        registration.entry_register(tournament=t, player=player, actor=actor)
+        registering.entry_register(tournament=t, player=player, actor=actor)
     assert t.entries.count() == 1
 
 
 def test_reentry_after_bust_within_limit(make_tournament, actor, register):
-    from tournament.services.eliminations import BustReport, entries_bust
+    from actions.bust import BustReport, entries_bust
 
     t = make_tournament(
         status="running",
@@ -64,16 +65,16 @@ def test_reentry_after_bust_within_limit(make_tournament, actor, register):
     )
     start_clock(t, 1)
     player = registration.player_create(name="David Koch", actor=actor)
-    first = registration.entry_register(tournament=t, player=player, actor=actor)
+    first = registering.entry_register(tournament=t, player=player, actor=actor)
     register(t)
     register(t)
     entries_bust(tournament=t, busts=[BustReport(entry=first)], actor=actor)
-    again = registration.entry_register(tournament=t, player=player, actor=actor)
+    again = registering.entry_register(tournament=t, player=player, actor=actor)
     assert again.is_reentry
     assert again.purchases.get().kind == "reentry"
     entries_bust(tournament=t, busts=[BustReport(entry=again)], actor=actor)
     with pytest.raises(FloorError):
-        registration.entry_register(tournament=t, player=player, actor=actor)
+        registering.entry_register(tournament=t, player=player, actor=actor)
 
 
 def test_late_registration_closes_after_the_level(make_tournament, register):
@@ -94,7 +95,7 @@ def test_capacity_makes_alternates_and_refund_promotes(make_tournament, register
     c = register(t)
     assert c.status == EntryStatus.ALTERNATE
     assert c.alternate_position == 1
-    registration.entry_unregister(entry=a, actor=actor)
+    registering.entry_unregister(entry=a, actor=actor)
     c.refresh_from_db()
     assert c.status == EntryStatus.ACTIVE
     assert tournament_numbers(t).entries == 2
@@ -103,14 +104,14 @@ def test_capacity_makes_alternates_and_refund_promotes(make_tournament, register
 def test_unregister_refunds_before_start_only(make_tournament, register, actor):
     t = make_tournament(status="registering")
     e = register(t)
-    registration.entry_unregister(entry=e, actor=actor)
+    registering.entry_unregister(entry=e, actor=actor)
     assert Purchase.objects.get(entry=e).refunded
     assert tournament_numbers(t).prize_pool == 0
     t2 = make_tournament(name="Running", status="running", late_registration_until_level=3)
     start_clock(t2, 1)
     e2 = register(t2)
     with pytest.raises(FloorError):
-        registration.entry_unregister(entry=e2, actor=actor)
+        registering.entry_unregister(entry=e2, actor=actor)
     e2.refresh_from_db()
     assert e2.status == EntryStatus.ACTIVE
 

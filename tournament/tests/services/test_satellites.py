@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from actions.bust import BustReport, bust_undo_last, entries_bust
+from actions.tournaments import tournament_reopen
 from tournament.models import Entry, Status, Tournament
 from tournament.selectors import payout_amounts, satellite_seats, tournament_numbers
-from tournament.services.eliminations import BustReport, bust_undo_last, entries_bust
-from tournament.services.tournaments import tournament_reopen
 
 pytestmark = pytest.mark.django_db
 

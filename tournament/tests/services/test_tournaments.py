@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from core.errors import FloorError
 from tournament.domain.structure import LevelSpec
-from tournament.errors import FloorError
 from tournament.models import Event, Status, Tournament
 from tournament.services import payouts, tournaments
 

@@ -29,6 +29,7 @@ from config.env import env_str
 from tournament.management.commands.floor_serve import serve
 from venue import first_start
 from venue.lock import FileLock, VarDirLock
+from venue.mdns import Announcement, name_taken_elsewhere
 from venue.network import (
     ALL,
     VenueError,
@@ -293,8 +294,6 @@ class Command(BaseCommand):
 
     def _announce(self, label: str, port: int, host: str, addresses: list[str]) -> Any:
         try:
-            from venue.mdns import Announcement, name_taken_elsewhere
-
             announced = addresses if host == ALL else [host.strip("[]")]
             theirs = name_taken_elsewhere(label, addresses)
             if theirs:

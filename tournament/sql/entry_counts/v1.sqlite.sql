@@ -1,0 +1,7 @@
+-- entry_counts v1 (sqlite), first installed by tournament 0005.
+
+CREATE TRIGGER floor_entry_added AFTER INSERT ON tournament_entry BEGIN UPDATE tournament_tournament SET players_left = players_left + (NEW.status = 'active'), entries_counted = entries_counted + (NEW.status NOT IN ('unregistered', 'alternate')), alternates_waiting = alternates_waiting + (NEW.status = 'alternate') WHERE id = NEW.tournament_id; END;
+
+CREATE TRIGGER floor_entry_removed AFTER DELETE ON tournament_entry BEGIN UPDATE tournament_tournament SET players_left = players_left - (OLD.status = 'active'), entries_counted = entries_counted - (OLD.status NOT IN ('unregistered', 'alternate')), alternates_waiting = alternates_waiting - (OLD.status = 'alternate') WHERE id = OLD.tournament_id; END;
+
+CREATE TRIGGER floor_entry_changed AFTER UPDATE OF status, tournament_id ON tournament_entry BEGIN UPDATE tournament_tournament SET players_left = players_left - (OLD.status = 'active'), entries_counted = entries_counted - (OLD.status NOT IN ('unregistered', 'alternate')), alternates_waiting = alternates_waiting - (OLD.status = 'alternate') WHERE id = OLD.tournament_id; UPDATE tournament_tournament SET players_left = players_left + (NEW.status = 'active'), entries_counted = entries_counted + (NEW.status NOT IN ('unregistered', 'alternate')), alternates_waiting = alternates_waiting + (NEW.status = 'alternate') WHERE id = NEW.tournament_id; END;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -10,6 +11,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db.backends.signals import connection_created
+from django.dispatch import receiver
 from django.utils import timezone
 
 from tests.services import CI
@@ -46,9 +49,74 @@ LONGEST_FIRST = (
 )
 
 
+# `floor.py test --fast` (the inner loop) runs the property tests with at most this many
+# examples each; the full command runs each with its own number.
+FAST_EXAMPLES = 10
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+    if os.environ.get("FLOOR_FAST") == "1":
+        _fewer_examples(items)
+
+
+if os.environ.get("FLOOR_FAST") == "1" and settings.SQLITE_PASS:
+
+    @pytest.fixture(scope="session")
+    def django_db_modify_db_settings(request: Any) -> None:
+        """The fast loop's database is kept in a file between runs (tests/fastdb.py)."""
+        from tests import fastdb
+
+        worker = getattr(request.config, "workerinput", {}).get("workerid", "main")
+        settings.DATABASES["default"]["TEST"]["NAME"] = str(fastdb.database(worker))
+
+    @pytest.fixture(scope="session")
+    def django_db_keepdb() -> bool:
+        return True
+
+    def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
+        from tests import fastdb
+
+        fastdb.finished(int(exitstatus))
+
+
+def _fewer_examples(items: list[pytest.Item]) -> None:
+    from hypothesis import settings as hypothesis_settings
+
+    for item in items:
+        obj = getattr(item, "obj", None)
+        test = getattr(obj, "__func__", obj)  # a method's function
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and own.max_examples > FAST_EXAMPLES:
+            # Read by Hypothesis when the test runs (hypothesis/core.py).
+            test._hypothesis_internal_use_settings = hypothesis_settings(  # type: ignore[union-attr]
+                own, max_examples=FAST_EXAMPLES
+            )
+
+
+@receiver(connection_created)
+def _commit_without_waiting_for_the_disk(connection: Any, **kwargs: Any) -> None:
+    """A test database need not outlive a crash: on PostgreSQL a commit does not wait for its
+    write-ahead log to reach the disk (2-9 ms a commit on the machines the suite runs on, a
+    tenth of a millisecond without), for the tests' connections and their servers' threads. What
+    a commit makes visible, and when, is unchanged."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET synchronous_commit TO off")
+    elif connection.vendor == "sqlite" and connection.settings_dict["NAME"] != ":memory:":
+        # The fast loop's database in a file (tests/fastdb.py): no waiting for the disk either.
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA synchronous = OFF")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _quick_flush() -> None:
+    """After a transactional test on PostgreSQL only the tables that hold rows are emptied
+    (tests/flush.py): the next test starts from the database Django's flush would leave."""
+    from tests import flush
+
+    flush.install()
 
 
 @pytest.fixture(autouse=True)

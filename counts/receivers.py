@@ -7,7 +7,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from counts.selectors import stacks_for_deal
-from tournament.money_views import deal_stacks_wanted
+from tournament.signals import deal_stacks_wanted
 
 
 @receiver(deal_stacks_wanted)

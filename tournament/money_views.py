@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.dispatch import Signal
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import number_format
@@ -20,12 +19,8 @@ from tournament.events import Actor
 from tournament.models import DealShare, Entry, Status
 from tournament.selectors import tournament_numbers
 from tournament.services import deals as svc
+from tournament.signals import deal_stacks_wanted
 from tournament.views import console_context, get_tournament
-
-# The deal calculator asks for stacks it knows: arguments `tournament`, `entry_ids`; a receiver
-# answers {entry id: chips} (counts/receivers.py: the latest chip counts). The tournament app
-# imports no app above it; whoever knows the stacks answers.
-deal_stacks_wanted = Signal()
 
 
 def _known_stacks(tournament: Any, entries: list[Entry]) -> dict[int, int]:

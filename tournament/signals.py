@@ -1,7 +1,11 @@
 """A staff account that is disabled or loses its role loses access at once: HTTP requests are
 refused from the next one on (Django checks `is_active` and the roles on every request), and
 its open console websockets are told to close here. A player's search key follows the name on
-every save, imports included. A login locked out by django-axes is written to the event log."""
+every save, imports included. A login locked out by django-axes is written to the event log.
+
+One signal is the tournament app's own: the deal calculator asks who knows the players' stacks
+(`deal_stacks_wanted`). The tournament app knows no app that keeps stacks (the chip counts sit
+beside it and read its entries), so it asks without knowing who answers."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from typing import Any
 from axes.signals import user_locked_out
 from django.contrib.auth import get_user_model
 from django.db.models.signals import m2m_changed, post_save, pre_save
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from core.login import lock_ends_at
 from core.roles import STAFF_ROLES
@@ -22,6 +26,10 @@ from tournament.models import Player
 
 User = get_user_model()
 log = logging.getLogger("floor.login")
+
+# The deal calculator asks for stacks it knows: arguments `tournament`, `entry_ids`; a receiver
+# answers {entry id: chips} (counts/receivers.py: the latest chip counts).
+deal_stacks_wanted = Signal()
 
 
 @receiver(post_save, sender=User)

@@ -15,8 +15,8 @@ the floor (`report_resolve`) and a disqualification (actions/penalties.py) all c
      tournament, the event-log line `entry.bust` (tournament);
    - a finished tournament stops its clock (clocks);
    - while the field still grows, the first alternate waiting takes the freed place
-     (tournament; once seats are drawn the tables app seats them, through
-     `entry_joined_field`, see actions/receivers.py).
+     (tournament; once seats are drawn the tables app seats them:
+     `actions.registration.alternate_promote_next`).
 3. **Notify**, each message built when the transaction commits and only while someone listens:
    - the bubble or the money reached, spoken in the room (clocks);
    - the board to every screen of the tournament (players left, average, prize pool, results);

@@ -13,16 +13,12 @@ from django.utils.translation import gettext as _
 
 from core.errors import FloorError
 from tables.models import SeatAssignment, Table
+from tables.services.seats import seats_free
 
 
 def entry_seat_release(*, entry_id: int) -> list[int]:
     """Free the entry's seat, if it has one; returns the tables whose seats were freed."""
-    freed = list(
-        SeatAssignment.objects.filter(entry_id=entry_id).values_list("table_id", flat=True)
-    )
-    if freed:
-        SeatAssignment.objects.filter(entry_id=entry_id).delete()
-    return freed
+    return [table_id for table_id, _seat in seats_free(entry_ids=[entry_id]).values()]
 
 
 def entry_seat_free(*, entry_id: int) -> dict[str, Any] | None:
@@ -66,7 +62,7 @@ def seat_give_back_check(*, seat: dict[str, Any], besides: int | None) -> None:
 
 def entry_seat_clear(*, entry_id: int) -> None:
     """The entry leaves its seat, if it has one (an alternate going back into the line)."""
-    SeatAssignment.objects.filter(entry_id=entry_id).delete()
+    seats_free(entry_ids=[entry_id])
 
 
 def seat_give_back(*, entry_id: int, seat: dict[str, Any]) -> None:

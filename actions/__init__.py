@@ -1,8 +1,11 @@
-"""The layer above the apps: what one app's change makes the others do.
+"""The layer above the apps: one command per action that spans apps.
 
-The apps below (tournament, tables, clocks, rules_engine) never import each other's services
-(import-linter contracts in pyproject.toml). When a change in one app must be followed by work
-in another, the app sends a signal declared in its own signals module, inside the transaction
-that made the change, and a receiver here calls the other app's service in that same
-transaction. docs/architecture.md lists every flow.
+Each command is a module-level function shaped check → do → notify: it takes the tournament's
+lock and refuses what cannot be, calls each app's services in turn inside one transaction (each
+app writes only its own tables), then tells the screens. The pages, the API, sockets, tasks and
+the demo call the commands; the apps never import each other's services (import-linter contracts
+in pyproject.toml). Also here: what reads or writes across apps without being an app's own
+concern: a tournament's archive (`archive.py`), the results page with league points
+(`views.py`), the dealer tablet's chip counts (`dealer_counts.py`), the one signal receiver left
+(`receivers.py`). docs/architecture.md has the table of commands.
 """

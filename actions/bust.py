@@ -38,6 +38,7 @@ from clocks.announcements import announce_bubble
 from clocks.services import clock_stop
 from tables.live import notify_tables
 from tables.models import TableReport
+from tables.selectors import where_entries_sit
 from tables.services.reports import report_resolve_begin, report_resolve_finish
 from tables.services.seats import seats_free, seats_give_back
 from tournament.events import Actor
@@ -55,7 +56,7 @@ def entries_bust(
 ) -> list[Entry]:
     """Bust one entry, or several out in the same hand; returns them by place."""
     # Check: locked, refused or ranked and priced; nothing written.
-    plan = eliminations.bust_check(tournament=tournament, busts=busts)
+    plan = eliminations.bust_check(tournament=tournament, busts=busts, where_sat=where_entries_sit)
 
     # Do: the seats (tables), the finishes and the log line (tournament), the clock, the
     # alternate.

@@ -11,27 +11,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import FloorError
-from rules_engine.domain.rulesets import Ruleset, ruleset, version_in_force
 from rules_engine.domain.show_order import FirstBecause, ShowOrderError, show_order
 from rules_engine.models import Penalty
 from rules_engine.words import facts_reason
-from tournament.models import Tournament
-
-
-def tournament_version(tournament: Tournament) -> str:
-    """The version of its ruleset the tournament plays under: the one it recorded, or the newest
-    when it recorded none (tournaments made before versions were kept)."""
-    try:
-        return version_in_force(tournament.ruleset, tournament.ruleset_version)
-    except KeyError as exc:
-        raise FloorError(
-            _("The tournament's ruleset is not available: %(reason)s") % {"reason": exc}
-        ) from exc
-
-
-def tournament_ruleset(tournament: Tournament) -> Ruleset:
-    """The ruleset in force for the tournament, in the tournament's version."""
-    return ruleset(tournament.ruleset, tournament_version(tournament))
+from tournament.selectors import (  # noqa: F401  (read here too)
+    tournament_ruleset,
+    tournament_version,
+)
 
 
 def _seat_list(value: Any, what: str) -> list[int]:

@@ -12,7 +12,6 @@ from django.db import connection
 from django.db.models import F, Max, Min, Sum
 from django.utils import timezone
 
-from rules_engine.selectors import tournament_ruleset
 from tables.domain.button import Blinds
 from tables.domain.seating import (
     BalancePlan,
@@ -46,6 +45,7 @@ from tables.models import ShotClock as ShotClockRow
 from tournament.live import board_version
 from tournament.models import Status, Tournament
 from tournament.public_selectors import initials, names_withheld
+from tournament.selectors import tournament_ruleset
 
 T = TypeVar("T")
 

@@ -14,6 +14,7 @@ from core.inputs import search_text, whole_number_or_none
 from core.links import public_url
 from core.qr import qr_svg
 from core.ratelimit import allow
+from tables.lookup import seat_by_number
 from tournament.domain.levels import level_reached
 from tournament.field import field_final_by_row, field_is_final
 from tournament.live import seat_view
@@ -23,7 +24,6 @@ from tournament.public_selectors import (
     entry_by_token,
     find_seats_by_name,
     public_seat,
-    seat_by_number,
 )
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.validation import SettingsBroken

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
+from core.errors import FloorError
 from core.inputs import search_text, whole_number_or_none
+from rules_engine.domain.rulesets import Ruleset, ruleset, version_in_force
 from tournament.domain.collation import by_name
 from tournament.domain.ledger import LedgerError, Pool, pool_of
 from tournament.domain.names import query_words
@@ -209,3 +211,21 @@ def event_renumbered(*, event: Event) -> bool:
     return Event.objects.filter(
         tournament=event.tournament_id, action=IMPORT_RENUMBERED, pk__gt=event.pk
     ).exists()
+
+
+# Which rulebook, in which version, the tournament plays by: a setting of the tournament, read
+# by the tables (the balancing rules, the dealer's tablet) and the rules engine.
+def tournament_version(tournament: Tournament) -> str:
+    """The version of its ruleset the tournament plays under: the one it recorded, or the newest
+    when it recorded none (tournaments made before versions were kept)."""
+    try:
+        return version_in_force(tournament.ruleset, tournament.ruleset_version)
+    except KeyError as exc:
+        raise FloorError(
+            _("The tournament's ruleset is not available: %(reason)s") % {"reason": exc}
+        ) from exc
+
+
+def tournament_ruleset(tournament: Tournament) -> Ruleset:
+    """The ruleset in force for the tournament, in the tournament's version."""
+    return ruleset(tournament.ruleset, tournament_version(tournament))

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from actions import tournaments as commands
+from actions.archive import tournament_export
 from clocks.selectors import clock_state_for
 from core.csvexport import csv_response
 from core.errors import FloorError
@@ -46,7 +47,6 @@ from tournament.forms import (
 from tournament.models import Status, Structure, Tournament
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.services import tournaments as svc
-from tournament.services.archive import tournament_export
 from tournament.services.privacy import contact_read_record
 from tournament.structure_words import row_name, structure_error_text
 from tournament.templatetags.levels import until_texts

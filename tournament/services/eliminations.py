@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import secrets
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 
 from core import figures
 from core.errors import FloorError
-from tables.selectors import where_entries_sit
 from tournament.domain.bounties import BountyError, award
 from tournament.domain.eliminations import (
     Bust,
@@ -40,6 +39,10 @@ from tournament.selectors import (
     tournament_numbers,
 )
 from tournament.services.deals import deal_prizes
+
+# Where entries sit: entry id -> (table id, table number, seats at the table, seat, the table's
+# button, the hand being played); the tables' read, passed in by the bust's command.
+WhereSat = Callable[[list[int]], dict[int, tuple[int, int, int, int, int | None, int]]]
 
 _LOCK_FOR_BUST = (
     "SELECT t.*, "
@@ -263,7 +266,9 @@ class BustDone:
         return [r["entry"] for r in self.reranked] + [e.pk for e in self.seat_winners] + winner
 
 
-def bust_check(*, tournament: Tournament, busts: Sequence[BustReport]) -> BustPlan:
+def bust_check(
+    *, tournament: Tournament, busts: Sequence[BustReport], where_sat: WhereSat
+) -> BustPlan:
     """Lock the tournament and the entries, refuse what cannot be, rank the hand and price it.
     Writes nothing (the hunters are locked and their bounties added in memory). Call inside
     the transaction of the bust (`actions.bust.entries_bust`).
@@ -273,14 +278,17 @@ def bust_check(*, tournament: Tournament, busts: Sequence[BustReport]) -> BustPl
     recorded bust (the same table and hand from a dealer report, or the same hand-for-hand
     round) are ranked together with it. While the field may still grow (registration open,
     alternates waiting) places are provisional and no prize is given: a bust that would reach
-    the money is refused until the floor closes registration. The last player left wins."""
+    the money is refused until the floor closes registration. The last player left wins.
+
+    `where_sat` is the tables' read of where entries sit (`tables.selectors.where_entries_sit`),
+    passed in by the command: the tournament app knows no table (the layers in pyproject.toml)."""
     if not busts:
         raise FloorError(_("Choose who is out."))
     ids = [b.entry.pk for b in busts]
     # The tournament first, then the entries with their players, in one statement.
     tournament, entries = _lock_for_bust_with_entries(tournament.pk, sorted(set(ids)))
     _refuse_bust(tournament, busts, entries)
-    outs = _where_they_sat(tournament, busts, entries)
+    outs = _where_they_sat(tournament, busts, entries, where_sat)
     known = {b.entry.pk for b in busts if b.stack_at_hand_start is not None}
     if any(o.h4h_round is not None and o.entry.pk not in known for o in outs):
         # Players out in the same round at other tables, confirmed before or after, are ranked
@@ -563,13 +571,16 @@ def _h4h(outs: Sequence[_Out]) -> bool:
 
 
 def _where_they_sat(
-    tournament: Tournament, busts: Sequence[BustReport], entries: dict[int, Entry]
+    tournament: Tournament,
+    busts: Sequence[BustReport],
+    entries: dict[int, Entry],
+    where_sat: WhereSat,
 ) -> list[_Out]:
     """Each bust with its table, hand and seat distance from that hand's button (one query)."""
     # The usual desk bust (one player, no hand named, no hand-for-hand) is a hand of its own:
     # nothing ranks it and nothing joins it later, so where the player sat is not needed.
     alone = len(busts) == 1 and busts[0].hand_number is None and not tournament.hand_for_hand
-    rows = {} if alone else where_entries_sit(list(entries))
+    rows = {} if alone else where_sat(list(entries))
     outs = []
     for b in busts:
         entry = entries[b.entry.pk]

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from actions.archive import tournament_export
 from tournament.models import Tournament
-from tournament.services.archive import tournament_export
 
 
 class Command(BaseCommand):

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from actions.archive import tournament_import
 from core.errors import FloorError
 from tournament.events import Actor
-from tournament.services.archive import tournament_import
 
 
 class Command(BaseCommand):

@@ -7,6 +7,7 @@ import random
 import pytest
 from django.db.models import Count, Q, Sum
 
+from actions.archive import tournament_export, tournament_import
 from actions.bust import BustReport, bust_undo_last, entries_bust
 from actions.registration import entry_register, entry_unregister
 from actions.tables import balance_apply, final_table_draw, hand_done, table_break
@@ -14,7 +15,6 @@ from tables import services as svc
 from tables.models import SeatAssignment, Table
 from tournament import counters
 from tournament.models import EntryStatus, Purchase, Tournament
-from tournament.services.archive import tournament_export, tournament_import
 from tournament.services.registration import entry_purchase
 
 # After each test, `floor_recount --check` agrees too (tournament/counters.py `check`).

@@ -10,12 +10,12 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
+from actions.archive import MODELS, tournament_export, tournament_import
 from actions.bust import BustReport, bust_undo_last, entries_bust
 from actions.tournaments import tournament_reopen
 from core.errors import FloorError
 from tables import services as seating
 from tournament.models import Entry, Event, Player, Status, Tournament
-from tournament.services.archive import MODELS, tournament_export, tournament_import
 
 # Every counter the database keeps agrees with a full recount after each test (imports too).
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("counters_agree")]

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from leagues.domain.formula import MAX_LENGTH, FormulaError
+from leagues.domain.formula import MAX_LENGTH, MAX_NODES, MAX_STATEMENTS, FormulaError
 from leagues.domain.points import PointsError
 
 
@@ -16,9 +16,20 @@ def formula_error(exc: FormulaError, *, tournament: Any = None) -> str:
         "empty": _("Write a formula."),
         "long": _("A formula has at most %(n)s characters.") % {"n": MAX_LENGTH},
         "syntax": _(
-            "The formula does not parse: use numbers, n p b k, + - * / ** % ( ) and the functions sqrt, ln, log10, min, max, round, floor, ceil, abs."
+            "The formula does not parse: use numbers, n p b k, names assigned before (name = …), + - * / ** % ( ), comparisons (< <= > >= == !=), and, or, not, IF(condition, then, else) and the functions sqrt, ln, log, log10, exp, pow, min, max, round, floor, ceil, abs."
         ),
-        "name": _("Unknown name in the formula: %(name)s. Use n, p, b or k.")
+        "name": _(
+            "Unknown name in the formula: %(name)s. Use n, p, b, k or a name assigned before."
+        )
+        % {"name": v.get("name", "")},
+        "assign": _("Assign one plain name at a time: name = expression."),
+        "reserved": _("%(name)s cannot be assigned: choose another name.")
+        % {"name": v.get("name", "")},
+        "big": _(
+            "The formula is too long or too complex (at most %(nodes)s parts and %(statements)s statements)."
+        )
+        % {"nodes": MAX_NODES, "statements": MAX_STATEMENTS},
+        "unavailable": _("%(name)s is not available for league standings yet.")
         % {"name": v.get("name", "")},
         "function": _("Unknown function in the formula: %(name)s.") % {"name": v.get("name", "")},
         "arguments": _("Wrong number of arguments to %(name)s.") % {"name": v.get("name", "")},

@@ -11,7 +11,8 @@ before, and the functions of `FUNCTIONS`.
 Bounded in size and time: at most MAX_LENGTH characters, MAX_NODES syntax nodes, MAX_DEPTH
 levels of nesting and MAX_STATEMENTS statements. There are no loops, no calls of formulas and
 no definitions, so one evaluation visits each node at most once: the evaluation steps are
-bounded by MAX_NODES before a formula is ever run. Every number is finite and within LIMIT.
+bounded by MAX_NODES before a formula is ever run. Every number is finite: a number written
+and the result within LIMIT, every value on the way within HELD.
 
 A formula is compiled once into a tree of closures; every error while parsing or evaluating is
 a `FormulaError` with a message for a person.
@@ -31,8 +32,10 @@ MAX_DEPTH = 40
 MAX_NODES = 800
 MAX_STATEMENTS = 60
 MAX_NAME = 30
-# The largest number a formula may produce or hold: points are shown with two decimals.
+# The largest result a formula may give (points are shown with two decimals), and the largest
+# number it may hold on the way.
 LIMIT = 1e12
+HELD = 1e300
 
 # The finish's figures standings give every formula.
 VARIABLES = ("n", "p", "b", "k")
@@ -76,8 +79,8 @@ def _overflow() -> FormulaError:
     return FormulaError("overflow", "The formula gives a number out of range.")
 
 
-def _finite(x: float) -> float:
-    if isinstance(x, complex) or math.isnan(x) or math.isinf(x) or abs(x) > LIMIT:
+def _finite(x: float, limit: float = HELD) -> float:
+    if isinstance(x, complex) or math.isnan(x) or math.isinf(x) or abs(x) > limit:
         raise _overflow()
     return x
 
@@ -99,8 +102,6 @@ def _power(a: float, b: float) -> float:
         raise FormulaError("zero", "The formula divides by zero.")
     if a < 0 and not float(b).is_integer():
         raise FormulaError("negative", "The formula takes a root of a negative number.")
-    if abs(b) > 1000:
-        raise _overflow()
     try:
         return _finite(math.pow(a, b))
     except OverflowError as exc:
@@ -253,7 +254,7 @@ class _Compiler:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise FormulaError("syntax", "Only numbers may be written in a formula.")
         try:
-            number = _finite(float(value))
+            number = _finite(float(value), LIMIT)
         except OverflowError as exc:
             raise _overflow() from exc
         return lambda scope: number
@@ -362,7 +363,7 @@ class Formula:
                 result = _finite(float(node(scope)))
                 if name is not None:
                     scope[name] = result
-            return result
+            return _finite(result, LIMIT)
         except FormulaError:
             raise
         except (ArithmeticError, ValueError, TypeError, RecursionError) as exc:

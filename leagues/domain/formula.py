@@ -24,6 +24,7 @@ import ast
 import math
 import operator
 import re
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -387,7 +388,9 @@ def formula_parse(text: str) -> Formula:
     if len(source) > MAX_LENGTH:
         raise FormulaError("long", f"A formula has at most {MAX_LENGTH} characters.")
     try:
-        tree = ast.parse(_source(source), mode="exec")
+        with warnings.catch_warnings():  # "invalid decimal literal" and the like: refused below
+            warnings.simplefilter("ignore", SyntaxWarning)
+            tree = ast.parse(_source(source), mode="exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise FormulaError("syntax", "The formula does not parse.") from exc
     if not tree.body:

@@ -444,8 +444,23 @@ class _Translator:
             raise TD3Error("unsupported", f"{name}() with {len(args)} arguments")
         if name in ("log", "ln") and len(args) == 1:
             floor_name = "ln"
+        if name == "round":
+            return self.rounded(args, guard)
         written = ", ".join(self.expr(a, guard) for a in args)
         return f"{floor_name}({written})"
+
+    def rounded(self, args: tuple[Expr, ...], guard: str | None) -> str:
+        """TD3's round() is JavaScript's Math.round: halves go up (-2.5 to -2), where Floor's
+        round() goes away from zero; for d places, Math.round(x * 10^d) / 10^d."""
+        x = self.expr(args[0], guard)
+        if len(args) == 1:
+            return f"floor({x} + 0.5)"
+        places = args[1]
+        if isinstance(places, Num) and places.text.isdigit() and int(places.text) <= 15:
+            scale = str(10 ** int(places.text))
+        else:
+            scale = f"pow(10, {self.expr(places, guard)})"
+        return f"(floor({x} * {scale} + 0.5) / {scale})"
 
     def assign(self, node: Call, guard: str | None) -> str:
         args = node.args

@@ -96,6 +96,12 @@ class Translation:
     code: str = ""
     construct: str = ""
     names: frozenset[str] = field(default_factory=frozenset)
+    # What was refused, for a message in the reader's language (leagues/words.py): `kind`
+    # (function, variable, before_assign, operator, list, text, assign, assign_logic,
+    # assign_compared, arguments, parts, nesting, long, character, unexpected, expected, end,
+    # empty, floor) and `name`, the construct as written (for floor: FormulaError's code).
+    kind: str = ""
+    name: str = ""
 
     @property
     def ok(self) -> bool:
@@ -114,10 +120,12 @@ class Translation:
 
 
 class TD3Error(ValueError):
-    def __init__(self, code: str, construct: str) -> None:
+    def __init__(self, code: str, construct: str, kind: str, name: str) -> None:
         super().__init__(construct)
         self.code = code
         self.construct = construct
+        self.kind = kind
+        self.name = name
 
 
 # --- reading: tokens and a tree ------------------------------------------------------------
@@ -148,7 +156,7 @@ def _tokens(text: str) -> list[_Token]:
     while at < len(text):
         match = _TOKEN.match(text, at)
         if match is None:
-            raise TD3Error("syntax", f"unexpected character {text[at]!r}")
+            raise TD3Error("syntax", f"unexpected character {text[at]!r}", "character", text[at])
         at = match.end()
         kind = match.lastgroup or ""
         word = match.group()
@@ -170,7 +178,12 @@ def _tokens(text: str) -> list[_Token]:
                 kind = "sep"
         out.append(_Token(kind, word))
         if len(out) > MAX_TOKENS:
-            raise TD3Error("unsupported", f"a formula of more than {MAX_TOKENS} parts")
+            raise TD3Error(
+                "unsupported",
+                f"a formula of more than {MAX_TOKENS} parts",
+                "parts",
+                str(MAX_TOKENS),
+            )
     out.append(_Token("end", ""))
     return out
 
@@ -259,19 +272,21 @@ class _Parser:
             out.append(self.expression(0, 0))
             token = self.peek()
             if token.kind not in ("sep", "end"):
-                raise TD3Error("syntax", f"unexpected {token.text!r}")
+                raise TD3Error("syntax", f"unexpected {token.text!r}", "unexpected", token.text)
         return out
 
     def expression(self, power: int, depth: int) -> Expr:
         if depth > MAX_NESTING:
-            raise TD3Error("unsupported", f"nesting deeper than {MAX_NESTING}")
+            raise TD3Error(
+                "unsupported", f"nesting deeper than {MAX_NESTING}", "nesting", str(MAX_NESTING)
+            )
         left = self.prefix(depth)
         while True:
             token = self.peek()
             if token.kind != "op":
                 return left
             if token.text in ("<>", "^", "[", "]"):
-                raise TD3Error("unsupported", f"the operator {token.text}")
+                raise TD3Error("unsupported", f"the operator {token.text}", "operator", token.text)
             bind = _BINARY.get(token.text)
             if bind is None or bind <= power:
                 return left
@@ -297,10 +312,10 @@ class _Parser:
             self.expect(")")
             return inner
         if token.kind == "op" and token.text == "[":
-            raise TD3Error("unsupported", "a list [ … ]")
+            raise TD3Error("unsupported", "a list [ … ]", "list", "[ … ]")
         if token.kind == "end":
-            raise TD3Error("syntax", "the formula ends too early")
-        raise TD3Error("syntax", f"unexpected {token.text!r}")
+            raise TD3Error("syntax", "the formula ends too early", "end", "")
+        raise TD3Error("syntax", f"unexpected {token.text!r}", "unexpected", token.text)
 
     def arguments(self, depth: int) -> tuple[Expr, ...]:
         args: list[Expr] = []
@@ -313,12 +328,16 @@ class _Parser:
             if token.kind == "op" and token.text == ")":
                 return tuple(args)
             if not (token.kind == "op" and token.text == ","):
-                raise TD3Error("syntax", f"expected , or ) but found {token.text!r}")
+                raise TD3Error(
+                    "syntax", f"expected , or ) but found {token.text!r}", "expected", token.text
+                )
 
     def expect(self, text: str) -> None:
         token = self.take()
         if token.kind != "op" or token.text != text:
-            raise TD3Error("syntax", f"expected {text} but found {token.text!r}")
+            raise TD3Error(
+                "syntax", f"expected {text} but found {token.text!r}", "expected", token.text
+            )
 
 
 def td3_parse(text: str) -> list[Expr]:
@@ -397,7 +416,7 @@ class _Translator:
         if isinstance(node, Raw):
             return node.text
         if isinstance(node, Str):
-            raise TD3Error("unsupported", f'the text "{node.text}"')
+            raise TD3Error("unsupported", f'the text "{node.text}"', "text", node.text)
         if isinstance(node, Var):
             return self.read(node.name)
         if isinstance(node, Unary):
@@ -405,7 +424,7 @@ class _Translator:
             return f"(not {inner})" if node.op == "not" else f"({node.op}{inner})"
         if isinstance(node, Binary):
             if node.op in ("and", "or") and (_effects(node.left) or _effects(node.right)):
-                raise TD3Error("unsupported", f"assign() inside {node.op}")
+                raise TD3Error("unsupported", f"assign() inside {node.op}", "assign_logic", node.op)
             left = self.expr(node.left, guard)
             right = self.expr(node.right, guard)
             op = "==" if node.op == "=" else node.op
@@ -419,7 +438,8 @@ class _Translator:
             current = VARIABLES[variable]
         else:
             later = " before it is assigned" if variable in self.pending else ""
-            raise TD3Error("unsupported", f"the variable {variable}{later}")
+            kind = "before_assign" if later else "variable"
+            raise TD3Error("unsupported", f"the variable {variable}{later}", kind, variable)
         if variable in self.pending:
             # Assigned further on in this statement: TD3 reads the value before.
             return self.keep(current, None, "was")
@@ -431,17 +451,21 @@ class _Translator:
             return self.assign(node, guard)
         if name == "if":
             if len(args) not in (2, 3):
-                raise TD3Error("unsupported", f"if() with {len(args)} arguments")
+                raise TD3Error(
+                    "unsupported", f"if() with {len(args)} arguments", "arguments", "if()"
+                )
             return self.conditional(
                 args[0], args[1], args[2] if len(args) == 3 else Num("0"), guard
             )
         if name in EXPANDED:
             return self.expr(self.expand(node, guard), guard)
         if name not in FUNCTIONS:
-            raise TD3Error("unsupported", f"the function {name}()")
+            raise TD3Error("unsupported", f"the function {name}()", "function", f"{name}()")
         floor_name, least, most = FUNCTIONS[name]
         if not least <= len(args) <= most:
-            raise TD3Error("unsupported", f"{name}() with {len(args)} arguments")
+            raise TD3Error(
+                "unsupported", f"{name}() with {len(args)} arguments", "arguments", f"{name}()"
+            )
         if name in ("log", "ln") and len(args) == 1:
             floor_name = "ln"
         if name == "round":
@@ -465,7 +489,9 @@ class _Translator:
     def assign(self, node: Call, guard: str | None) -> str:
         args = node.args
         if len(args) != 2 or not isinstance(args[0], Str):
-            raise TD3Error("unsupported", 'assign() other than assign("name", value)')
+            raise TD3Error(
+                "unsupported", 'assign() other than assign("name", value)', "assign", "assign()"
+            )
         variable = args[0].text.lower()
         value = self.expr(args[1], guard)
         if variable in self.pending:
@@ -502,7 +528,12 @@ class _Translator:
         """TD3's functions Floor does not have, written with those it has."""
         name, args = node.name, node.args
         if name in ("switch", "lswitch", "oneof") and args and _effects(args[0]):
-            raise TD3Error("unsupported", f"assign() in the value {name}() compares")
+            raise TD3Error(
+                "unsupported",
+                f"assign() in the value {name}() compares",
+                "assign_compared",
+                f"{name}()",
+            )
         if name == "switch" and len(args) >= 1:
             subject = self.simple(args[0], guard)
             pairs = args[1:]
@@ -537,22 +568,24 @@ class _Translator:
             fn = {"roundtonearest": "round", "rounduptonearest": "ceil"}.get(name, "floor")
             step = self.simple(args[1], guard)
             return Binary("*", Call(fn, (Binary("/", args[0], step),)), step)
-        raise TD3Error("unsupported", f"{name}() with {len(args)} arguments")
+        raise TD3Error(
+            "unsupported", f"{name}() with {len(args)} arguments", "arguments", f"{name}()"
+        )
 
 
 def td3_translate(text: str) -> Translation:
     """The Floor formula of TD3 formula `text`, or what keeps it from being one."""
     source = text.strip()
+    empty = Translation(source, code="empty", construct="empty", kind="empty")
     if not source:
-        return Translation(source, code="empty", construct="empty")
+        return empty
     if len(source) > MAX_SOURCE:
-        return Translation(
-            source, code="unsupported", construct=f"more than {MAX_SOURCE} characters"
-        )
+        construct = f"more than {MAX_SOURCE} characters"
+        return Translation(source, code="unsupported", construct=construct, kind="long")
     try:
         statements = td3_parse(source)
         if not statements:
-            return Translation(source, code="empty", construct="empty")
+            return empty
         translator = _Translator()
         result = "0"
         for i, node in enumerate(statements):
@@ -561,11 +594,16 @@ def td3_translate(text: str) -> Translation:
                 result = value
         written = "\n".join([*translator.lines, result])
     except TD3Error as exc:
-        return Translation(source, code=exc.code, construct=exc.construct)
+        return Translation(
+            source, code=exc.code, construct=exc.construct, kind=exc.kind, name=exc.name
+        )
     except RecursionError:
-        return Translation(source, code="unsupported", construct="nesting too deep")
+        construct = "nesting too deep"
+        return Translation(
+            source, code="unsupported", construct=construct, kind="nesting", name=str(MAX_NESTING)
+        )
     try:
         formula = formula_parse(written)
     except FormulaError as exc:
-        return Translation(source, code="floor", construct=str(exc))
+        return Translation(source, code="floor", construct=str(exc), kind="floor", name=exc.code)
     return Translation(source, formula=written, names=formula.names)

@@ -331,6 +331,8 @@ class Formula:
     _steps: tuple[tuple[str | None, Node], ...]
     # The figures of the finish the formula reads (of VARIABLES and EXTRA).
     names: frozenset[str] = frozenset(VARIABLES)
+    # A formula of one expression over n p b k: standings' many calls go straight to it.
+    _single: Node | None = None
 
     def value(self, values: Mapping[str, float]) -> float:
         """The formula's result for the figures `values` (every name of `names`); a
@@ -351,6 +353,14 @@ class Formula:
         more: Mapping[str, float] | None = None,
     ) -> float:
         """The points of place `p` in a field of `n`; FormulaError when the formula fails."""
+        single = self._single
+        if single is not None and not more:
+            try:
+                return _finite(float(single({"n": n, "p": p, "b": b, "k": k})), LIMIT)
+            except FormulaError:
+                raise
+            except (ArithmeticError, ValueError, TypeError, RecursionError) as exc:
+                raise FormulaError("math", "The formula cannot be computed.") from exc
         if more:
             return self.value({"n": n, "p": p, "b": b, "k": k, **more})
         if self.names.isdisjoint(EXTRA):
@@ -405,7 +415,8 @@ def formula_parse(text: str) -> Formula:
     except RecursionError as exc:
         raise FormulaError("deep", "The formula is nested too deeply.") from exc
     names = frozenset(compiler.used) | frozenset(VARIABLES)
-    return Formula(text=source, _steps=steps, names=names)
+    plain = len(steps) == 1 and steps[0][0] is None and names == STANDINGS
+    return Formula(text=source, _steps=steps, names=names, _single=steps[0][1] if plain else None)
 
 
 def _extra_values(n: int, p: int, b: float, k: float) -> dict[str, float]:

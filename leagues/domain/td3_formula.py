@@ -31,8 +31,10 @@ MAX_NESTING = 60
 # TD3 variable (lower case, aliases included) -> the Floor expression of the same figure.
 VARIABLES: dict[str, str] = {
     "n": "n",
-    "buyins": "n",
-    "numberofplayers": "n",
+    # TD3's cheat sheet calls buyins, numberOfPlayers and n aliases; TD3 3.7.2 itself counts
+    # entries (re-entries too) in n and players in buyins (docs/leagues.md, "TD3 formulas").
+    "buyins": "players",
+    "numberofplayers": "players",
     "r": "p",
     "rank": "p",
     "position": "(n - p + 1)",

@@ -112,7 +112,7 @@ class TDFail(Exception):
 
 
 ALIASES = {
-    "n": "n", "buyins": "n", "numberofplayers": "n", "r": "r", "rank": "r",
+    "n": "n", "buyins": "players", "numberofplayers": "players", "r": "r", "rank": "r",
     "nh": "nh", "numberofhits": "nh", "nr": "nr", "numberofrebuys": "nr", "rebuys": "nr",
     "m": "m", "inthemoney": "m", "placed": "m", "mr": "mr", "inthemoneyrank": "mr",
     "totalbuyinsamount": "tba", "totalrebuysamount": "tra", "totaladdonsamount": "taa",
@@ -291,10 +291,12 @@ def td_value(text, figures):
 def finishes(draw):
     n = draw(st.integers(2, 300))
     r = draw(st.integers(1, n))
+    players = draw(st.integers(max(1, n // 2), n))  # re-entries make n the larger
     b = draw(st.sampled_from([0, 5, 10, 20, 50, 100, 200]))
     paid = draw(st.integers(1, max(1, n // 3)))
     return {
         "n": float(n),
+        "players": float(players),
         "r": float(r),
         "nh": float(draw(st.integers(0, n - 1))),
         "nr": float(draw(st.integers(0, 5))),
@@ -311,7 +313,7 @@ def finishes(draw):
 
 def floor_values(f):
     return {
-        "n": f["n"], "p": f["r"], "h": f["nh"], "rebuys": f["nr"], "itm": f["m"],
+        "n": f["n"], "players": f["players"], "p": f["r"], "h": f["nh"], "rebuys": f["nr"], "itm": f["m"],
         "paid_places": f["mr"], "buyins_in": f["tba"], "rebuys_in": f["tra"],
         "addons_in": f["taa"], "b": f["bc"], "k": f["nb"], "prize": f["pw"],
     }  # fmt: skip
@@ -370,15 +372,29 @@ def orf_2024_by_hand(n, r, hits, money, players):
 @given(f=finishes())
 def test_orf_formula_by_hand(f):
     formula = formula_parse(td3_translate(ORF_2024).formula)
-    expected = orf_2024_by_hand(f["n"], f["r"], f["nh"], f["tba"] + f["tra"] + f["taa"], f["n"])
+    money = f["tba"] + f["tra"] + f["taa"]
+    expected = orf_2024_by_hand(f["n"], f["r"], f["nh"], money, f["players"])
     assert floor_value(formula, f) == pytest.approx(expected)
+
+
+def test_orf_winner_as_td3_3_7_2_scored_it():
+    # hkhard/tdwpimport tests/unit/TdtPointsAdjustmentTest.php: TD3 3.7.2 gave the winner of
+    # ORF_Poker_20260827 (20 entries of 14 players, fee 200, a surrender adding 100 to the
+    # pot, 5 hits) 399 points with an adjustment of 50: 349 by the formula, which it gives
+    # only with n counting entries and buyins counting players.
+    formula = formula_parse(td3_translate(ORF_2024).formula)
+    night = {"n": 20, "players": 14, "p": 1, "h": 5, "b": 200, "k": 0}
+    night |= {"buyins_in": 20 * 200 + 100, "rebuys_in": 0, "addons_in": 0}
+    assert formula.value(night) == 349
+    assert formula.value(night | {"players": 20}) != 349  # were they the same figure
 
 
 def test_orf_winner_examples():
     # 14 players, 200 each, 600 rebuys: 253 points for a winner with one hit; ranks from
     # T80 = floor(14 * 0.9) = 12 down get 0, the value of the formula's last if().
     formula = formula_parse(td3_translate(ORF_2024).formula)
-    values = {"n": 14, "p": 1, "h": 1, "buyins_in": 2800, "rebuys_in": 600, "addons_in": 0}
+    values = {"n": 14, "players": 14, "p": 1, "h": 1, "buyins_in": 2800, "rebuys_in": 600}
+    values |= {"addons_in": 0}
     values |= {"b": 0, "k": 0}
     assert formula.value(values) == 253
     assert formula.value(values | {"p": 13, "h": 0}) == 0

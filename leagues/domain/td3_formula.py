@@ -19,6 +19,7 @@ statement that keeps the old value unless the branch's condition holds
 
 from __future__ import annotations
 
+import keyword
 import re
 from dataclasses import dataclass, field
 
@@ -379,7 +380,7 @@ class _Translator:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.binding: dict[str, str] = {}  # TD3 user variable -> its Floor name
-        self.taken: set[str] = set(RESERVED)
+        self.taken: set[str] = set(RESERVED) | set(keyword.kwlist)
         self.pending: list[str] = []  # variables the statement still assigns, in order
         self.serial = 0
 

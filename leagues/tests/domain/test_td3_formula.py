@@ -439,6 +439,13 @@ def test_functions_written_out():
         assert [formula.points(n=10, p=r) for r in (1, 2, 3, 4)] == expected, td
 
 
+def test_td3_names_that_are_floor_or_python_words_are_renamed():
+    text = 'assign("if", 2)\nassign("max", 3)\nassign("c1", 4)\nif(r = 1, assign("x", 1), 0)\nIF + MAX + c1'
+    translation = td3_translate(text)
+    assert translation.ok, translation.message
+    assert formula_parse(translation.formula).points(n=5, p=1) == 9
+
+
 def test_assign_inside_if_counts_only_where_the_branch_is_taken():
     text = 'assign("x", 1)\nif(r = 1, assign("x", 10), assign("x", 5))\nx * 2'
     formula = formula_parse(td3_translate(text).formula)

@@ -119,7 +119,7 @@ def test_best_n_participation_and_formula(season, people, play):
     assert row.rank == 1
 
 
-def test_a_formula_with_statements_and_a_conditional(season, people, play):
+def test_a_formula_with_statements_and_a_conditional(client, director, season, people, play):
     t = play(people[:10])
     svc.season_tournament_add(season=season, tournament=t)
     formula = "t33 = round(n / 3)\nbase = 10 * sqrt(n) / sqrt(p)\nIF(p <= t33, round(base), 1)"
@@ -130,6 +130,9 @@ def test_a_formula_with_statements_and_a_conditional(season, people, play):
     assert got[people[0].display_name] == 32  # round(10 * sqrt(10))
     assert got[people[2].display_name] == 18  # 3rd: within the top third
     assert got[people[3].display_name] == 1
+    client.force_login(director)
+    html = client.get(reverse("season", args=[season.pk])).content.decode()
+    assert "t33 = round(n / 3); base = 10 * sqrt(n) / sqrt(p); IF(p &lt;= t33" in html
 
 
 @pytest.mark.parametrize(

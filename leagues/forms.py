@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import FloorError
+from leagues.domain.formula import MAX_LENGTH
 from leagues.models import Scoring
 from leagues.services import scoring_check
 
@@ -31,8 +32,11 @@ class SeasonForm(forms.Form):
     formula = forms.CharField(
         label=_("Formula"),
         required=False,
-        max_length=300,
-        help_text=_("n field size, p place, b buy-in, k bounties won; e.g. 9 * sqrt(n) / sqrt(p)"),
+        max_length=MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_(
+            "n field size, p place, b buy-in, k bounties won; e.g. 9 * sqrt(n) / sqrt(p). One statement per line; name = … keeps a value, the last line is the points; IF(p <= 3, 10, 0)."
+        ),
     )
     table_text = forms.CharField(
         label=_("Points table"),

@@ -38,7 +38,7 @@ class Season(models.Model):
     scoring = models.CharField(
         _("scoring"), max_length=10, choices=Scoring.choices, default=Scoring.DPSB
     )
-    formula = models.CharField(_("formula"), max_length=300, blank=True)
+    formula = models.CharField(_("formula"), max_length=2000, blank=True)  # MAX_LENGTH
     # PointsTable.as_json(): [{"min": 10, "max": 14, "points": ["50", "30", "20"]}, ...]
     table = models.JSONField(_("points table"), default=list, blank=True)
     best_n = models.PositiveSmallIntegerField(

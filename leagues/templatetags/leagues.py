@@ -32,3 +32,10 @@ def points(value: Any) -> str:
     if value is None or value == "":
         return ""
     return floatformat(points_decimal(value), "-2g")
+
+
+@register.filter
+def formula_line(text: str) -> str:
+    """A formula of several lines on one line, its statements joined by `; ` (as it may be
+    written)."""
+    return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from actions.bust import BustReport, entries_bust
 from core.errors import FloorError
@@ -117,6 +117,40 @@ def test_best_n_participation_and_formula(season, people, play):
     assert as_points(row.total) == Decimal("24.5")
     assert row.struck == {row.cells[1].tournament}
     assert row.rank == 1
+
+
+def test_a_formula_with_statements_and_a_conditional(client, director, season, people, play):
+    t = play(people[:10])
+    svc.season_tournament_add(season=season, tournament=t)
+    formula = "t33 = round(n / 3)\nbase = 10 * sqrt(n) / sqrt(p)\nIF(p <= t33, round(base), 1)"
+    svc.season_update(season=season, name="2026", scoring=Scoring.FORMULA, formula=formula)
+    season.refresh_from_db()
+    assert season.formula == formula
+    got = totals(season)
+    assert got[people[0].display_name] == 32  # round(10 * sqrt(10))
+    assert got[people[2].display_name] == 18  # 3rd: within the top third
+    assert got[people[3].display_name] == 1
+    client.force_login(director)
+    html = client.get(reverse("season", args=[season.pk])).content.decode()
+    assert "t33 = round(n / 3); base = 10 * sqrt(n) / sqrt(p); IF(p &lt;= t33" in html
+
+
+@pytest.mark.parametrize(
+    ("formula", "english", "german"),
+    [
+        ("n - p + h", "h is not available for league standings yet.", "h steht für"),
+        ("n = 3\nn", "n cannot be assigned", "n kann nicht zugewiesen werden"),
+        ("IF(p < 3, 10)", "Wrong number of arguments to IF.", "Falsche Anzahl"),
+        ("x + 1", "Use n, p, b, k or a name assigned before.", "zuvor zugewiesen"),
+    ],
+)
+def test_formula_refusals_in_both_languages(season, formula, english, german):
+    for language, words in (("en", english), ("de", german)):
+        with translation.override(language), pytest.raises(FloorError) as exc:
+            svc.season_update(season=season, name="2026", scoring=Scoring.FORMULA, formula=formula)
+        assert words in str(exc.value)
+    season.refresh_from_db()
+    assert season.formula == ""
 
 
 def test_shared_places_share_points(season, people, play):

@@ -46,7 +46,7 @@ def test_a_bust_is_signed_and_verifies_with_the_standard_verifier(
     night, actor, receiver, dispatched, django_capture_on_commit_callbacks
 ):
     t, entries = night
-    endpoint, secret = services.endpoint_create(
+    _endpoint, secret = services.endpoint_create(
         url=receiver.url, kinds=[Kind.PLAYER_OUT], tournament=t
     )
     _bust(t, entries[0], actor, django_capture_on_commit_callbacks)

@@ -75,6 +75,7 @@ urlpatterns = [
     path("", include("rules_engine.urls")),
     path("", include("leagues.urls")),
     path("", include("displays.urls")),
+    path("", include("webhooks.urls")),
     path("", include("counts.urls")),
     path("", include("festivals.urls")),
     path("", include("signups.urls")),

@@ -11,6 +11,7 @@ pool per attempt; requests itself would resolve the name again.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import socket
 from dataclasses import dataclass
@@ -74,9 +75,11 @@ def target_check(url: str) -> tuple[Target, list[str]]:
     each attempt). Raises `Refused`."""
     # The tests' receiver speaks plain HTTP on 127.0.0.1, as a receiver on the venue's LAN may.
     target = url_check(url, venue=venue_mode() or loopback_allowed())
-    found = addresses_check(
-        resolve(target.host, target.port), venue=venue_mode(), allow_loopback=loopback_allowed()
-    )
+    try:
+        named = [str(ipaddress.ip_address(target.host))]  # an address in the URL itself
+    except ValueError:
+        named = resolve(target.host, target.port)
+    found = addresses_check(named, venue=venue_mode(), allow_loopback=loopback_allowed())
     return target, found
 
 

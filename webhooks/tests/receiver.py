@@ -34,7 +34,7 @@ class Receiver:
     @property
     def url(self) -> str:
         host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}/hook"
+        return f"http://{host!s}:{port}/hook"
 
     def close(self) -> None:
         self.server.shutdown()

@@ -67,6 +67,7 @@ urlpatterns = [
     ),
     path("api/", include("tournament.api.urls")),
     path("api/", include("tables.api.urls")),
+    path("api/", include("webhooks.api_urls")),
     path("", include("clocks.urls")),
     # Before the tablet's own actions (tables.urls: d/<token>/<action>/).
     path("d/<str:token>/counts/", dealer_counts, name="dealer-counts"),

@@ -106,10 +106,18 @@ def endpoint_create(
     return endpoint, secret
 
 
+def refusal_missing() -> str:
+    return _("No such webhook endpoint.")
+
+
+def refusal_tournament() -> str:
+    return _("Choose a tournament from the list.")
+
+
 def _endpoint(pk: int) -> Endpoint:
     endpoint = Endpoint.objects.filter(pk=pk).first()
     if endpoint is None:
-        raise NotFound(_("No such webhook endpoint."))
+        raise NotFound(refusal_missing())
     return endpoint
 
 

@@ -24,9 +24,13 @@ from webhooks.wakeup import dispatch
 log = logging.getLogger(__name__)
 
 
-def enqueue_committed(event_id: int) -> None:
+def enqueue_committed(
+    event_id: int, action: str, payload: dict[str, Any], tournament_id: int
+) -> None:
     try:
-        made = services.deliveries_enqueue(event_id)
+        made = services.deliveries_enqueue(
+            event_id, action=action, payload=payload, tournament_id=tournament_id
+        )
     except Exception:
         log.exception("webhooks for event %s not queued", event_id)
         if getattr(settings, "FLOOR_RAISE_ON_WEBHOOK_ERRORS", False):
@@ -39,5 +43,5 @@ def enqueue_committed(event_id: int) -> None:
 @receiver(post_save, sender=Event, dispatch_uid="webhooks.outbox")
 def outbox_after_commit(*, instance: Event, created: bool, **_: Any) -> None:
     if created and instance.action in payloads.ACTIONS and instance.tournament_id is not None:
-        event_id = instance.pk
-        transaction.on_commit(lambda: enqueue_committed(event_id), robust=True)
+        row = (instance.pk, instance.action, instance.payload, instance.tournament_id)
+        transaction.on_commit(lambda: enqueue_committed(*row), robust=True)

@@ -159,29 +159,46 @@ def message_id(event_id: int, kind: str, endpoint_id: int) -> str:
     return f"msg_{event_id}_{kind.replace('.', '-')}_{endpoint_id}"
 
 
-def endpoints_for(tournament_id: int | None, kind: Kind) -> list[Endpoint]:
-    if tournament_id is None:
-        return []
-    rows = Endpoint.objects.filter(active=True).filter(
-        Q(tournament__isnull=True) | Q(tournament_id=tournament_id)
+def endpoints_for(tournament_id: int, kinds: Iterable[Kind]) -> dict[Kind, list[Endpoint]]:
+    """The active endpoints that take each of these kinds for this tournament (one query)."""
+    rows = list(
+        Endpoint.objects.filter(active=True).filter(
+            Q(tournament__isnull=True) | Q(tournament_id=tournament_id)
+        )
     )
-    return [e for e in rows if str(kind) in (e.kinds or [])]
+    return {k: [e for e in rows if str(k) in (e.kinds or [])] for k in kinds}
 
 
-def deliveries_enqueue(event_id: int) -> list[int]:
+def deliveries_enqueue(
+    event_id: int,
+    *,
+    action: str | None = None,
+    payload: dict[str, Any] | None = None,
+    tournament_id: int | None = None,
+) -> list[int]:
     """The outbox rows one committed event-log row makes, one per endpoint and kind, at most
     once however often it is asked (a unique row per endpoint, event and kind). Returns the
-    new rows' ids."""
-    event = Event.objects.filter(pk=event_id).select_related("tournament").first()
+    new rows' ids. With the row's action, payload and tournament given (the receiver has them),
+    a row no endpoint wants costs one query."""
+    event: Event | None = None
+    if action is None or payload is None or tournament_id is None:
+        event = Event.objects.filter(pk=event_id).select_related("tournament").first()
+        if event is None or event.tournament_id is None:
+            return []
+        action, payload, tournament_id = event.action, event.payload, event.tournament_id
+    kinds = payloads.kinds_of(action, payload)
+    if not kinds:
+        return []
+    wanted = {k: e for k, e in endpoints_for(tournament_id, kinds).items() if e}
+    if not wanted:
+        return []
+    if event is None:
+        event = Event.objects.filter(pk=event_id).select_related("tournament").first()
     if event is None or event.tournament is None:
         return []
-    kinds = payloads.kinds_of(event.action, event.payload)
     made: list[int] = []
     now = timezone.now()
-    for kind in kinds:
-        endpoints = endpoints_for(event.tournament_id, kind)
-        if not endpoints:
-            continue
+    for kind, endpoints in wanted.items():
         body = payloads.message(kind, event, event.tournament)
         for endpoint in endpoints:
             try:

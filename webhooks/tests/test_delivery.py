@@ -182,7 +182,7 @@ def test_an_error_while_queueing_does_not_break_the_bust(
     t, entries = night
     services.endpoint_create(url=receiver.url, kinds=[Kind.PLAYER_OUT], tournament=t)
 
-    def broken(event_id):
+    def broken(event_id, **row):
         raise RuntimeError("the outbox is broken")
 
     monkeypatch.setattr("webhooks.services.deliveries_enqueue", broken)
@@ -256,3 +256,49 @@ def test_a_test_message_reaches_a_paused_endpoint(receiver, db):
     assert services.deliveries_send() == 1
     data = Webhook(secret).verify(receiver.received[0].body, receiver.received[0].headers)
     assert data["type"] == "webhook.test"
+
+
+def test_a_row_nobody_wants_costs_one_query_after_the_commit(
+    night, actor, django_assert_max_num_queries
+):
+    from webhooks.receivers import enqueue_committed
+
+    t, _entries = night
+    with django_assert_max_num_queries(1):
+        enqueue_committed(1, "entry.bust", {"busts": [{"entry": 1}]}, t.pk)
+    with django_assert_max_num_queries(0):
+        enqueue_committed(1, "entry.register", {}, t.pk)
+
+
+def test_a_bust_rolled_back_makes_no_webhook(night, actor, receiver, dispatched):
+    from django.db import transaction
+
+    from tournament.models import Entry
+
+    t, entries = night
+    services.endpoint_create(url=receiver.url, kinds=[Kind.PLAYER_OUT], tournament=t)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        entries_bust(tournament=t, busts=[BustReport(entry=entries[0])], actor=actor)
+        raise RuntimeError("the transaction fails after the bust")
+    assert Entry.objects.get(pk=entries[0].pk).place is None
+    assert not Delivery.objects.exists() and dispatched == []
+
+
+def test_the_in_process_sender_sends_and_sleeps_until_the_next_due_row(
+    night, actor, receiver, dispatched, monkeypatch, django_capture_on_commit_callbacks
+):
+    from webhooks import worker
+
+    # The thread closes its connections between passes; the test's own holds its transaction.
+    monkeypatch.setattr(worker, "close_old_connections", lambda: None)
+
+    t, entries = night
+    services.endpoint_create(url=receiver.url, kinds=[Kind.PLAYER_OUT], tournament=t)
+    receiver.answers = [Answer(status=500)]
+    _bust(t, entries[0], actor, django_capture_on_commit_callbacks)
+    pause = worker.send_once()
+    assert len(receiver.received) == 1
+    assert RETRY_DELAYS[0] - 1 <= pause <= RETRY_DELAYS[0]
+    Delivery.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
+    assert worker.send_once() == worker.IDLE_SECONDS
+    assert Delivery.objects.get().state == Delivery.DELIVERED

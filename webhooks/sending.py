@@ -65,7 +65,7 @@ def loopback_allowed() -> bool:
 def resolve(host: str, port: int) -> list[str]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError):
+    except (OSError, ValueError):  # UnicodeError (a label too long) is a ValueError
         return []
     return [str(info[4][0]) for info in infos]
 

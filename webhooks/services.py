@@ -53,6 +53,7 @@ def refusal_words(exc: Refused) -> str:
         ),
         rules.NOT_GLOBAL: _("The address is not a public internet address (%(ip)s): refused."),
         rules.UNRESOLVED: _("The server's name could not be found."),
+        rules.CHARACTERS: _("The address contains spaces or control characters."),
     }
     text = words.get(exc.reason, _("The address is refused."))
     return text % {"ip": exc.detail} if "%(ip)s" in text else text
@@ -89,6 +90,10 @@ def endpoint_create(
         raise FloorError(refusal_words(exc), field="url") from exc
     chosen = _kinds_clean(kinds)
     description = (description or "").strip()
+    if any(not c.isprintable() for c in description):
+        raise FloorError(
+            _("Enter the description without control characters."), field="description"
+        )
     if len(description) > DESCRIPTION_MAX:
         raise FloorError(
             _("The description is too long (at most %(n)s characters).") % {"n": DESCRIPTION_MAX},

@@ -99,6 +99,7 @@ LINK_LOCAL = "link-local"
 PRIVATE = "private"
 NOT_GLOBAL = "not-global"
 UNRESOLVED = "unresolved"
+CHARACTERS = "characters"
 
 _SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT: not global, not private
 
@@ -116,6 +117,8 @@ def url_check(url: str, *, venue: bool) -> Target:
     """Refuse a URL Floor would not send to, before any address is looked up."""
     if len(url) > URL_MAX:
         raise Refused(TOO_LONG)
+    if any(not c.isprintable() or c.isspace() for c in url.strip()):
+        raise Refused(CHARACTERS)
     try:
         parts = urlsplit(url.strip())
         port = parts.port
@@ -129,7 +132,7 @@ def url_check(url: str, *, venue: bool) -> Target:
     if parts.username is not None or parts.password is not None:
         raise Refused(CREDENTIALS)
     host = (parts.hostname or "").rstrip(".")
-    if not host or any(c.isspace() for c in url.strip()):
+    if not host:
         raise Refused(NO_HOST)
     if port is not None and not 0 < port < 65536:
         raise Refused(PORT)

@@ -75,6 +75,8 @@ def test_the_secret_is_shown_once_and_never_again(boss, make_tournament):
         ({"tournament": "99999999"}, "Choose a tournament"),
         ({"tournament": "9" * 40}, "Choose a tournament"),
         ({"description": "x" * 150}, "too long"),
+        ({"description": "a\x00b"}, "control characters"),
+        ({"url": "https://hooks.example.org/\x00"}, "control characters"),
     ],
 )
 def test_wrong_input_is_refused_with_a_message_and_nothing_changed(boss, fields, words):

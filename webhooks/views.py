@@ -14,6 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from core.errors import FloorError
+from core.inputs import whole_number_or_none
 from core.roles import director_required
 from tournament.models import Tournament
 from webhooks import services
@@ -50,9 +51,10 @@ def _tournament_from(value: str) -> Tournament | None:
     value = (value or "").strip()
     if not value:
         return None
-    if not value.isdigit() or len(value) > 12:
+    pk = whole_number_or_none(value, low=1)
+    if pk is None:
         raise FloorError(_("Choose a tournament from the list."), field="tournament")
-    tournament = Tournament.objects.filter(pk=int(value)).first()
+    tournament = Tournament.objects.filter(pk=pk).first()
     if tournament is None:
         raise FloorError(_("Choose a tournament from the list."), field="tournament")
     return tournament

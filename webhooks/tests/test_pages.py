@@ -72,6 +72,7 @@ def test_the_secret_is_shown_once_and_never_again(boss, make_tournament):
         ({"kinds": []}, "at least one"),
         ({"kinds": ["player.out", "<script>"]}, "Unknown event"),
         ({"tournament": "abc"}, "Choose a tournament"),
+        ({"tournament": "²"}, "Choose a tournament"),
         ({"tournament": "99999999"}, "Choose a tournament"),
         ({"tournament": "9" * 40}, "Choose a tournament"),
         ({"description": "x" * 150}, "too long"),

@@ -292,6 +292,19 @@ def deliveries_send(ids: Iterable[int] | None = None, now: Any = None) -> int:
     return sent
 
 
+KEEP_DAYS = 30
+
+
+def deliveries_prune(now: Any = None) -> int:
+    """Delivered and failed rows older than KEEP_DAYS go (the page shows the latest anyway);
+    waiting ones stay whatever their age. Returns how many went."""
+    before = (now or timezone.now()) - timedelta(days=KEEP_DAYS)
+    gone, _by_model = Delivery.objects.filter(
+        state__in=[Delivery.DELIVERED, Delivery.FAILED], created_at__lt=before
+    ).delete()
+    return gone
+
+
 def next_due_at() -> Any:
     """The soonest instant a waiting row is due (the in-process sender sleeps until then)."""
     row = (

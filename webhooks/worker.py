@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from django.db import close_old_connections
 from django.utils import timezone
@@ -20,6 +21,8 @@ from webhooks.wakeup import woken
 log = logging.getLogger(__name__)
 _started = threading.Event()
 IDLE_SECONDS = 30.0
+PRUNE_SECONDS = 3600.0
+_pruned = {"at": 0.0}
 
 
 def send_once() -> float:
@@ -27,6 +30,9 @@ def send_once() -> float:
     close_old_connections()
     try:
         services.deliveries_send()
+        if time.monotonic() - _pruned["at"] >= PRUNE_SECONDS:
+            _pruned["at"] = time.monotonic()
+            services.deliveries_prune()
         due = services.next_due_at()
     finally:
         close_old_connections()

@@ -190,6 +190,7 @@ CELERY_BEAT_SCHEDULE = {
     # The webhooks' outbox: retries as they fall due, and rows whose task was lost
     # (webhooks/tasks.py SWEEP_SECONDS; docs/webhooks.md).
     "webhooks-send": {"task": "webhooks.tasks.deliveries_send", "schedule": 15.0},
+    "webhooks-prune": {"task": "webhooks.tasks.deliveries_prune", "schedule": 3600.0},
 }
 
 # --- Auth ------------------------------------------------------------------------------------

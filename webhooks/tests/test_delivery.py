@@ -302,3 +302,14 @@ def test_the_in_process_sender_sends_and_sleeps_until_the_next_due_row(
     Delivery.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
     assert worker.send_once() == worker.IDLE_SECONDS
     assert Delivery.objects.get().state == Delivery.DELIVERED
+
+
+def test_old_finished_rows_are_pruned_and_waiting_ones_kept(receiver, db):
+    endpoint, _secret = services.endpoint_create(url=receiver.url, kinds=[Kind.PLAYER_OUT])
+    for state in (Delivery.DELIVERED, Delivery.FAILED, Delivery.PENDING):
+        services.ping(pk=endpoint.pk)
+        Delivery.objects.filter(pk=Delivery.objects.order_by("-pk").first().pk).update(state=state)
+    later = timezone.now() + timedelta(days=services.KEEP_DAYS + 1)
+    assert services.deliveries_prune(now=timezone.now()) == 0
+    assert services.deliveries_prune(now=later) == 2
+    assert list(Delivery.objects.values_list("state", flat=True)) == [Delivery.PENDING]

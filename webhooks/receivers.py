@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
@@ -33,8 +32,6 @@ def enqueue_committed(
         )
     except Exception:
         log.exception("webhooks for event %s not queued", event_id)
-        if getattr(settings, "FLOOR_RAISE_ON_WEBHOOK_ERRORS", False):
-            raise
         return
     if made:
         dispatch(made)

@@ -17,10 +17,11 @@ from webhooks.domain.rules import Kind
 
 LEVEL_ACTIONS = ("clock.level", "clock.break", "clock.start", "clock.jump")
 BUST = "entry.bust"
+BUST_UNDO = "entry.bust_undo"
 STATUS = "tournament.status"
 COUNTS = ("chips.count", "chips.bag")
 # The event-log actions that may become a webhook; the receiver looks at no other row.
-ACTIONS = frozenset((*LEVEL_ACTIONS, BUST, STATUS, *COUNTS))
+ACTIONS = frozenset((*LEVEL_ACTIONS, BUST, BUST_UNDO, STATUS, *COUNTS))
 
 
 def kinds_of(action: str, payload: dict[str, Any]) -> list[Kind]:
@@ -32,6 +33,8 @@ def kinds_of(action: str, payload: dict[str, Any]) -> list[Kind]:
         if payload.get("winner") or payload.get("seat_winners"):
             kinds.append(Kind.TOURNAMENT_FINISHED)
         return kinds
+    if action == BUST_UNDO:
+        return [Kind.PLAYER_OUT_UNDONE] if payload.get("entries") else []
     if action == STATUS and payload.get("to") == Status.FINISHED:
         return [Kind.TOURNAMENT_FINISHED]
     if action in COUNTS:
@@ -111,6 +114,21 @@ def bust_data(event: Event, t: Tournament) -> dict[str, Any]:
     }
 
 
+def undo_data(event: Event, t: Tournament) -> dict[str, Any]:
+    """The players back in after the last bust was undone (their places are open again)."""
+    entries = list(
+        Entry.objects.filter(tournament=t, pk__in=event.payload.get("entries", []))
+        .select_related("player")
+        .order_by("number")
+    )
+    names = _names(t, entries)
+    return {
+        "players": [{"number": e.number, "name": names[e.pk]} for e in entries],
+        "players_left": t.players_left,
+        "entries": t.entries_counted,
+    }
+
+
 def results_data(t: Tournament) -> dict[str, Any]:
     entries = list(
         Entry.objects.filter(tournament=t, place__isnull=False)
@@ -162,6 +180,8 @@ def message(kind: Kind, event: Event, t: Tournament) -> dict[str, Any]:
         data = level_data(event, t)
     elif kind == Kind.PLAYER_OUT:
         data = bust_data(event, t)
+    elif kind == Kind.PLAYER_OUT_UNDONE:
+        data = undo_data(event, t)
     elif kind == Kind.TOURNAMENT_FINISHED:
         data = results_data(t)
     else:

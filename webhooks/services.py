@@ -171,7 +171,7 @@ def endpoints_for(tournament_id: int, kinds: Iterable[Kind]) -> dict[Kind, list[
             Q(tournament__isnull=True) | Q(tournament_id=tournament_id)
         )
     )
-    return {k: [e for e in rows if str(k) in (e.kinds or [])] for k in kinds}
+    return {k: [e for e in rows if str(rules.subscription(k)) in (e.kinds or [])] for k in kinds}
 
 
 def deliveries_enqueue(

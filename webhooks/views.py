@@ -28,6 +28,7 @@ def kind_label(kind: str) -> str:
     labels: dict[str, str] = {
         Kind.LEVEL_STARTED: _("A level started"),
         Kind.PLAYER_OUT: _("A player is out (place and prize)"),
+        Kind.PLAYER_OUT_UNDONE: _("A bust was undone"),
         Kind.TOURNAMENT_FINISHED: _("The tournament finished (results)"),
         Kind.CHIPS_PUBLISHED: _("Chip counts published"),
         Kind.TEST: _("Test message"),

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 class Kind(StrEnum):
     LEVEL_STARTED = "level.started"
     PLAYER_OUT = "player.out"
+    PLAYER_OUT_UNDONE = "player.out.undone"
     TOURNAMENT_FINISHED = "tournament.finished"
     CHIPS_PUBLISHED = "chips.published"
     TEST = "webhook.test"
@@ -37,6 +38,12 @@ SUBSCRIBABLE: tuple[Kind, ...] = (
     Kind.TOURNAMENT_FINISHED,
     Kind.CHIPS_PUBLISHED,
 )
+
+
+def subscription(kind: Kind) -> Kind:
+    """The choice an event comes with: an undone bust goes wherever busts go."""
+    return Kind.PLAYER_OUT if kind == Kind.PLAYER_OUT_UNDONE else kind
+
 
 # Seconds to wait after attempt n (1-based) failed, before attempt n + 1.
 RETRY_DELAYS: tuple[int, ...] = (5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600)

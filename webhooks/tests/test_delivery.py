@@ -313,3 +313,22 @@ def test_old_finished_rows_are_pruned_and_waiting_ones_kept(receiver, db):
     assert services.deliveries_prune(now=timezone.now()) == 0
     assert services.deliveries_prune(now=later) == 2
     assert list(Delivery.objects.values_list("state", flat=True)) == [Delivery.PENDING]
+
+
+def test_an_undone_bust_goes_where_busts_go(
+    night, actor, receiver, dispatched, django_capture_on_commit_callbacks
+):
+    from actions.bust import bust_undo_last
+
+    t, entries = night
+    services.endpoint_create(url=receiver.url, kinds=[Kind.PLAYER_OUT], tournament=t)
+    _bust(t, entries[0], actor, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        bust_undo_last(tournament=t, actor=actor)
+    assert services.deliveries_send() == 2
+    out, undone = (json.loads(r.body) for r in receiver.received)
+    assert (out["type"], undone["type"]) == ("player.out", "player.out.undone")
+    assert undone["data"]["players"] == [
+        {"number": entries[0].number, "name": entries[0].player.display_name}
+    ]
+    assert undone["data"]["players_left"] == 6

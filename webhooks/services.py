@@ -264,8 +264,20 @@ def delivery_attempt(delivery: Delivery) -> bool | None:
             fields["last_error"] = "redirect: not followed" if 300 <= outcome.status < 400 else ""
         again = rules.next_attempt(attempts, done)
         fields.update(state=Delivery.PENDING if again else Delivery.FAILED, next_attempt_at=again)
+        _hold_the_others(delivery, until=again or done + rules.schedule_span())
     Delivery.objects.filter(pk=delivery.pk).update(**fields)
     return ok
+
+
+def _hold_the_others(delivery: Delivery, *, until: Any) -> None:
+    """An endpoint that just failed is not tried again for its other waiting messages before
+    this one's next attempt (their own attempts are not counted): a receiver that is down costs
+    the sender one timeout per retry, not one per message of a busy night."""
+    Delivery.objects.filter(
+        endpoint_id=delivery.endpoint_id,
+        state=Delivery.PENDING,
+        next_attempt_at__lt=until,
+    ).exclude(pk=delivery.pk).update(next_attempt_at=until)
 
 
 def due(now: Any = None, ids: Iterable[int] | None = None, limit: int = 50) -> list[Delivery]:

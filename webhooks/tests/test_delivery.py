@@ -332,3 +332,21 @@ def test_an_undone_bust_goes_where_busts_go(
         {"number": entries[0].number, "name": entries[0].player.display_name}
     ]
     assert undone["data"]["players_left"] == 6
+
+
+def test_an_endpoint_that_is_down_costs_one_timeout_per_retry_not_per_message(
+    night, actor, receiver, dispatched, django_capture_on_commit_callbacks
+):
+    t, entries = night
+    services.endpoint_create(url=receiver.url, kinds=[Kind.PLAYER_OUT], tournament=t)
+    receiver.answers = [Answer(pause=1.5)]
+    for entry in entries[:3]:
+        _bust(t, entry, actor, django_capture_on_commit_callbacks)
+    assert services.deliveries_send() == 0
+    assert len(receiver.received) == 1  # the first timed out; the others wait with it
+    rows = list(Delivery.objects.order_by("pk"))
+    assert [d.attempts for d in rows] == [1, 0, 0]
+    assert len({d.next_attempt_at for d in rows}) == 1
+    Delivery.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
+    assert services.deliveries_send() == 3  # back: every message goes
+    assert len({r.headers["webhook-id"] for r in receiver.received}) == 3

@@ -137,6 +137,7 @@ MYPY_PACKAGES = (
     "festivals",
     "signups",
     "venue",
+    "webhooks",
 )
 # The embedded default's pass (and the fast loop) leaves out what needs PostgreSQL or a server.
 SQLITE_MARKERS = "not postgres and not browser and not venue"

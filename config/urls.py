@@ -67,6 +67,7 @@ urlpatterns = [
     ),
     path("api/", include("tournament.api.urls")),
     path("api/", include("tables.api.urls")),
+    path("api/", include("webhooks.api_urls")),
     path("", include("clocks.urls")),
     # Before the tablet's own actions (tables.urls: d/<token>/<action>/).
     path("d/<str:token>/counts/", dealer_counts, name="dealer-counts"),
@@ -75,6 +76,7 @@ urlpatterns = [
     path("", include("rules_engine.urls")),
     path("", include("leagues.urls")),
     path("", include("displays.urls")),
+    path("", include("webhooks.urls")),
     path("", include("counts.urls")),
     path("", include("festivals.urls")),
     path("", include("signups.urls")),

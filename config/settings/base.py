@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "signups",
     "actions",
     "displays",
+    "webhooks",
     "venue",
     "axes",
 ]
@@ -186,6 +187,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BEAT_SCHEDULE = {
     "clock-tick": {"task": "clocks.tasks.clocks_tick", "schedule": 5.0},
     "clock-reschedule": {"task": "clocks.tasks.clocks_reschedule", "schedule": 60.0},
+    # The webhooks' outbox: retries as they fall due, and rows whose task was lost
+    # (webhooks/tasks.py SWEEP_SECONDS; docs/webhooks.md).
+    "webhooks-send": {"task": "webhooks.tasks.deliveries_send", "schedule": 15.0},
+    "webhooks-prune": {"task": "webhooks.tasks.deliveries_prune", "schedule": 3600.0},
 }
 
 # --- Auth ------------------------------------------------------------------------------------
@@ -383,6 +388,11 @@ FLOOR_HTTP_THREADS = env_int("FLOOR_HTTP_THREADS", 4)
 # DATA_UPLOAD_MAX_MEMORY_SIZE of form data; config/request_cap.py refuses a larger body (413)
 # before reading it, since neither granian nor uvicorn has a limit of its own.
 FLOOR_UPLOAD_MAX_BYTES = 512 * 1024
+# Webhooks (docs/webhooks.md): seconds to connect and, separately, to wait for the answer. A
+# receiver on this machine (127.0.0.1) is refused always; only the tests' own receiver sets
+# FLOOR_WEBHOOKS_ALLOW_LOOPBACK.
+FLOOR_WEBHOOKS_TIMEOUT = 5.0
+FLOOR_WEBHOOKS_ALLOW_LOOPBACK = False
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 
 # WhiteNoise streams static files with a sync iterator; Django's ASGI handler (the test live

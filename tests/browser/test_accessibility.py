@@ -187,6 +187,7 @@ CONSOLE: list[tuple[str, Callable[[Night], str]]] = [
     ("cage-day", lambda n: "/console/cage/"),
     ("displays", lambda n: "/console/displays/"),
     ("venue-layout", lambda n: "/console/displays/layout/"),
+    ("webhooks", lambda n: "/console/webhooks/"),
     ("clock-layout", lambda n: f"/console/t/{n.running}/layout/"),
     ("final-seating", lambda n: f"/console/t/{n.final}/seating/"),
     ("festivals", lambda n: "/console/festivals/"),

@@ -16,13 +16,16 @@ from django.core.management.base import BaseCommand
 
 from clocks.ticker import start_background_ticker
 from config.warmup import warm
+from webhooks.worker import start_sender
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, sock: socket.socket | None = None) -> None:
-    """Warm the process, start the in-process ticker (embedded) and serve until a signal."""
+    """Warm the process, start the in-process ticker and webhook sender (embedded) and serve
+    until a signal."""
     warm()  # what the first requests would load (config/warmup.py)
     if settings.FLOOR_TICKER == "inprocess":
         start_background_ticker()
+        start_sender()  # the webhooks' outbox (webhooks/worker.py)
     config = uvicorn.Config(
         "config.asgi:application",
         host=host,

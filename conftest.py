@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -13,14 +12,24 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db.backends.signals import connection_created
 from django.dispatch import receiver
-from django.utils import timezone
+from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
+from tests.makers import (
+    chip_set_made,
+    director_made,
+    registrar,
+    template_made,
+    tournament_maker,
+)
 from tests.services import CI
 
 # Property tests check what holds, not how fast: the speed is measured in bench/. Hypothesis's
-# default deadline (200 ms an example) failed examples on a machine busy with other work.
-hypothesis_settings.register_profile("floor", deadline=None)
+# default deadline (200 ms an example) and its "input generation is slow" check failed tests on
+# a machine busy with other work.
+hypothesis_settings.register_profile(
+    "floor", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 hypothesis_settings.load_profile("floor")
 
 
@@ -132,12 +141,7 @@ def _require_postgres_under_ci() -> None:
 
 @pytest.fixture
 def director(db: Any) -> Any:
-    from core.roles import DIRECTOR, ensure_role_groups
-
-    ensure_role_groups()
-    user = get_user_model().objects.create_user("dir", password="pw-director-123")
-    user.groups.add(Group.objects.get(name=DIRECTOR))
-    return user
+    return director_made()
 
 
 @pytest.fixture
@@ -159,75 +163,22 @@ def actor(director: Any) -> Any:
 
 @pytest.fixture
 def chip_set(db: Any) -> Any:
-    from tournament.services.tournaments import chip_set_create
-
-    return chip_set_create(
-        name="Test set",
-        denominations=[
-            (25, "#2e7d32", "green"),
-            (100, "#111111", "black"),
-            (500, "#6a1b9a", "purple"),
-            (1000, "#f9a825", "yellow"),
-            (5000, "#c62828", "red"),
-        ],
-    )
+    return chip_set_made()
 
 
 @pytest.fixture
 def template(db: Any) -> Any:
-    from tournament.domain.structure import LevelSpec
-    from tournament.services.tournaments import structure_create
-
-    levels = [
-        LevelSpec(100, 200, 0, False, 20),
-        LevelSpec(200, 400, 0, False, 20),
-        LevelSpec(0, 0, 0, False, 10, True, (25,)),
-        LevelSpec(300, 600, 0, True, 20),
-        LevelSpec(400, 800, 0, True, 20),
-        LevelSpec(500, 1000, 0, True, 20),
-        LevelSpec(600, 1200, 0, True, 20),
-    ]
-    return structure_create(name="Test template", levels=levels, is_template=True)
+    return template_made()
 
 
 @pytest.fixture
 def make_tournament(actor: Any, chip_set: Any, template: Any) -> Callable[..., Any]:
-    from tournament.services.tournaments import tournament_create
-
-    def make(**options: Any) -> Any:
-        values: dict[str, Any] = {
-            "name": "Test Cup",
-            "starts_at": timezone.now() + timedelta(hours=1),
-            "buy_in": 10000,
-            "starting_stack": 20000,
-            "fee": 1000,
-        }
-        values.update(options)
-        status = values.pop("status", None)
-        t = tournament_create(actor=actor, structure=template, chip_set=chip_set, **values)
-        if status:
-            from tournament.models import Tournament
-
-            Tournament.objects.filter(pk=t.pk).update(status=status)
-            t.refresh_from_db()
-        return t
-
-    return make
+    return tournament_maker(actor, chip_set, template)
 
 
 @pytest.fixture
 def register(actor: Any) -> Callable[..., Any]:
-    from actions.registration import entry_register
-    from tournament.services.registration import player_create
-
-    counter = {"n": 0}
-
-    def reg(tournament: Any, name: str | None = None) -> Any:
-        counter["n"] += 1
-        player = player_create(name=name or f"Player Number{counter['n']}", actor=actor)
-        return entry_register(tournament=tournament, player=player, actor=actor)
-
-    return reg
+    return registrar(actor)
 
 
 @pytest.fixture

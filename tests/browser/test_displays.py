@@ -63,14 +63,21 @@ SETTLED = """() => document.fonts.ready.then(
   () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))"""
 
 
-@pytest.fixture
-def night(make_tournament, register, actor):
+def _night() -> dict[str, int]:
     """A running tournament (clock started, 60 seated, 6 out) and a second one for the lobby,
-    a public league season."""
+    a public league season; their ids. Made by a director of its own ("night")."""
+    from django.contrib.auth.models import User
+
     from actions.bust import BustReport, entries_bust
     from clocks.services import clock_command
     from leagues import services as leagues
     from tables import services as seating
+    from tests.makers import chip_set_made, registrar, template_made, tournament_maker
+    from tournament.events import Actor
+
+    actor = Actor(user=User.objects.create_user("night"), label="night", source="127.0.0.1")
+    make_tournament = tournament_maker(actor, chip_set_made(), template_made())
+    register = registrar(actor)
 
     t = make_tournament(name="Sunday Deepstack", status="running", venue="Casino am See")
     first = [
@@ -97,7 +104,33 @@ def night(make_tournament, register, actor):
         register(turbo, name=f"Turbo Player{i}")
     league = leagues.league_create(name="Freitagsliga", public=True)
     season = leagues.season_create(league=league, name="2026")
-    return {"t": t, "turbo": turbo, "season": season}
+    return {"t": t.pk, "turbo": turbo.pk, "season": season.pk}
+
+
+@pytest.fixture
+def night(transactional_db: Any, made_once: Any) -> dict[str, Any]:
+    """`_night`, made by the first test of the module that asks and put back from a snapshot
+    for every later one (tests/browser/conftest.py `made_once`); fresh rows for each test."""
+    from leagues.models import Season
+    from tournament.models import Tournament
+
+    made = made_once(_night)
+    return {
+        "t": Tournament.objects.get(pk=made["t"]),
+        "turbo": Tournament.objects.get(pk=made["turbo"]),
+        "season": Season.objects.get(pk=made["season"]),
+    }
+
+
+@pytest.fixture
+def director(request: Any, db: Any) -> Any:
+    """The conftest's director, made after the night is put back where a test has both (a
+    snapshot put back would remove a director made before it)."""
+    if "night" in request.fixturenames:
+        request.getfixturevalue("night")
+    from tests.makers import director_made
+
+    return director_made()
 
 
 @pytest.fixture

@@ -136,6 +136,7 @@ MYPY_PACKAGES = (
     "counts",
     "festivals",
     "signups",
+    "imports",
     "venue",
 )
 # The embedded default's pass (and the fast loop) leaves out what needs PostgreSQL or a server.

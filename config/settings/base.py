@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "counts",
     "festivals",
     "signups",
+    "imports",
     "actions",
     "displays",
     "venue",

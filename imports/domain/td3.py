@@ -128,6 +128,18 @@ class Td3Finish:
     player_rank: int | None  # TD3's rank of the player (its `r`), on the player's last entry
     prize: Decimal
     bounties: int  # how many entries this entry's player busted with it
+    bounties_won: Decimal = Decimal(0)  # their bounty chips' worth (a shared hit shares it)
+
+
+@dataclass(frozen=True, slots=True)
+class Td3Level:
+    """A level of the blind structure (`GameRound`) or a break (`GameBreak`)."""
+
+    minutes: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    is_break: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +159,7 @@ class Td3Tournament:
     house_contribution: Decimal
     guaranteed_pot: Decimal
     profiles: tuple[FeeProfile, ...]
+    levels: tuple[Td3Level, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -479,6 +492,25 @@ def _prizes(value: JsValue, players: set[str]) -> tuple[Td3Prize, ...]:
     return tuple(out)
 
 
+def _levels(value: JsValue) -> tuple[Td3Level, ...]:
+    obj = _fields(value, "GameLevels", "Levels")
+    out: list[Td3Level] = []
+    for i, raw in enumerate(_get(obj, "Levels", _list, "Levels", _NONE)):
+        where = f"Levels[{i}]"
+        level = _fields(raw, ("GameRound", "GameBreak"), where)
+        is_break = isinstance(raw, JsNew) and raw.name == "GameBreak"
+        out.append(
+            Td3Level(
+                minutes=_get(level, "Minutes", _integer, where, 0),
+                small_blind=_get(level, "SmallBlind", _integer, where, 0),
+                big_blind=_get(level, "BigBlind", _integer, where, 0),
+                ante=_get(level, "Ante", _integer, where, 0),
+                is_break=is_break,
+            )
+        )
+    return tuple(out)
+
+
 def _finishes(
     entries: list[Td3Entry], prizes: tuple[Td3Prize, ...], chip_counts: dict[str, int]
 ) -> tuple[Td3Finish, ...]:
@@ -510,12 +542,16 @@ def _finishes(
     ranked = standing + busted
     last_entry = {e.player_uuid: e.index for e in entries}
     hits: dict[tuple[str, int], int] = {}
+    worth: dict[tuple[str, int], Decimal] = {}
     for e in entries:
         if e.bust is None:
             continue
+        head = e.bounty_cost + e.personal_bounty
         for hitman in e.bust.hitmen:
             alive = _entry_in_play(entries, hitman, e.bust.time)
             hits[(hitman, alive)] = hits.get((hitman, alive), 0) + 1
+            share = (head / len(e.bust.hitmen)).quantize(CENT, rounding=ROUND_DOWN)
+            worth[(hitman, alive)] = worth.get((hitman, alive), Decimal(0)) + share
     paid: dict[str, Decimal] = {}
     rank = 0
     out: list[Td3Finish] = []
@@ -553,6 +589,7 @@ def _finishes(
             player_rank=f.player_rank,
             prize=paid.get(f.player_uuid, Decimal(0)) if f.player_rank is not None else Decimal(0),
             bounties=f.bounties,
+            bounties_won=worth.get((f.player_uuid, f.entry_index), Decimal(0)),
         )
         for f in out
     )
@@ -650,6 +687,7 @@ def _tournament(t: dict[str, JsValue], version: str) -> Td3File:
         house_contribution=_get(fin, "HouseContribution", _amount, "Financials", Decimal(0)),
         guaranteed_pot=_get(fin, "GuaranteedPot", _amount, "Financials", Decimal(0)),
         profiles=profiles,
+        levels=_levels(t["Levels"]) if t.get("Levels") is not None else (),
     )
     file = Td3File(
         tournament=tournament,

@@ -372,3 +372,32 @@ def td3_import(
     counters.recount(tournament.pk)
     tournament.refresh_from_db()
     return tournament
+
+
+@transaction.atomic
+def td3_import_many(
+    files: list[tuple[str, Td3File]],
+    *,
+    actor: Actor,
+    matches: Mapping[str, int] | None = None,
+    currency: str = "EUR",
+) -> list[tuple[str, Tournament]]:
+    """Several files in one transaction, in the order they were played: one refused, none is
+    imported. The same tournament twice in one upload is refused as well."""
+    seen: dict[str, str] = {}
+    for name, file in files:
+        if file.tournament.uuid in seen:
+            raise FloorError(
+                _("%(file)s is refused: it is the same tournament as %(first)s.")
+                % {"file": name, "first": seen[file.tournament.uuid]},
+                code="duplicate",
+            )
+        seen[file.tournament.uuid] = name
+    ordered = sorted(files, key=lambda nf: nf[1].tournament.started_at or _NO_TIME)
+    done: list[tuple[str, Tournament]] = []
+    for name, file in ordered:
+        own = {u: pk for u, pk in (matches or {}).items() if u in {p.uuid for p in file.players}}
+        done.append(
+            (name, td3_import(file, file_name=name, actor=actor, matches=own, currency=currency))
+        )
+    return done

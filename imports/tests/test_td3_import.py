@@ -46,7 +46,8 @@ def test_a_file_becomes_a_finished_tournament(actor):
     assert [e.bounties_won for e in entries] == [12500, 7500, 5000, 0, 0, 0]
     kinds = sorted(Purchase.objects.filter(entry__tournament=t).values_list("kind", "price", "fee"))
     assert kinds == sorted(
-        [("buyin", 18000, 2000)] * 5 + [("reentry", 18000, 2000), ("rebuy", 10000, 0), ("addon", 5000, 0)]
+        [("buyin", 18000, 2000)] * 5
+        + [("reentry", 18000, 2000), ("rebuy", 10000, 0), ("addon", 5000, 0)]
     )
     t.refresh_from_db()
     assert (t.entries_counted, t.players_left) == (6, 1)
@@ -57,7 +58,11 @@ def test_a_file_becomes_a_finished_tournament(actor):
     ]
     assert t.structure.levels.count() == 0  # the test file has no levels
     imported = ImportedTournament.objects.get(tournament=t)
-    assert (imported.league_name, imported.season_name, imported.version) == ("Thursday League", "2025", "3.7.2")
+    assert (imported.league_name, imported.season_name, imported.version) == (
+        "Thursday League",
+        "2025",
+        "3.7.2",
+    )
     assert imported.points_formula.startswith('assign ("points", 1)')
     assert imported.imported_by == actor.user
     line = Event.objects.get(tournament=t, action="import.td3")
@@ -109,7 +114,10 @@ def test_bad_matches_are_refused_and_nothing_is_written(actor):
         ({"not-in-the-file": p.pk}, "not in the file"),
         ({"c0000003-23d2-11e4-0aa0-000000000003": 999999}, "does not exist"),
         (
-            {"c0000003-23d2-11e4-0aa0-000000000003": p.pk, "c0000002-23d2-11e4-0aa0-000000000002": p.pk},
+            {
+                "c0000003-23d2-11e4-0aa0-000000000003": p.pk,
+                "c0000002-23d2-11e4-0aa0-000000000002": p.pk,
+            },
             "one person",
         ),
     ):

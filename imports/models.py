@@ -59,3 +59,20 @@ class ImportedTournament(models.Model):
                 fields=["source", "external_id"], name="unique_imported_tournament"
             ),
         ]
+
+
+class HeldFile(models.Model):
+    """A file uploaded for a preview, held until the director confirms the import (or a day
+    passes): the preview and the import are two requests, possibly to two server processes."""
+
+    batch = models.CharField(max_length=40, db_index=True)
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=255)
+    data = models.BinaryField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.CASCADE, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["batch", "position"]

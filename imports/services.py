@@ -12,9 +12,10 @@ written as rows, and the kept counters are recounted after.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -26,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import FloorError
 from imports.domain.td3 import Td3Entry, Td3Error, Td3File, Td3Player, read_td3
-from imports.models import ExternalId, ImportedTournament, Source
+from imports.models import ExternalId, HeldFile, ImportedTournament, Source
 from tournament import counters
 from tournament.domain.people import PersonKeys, Reason, duplicate_pairs
 from tournament.events import Actor, event_record
@@ -401,3 +402,30 @@ def td3_import_many(
             (name, td3_import(file, file_name=name, actor=actor, matches=own, currency=currency))
         )
     return done
+
+
+HELD_FOR = timedelta(days=1)
+
+
+def files_hold(files: list[tuple[str, bytes]], *, user: Any) -> str:
+    """Keep uploaded files for the preview's confirmation; returns the batch's token. Batches
+    older than a day are dropped on the way."""
+    HeldFile.objects.filter(uploaded_at__lt=timezone.now() - HELD_FOR).delete()
+    batch = secrets.token_urlsafe(24)
+    HeldFile.objects.bulk_create(
+        HeldFile(batch=batch, position=n, name=name[:255], data=data, uploaded_by=user)
+        for n, (name, data) in enumerate(files)
+    )
+    return batch
+
+
+def files_held(batch: str, *, user: Any) -> list[tuple[str, bytes]]:
+    """The files of a batch this user uploaded (none when unknown or expired)."""
+    rows = HeldFile.objects.filter(
+        batch=batch[:40], uploaded_by=user, uploaded_at__gte=timezone.now() - HELD_FOR
+    )
+    return [(row.name, bytes(row.data)) for row in rows]
+
+
+def files_release(batch: str) -> None:
+    HeldFile.objects.filter(batch=batch[:40]).delete()

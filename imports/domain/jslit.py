@@ -46,13 +46,17 @@ class JsMap:
 
 JsValue = str | Decimal | bool | None | list["JsValue"] | dict[str, "JsValue"] | JsNew | JsMap
 
+# One token after any white space (skipped in the same match: half the calls of a token for
+# each space); a match of white space alone is the end of the text or a character not allowed.
 _TOKEN = re.compile(
     r"""
-    (?P<ws>[ \t\r\n\ufeff\u00a0]+)
-  | (?P<str>"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')
-  | (?P<num>-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
-  | (?P<name>[A-Za-z_$][A-Za-z0-9_$]*)
-  | (?P<punct>[{}\[\]():,.])
+    [ \t\r\n\ufeff\u00a0]*
+    (?:
+        (?P<str>"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')
+      | (?P<num>-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
+      | (?P<name>[A-Za-z_$][A-Za-z0-9_$]*)
+      | (?P<punct>[{}\[\]():,.])
+    )?
     """,
     re.VERBOSE | re.DOTALL,
 )
@@ -102,19 +106,23 @@ def _unescape(body: str, offset: int) -> str:
 
 def _tokens(text: str) -> list[_Token]:
     out: list[_Token] = []
+    append = out.append
     pos = 0
     end = len(text)
     match = _TOKEN.match
+    limit = MAX_VALUES * 4
     while pos < end:
         found = match(text, pos)
-        if found is None:
-            shown = text[pos : pos + 10]
-            raise JsSyntaxError(f"an unexpected character {shown[:1]!r}", pos)
-        kind = found.lastgroup or ""
-        if kind != "ws":
-            out.append(_Token(kind, found.group(), pos))
-            if len(out) > MAX_VALUES * 4:
-                raise JsSyntaxError("too many values", pos)
+        kind = found.lastgroup if found is not None else None
+        if found is None or kind is None:
+            stop = found.end() if found is not None else pos
+            if stop >= end:
+                break
+            raise JsSyntaxError(f"an unexpected character {text[stop]!r}", stop)
+        start = found.start(kind)
+        append(_Token(kind, found.group(kind), start))
+        if len(out) > limit:
+            raise JsSyntaxError("too many values", start)
         pos = found.end()
     out.append(_Token("end", "", end))
     return out

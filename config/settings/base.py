@@ -384,6 +384,10 @@ FLOOR_HTTP_THREADS = env_int("FLOOR_HTTP_THREADS", 4)
 # DATA_UPLOAD_MAX_MEMORY_SIZE of form data; config/request_cap.py refuses a larger body (413)
 # before reading it, since neither granian nor uvicorn has a limit of its own.
 FLOOR_UPLOAD_MAX_BYTES = 512 * 1024
+# The routes that take a season of files in one upload (The Tournament Director's files,
+# imports/): their own larger cap, here and in front (deploy/nginx/locations.conf).
+FLOOR_LARGE_UPLOAD_PATHS = ("/api/imports/td/", "/console/imports/td/")
+FLOOR_LARGE_UPLOAD_MAX_BYTES = 32 * 1024 * 1024
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 
 # WhiteNoise streams static files with a sync iterator; Django's ASGI handler (the test live

@@ -577,6 +577,8 @@ def _finishes(
         targets = list(prize.winners)
         if not targets:
             targets = [f.player_uuid for f in out if f.player_rank == prize.place]
+        if not targets:
+            continue  # a place nobody reached (fewer players than prizes): given to nobody
         share = (prize.amount / len(targets)).quantize(CENT, rounding=ROUND_DOWN)
         for n, uuid in enumerate(targets):
             extra = prize.amount - share * len(targets) if n == 0 else Decimal(0)

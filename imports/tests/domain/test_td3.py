@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from imports.domain.jslit import JsMap, JsNew, JsSyntaxError, parse
 from imports.domain.td3 import Td3Error, read_td3
+from imports.domain.td3_sample import sample_night
 
 FILES = Path(__file__).resolve().parent.parent / "files"
 V30 = (FILES / "club-night-3.0.tdt").read_bytes()
@@ -253,3 +254,24 @@ def test_mutated_files_raise_only_their_own_error(original, mutations):
 def test_random_text_raises_only_its_own_error(text):
     with contextlib.suppress(Td3Error):
         read_td3('{ V: "3.7.2", T: ' + text)
+
+
+@settings(max_examples=40, deadline=5000)
+@given(
+    st.integers(min_value=0, max_value=10**6),
+    st.integers(min_value=2, max_value=30),
+    st.integers(min_value=0, max_value=6),
+)
+def test_a_night_written_reads_back_as_that_night(seed, players, reentries):
+    night = sample_night(seed, players, reentries)
+    file = read_td3(night.text)
+    assert file.tournament.uuid == night.uuid
+    by_place = sorted(file.finishes, key=lambda f: f.place)
+    assert [(f.player_uuid, f.entry_index) for f in reversed(by_place)] == list(night.out_order)
+    assert [f.place for f in by_place] == list(range(1, len(night.out_order) + 1))
+    # Each player's rank counts players, on their last entry; the prizes follow.
+    ranks = [f.player_rank for f in by_place if f.player_rank is not None]
+    assert ranks == list(range(1, players + 1))
+    paid = [f.prize for f in by_place if f.prize]
+    assert paid == [Decimal(p) for p in night.prizes if p][: len(paid)]
+    assert sum(paid) == min(sum(night.prizes), sum(paid))

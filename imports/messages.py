@@ -11,7 +11,7 @@ from eventlog.catalogue import declare_actions, declare_kinds, declare_words
 
 declare_actions(
     {
-        "import.td3": "a tournament was imported from a file of The Tournament Director (file, TD3 version, its UUID, players, entries, people found by their TD3 id, people matched by the director, people added)",
+        "import.td3": "a tournament was imported from a file of The Tournament Director (file, TD3 version, its UUID, players, entries, people found by their TD3 id, people matched by the director, people added, and each bust: entry number, place, TD3 level, instant, the hitmen's entry numbers)",
     }
 )
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import FloorError
-from imports.domain.td3 import Td3Entry, Td3Error, Td3File, Td3Player, read_td3
+from imports.domain.td3 import Td3Entry, Td3Error, Td3File, Td3Player, entry_in_play, read_td3
 from imports.models import ExternalId, HeldFile, ImportedTournament, Source
 from tournament import counters
 from tournament.domain.people import PersonKeys, Reason, duplicate_pairs
@@ -323,6 +323,39 @@ def _purchase(row: Entry, kind: str, amount: Decimal, rake: Decimal, chips: int)
     )
 
 
+def _busts(file: Td3File, rows: list[Entry]) -> list[dict[str, Any]]:
+    """Who knocked out whom, for the log's line: each bust's entry number, place, TD3 level
+    (round), instant, and the numbers of the hitmen's entries in play then."""
+    number = {(r.player_id, e.index): r.number for r, e in _paired(file, rows)}
+    players = {e.player_uuid: r.player_id for r, e in _paired(file, rows)}
+    out: list[dict[str, Any]] = []
+    for row, e in _paired(file, rows):
+        if e.bust is None:
+            continue
+        by = [
+            number[(players[h], entry_in_play(file.entries, h, e.bust.time))]
+            for h in e.bust.hitmen
+            if h in players
+        ]
+        out.append(
+            {
+                "number": row.number,
+                "place": row.place,
+                "round": e.bust.round,
+                "at": e.bust.time,
+                "by": by,
+            }
+        )
+    out.sort(key=lambda b: -(b["place"] or 0))
+    return out
+
+
+def _paired(file: Td3File, rows: list[Entry]) -> list[tuple[Entry, Td3Entry]]:
+    """The rows with the file's entries they were made from (rows are in buy-in order)."""
+    ordered = sorted(file.entries, key=lambda e: e.time or _NO_TIME)
+    return list(zip(rows, ordered, strict=True))
+
+
 def _payouts(tournament: Tournament, rows: list[Entry]) -> None:
     Payout.objects.bulk_create(
         Payout(tournament=tournament, place=row.place, amount=row.prize)
@@ -368,6 +401,7 @@ def td3_import(
         "players": len(file.players),
         "entries": len(file.entries),
         **counts,
+        "busts": _busts(file, rows),
     }
     event_record(tournament=tournament, action=IMPORT_TD3, actor=actor, payload=payload)
     counters.recount(tournament.pk)

@@ -13,7 +13,7 @@ Pure Python: no framework.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import ROUND_DOWN, Decimal
@@ -548,7 +548,7 @@ def _finishes(
             continue
         head = e.bounty_cost + e.personal_bounty
         for hitman in e.bust.hitmen:
-            alive = _entry_in_play(entries, hitman, e.bust.time)
+            alive = entry_in_play(entries, hitman, e.bust.time)
             hits[(hitman, alive)] = hits.get((hitman, alive), 0) + 1
             share = (head / len(e.bust.hitmen)).quantize(CENT, rounding=ROUND_DOWN)
             worth[(hitman, alive)] = worth.get((hitman, alive), Decimal(0)) + share
@@ -597,7 +597,7 @@ def _finishes(
     )
 
 
-def _entry_in_play(entries: list[Td3Entry], uuid: str, at: datetime | None) -> int:
+def entry_in_play(entries: Sequence[Td3Entry], uuid: str, at: datetime | None) -> int:
     """Which of a player's entries was in play at an instant (the last one bought by then)."""
     mine = [e for e in entries if e.player_uuid == uuid]
     chosen = mine[-1].index if mine else 0

@@ -67,6 +67,15 @@ def test_a_file_becomes_a_finished_tournament(actor):
     assert imported.imported_by == actor.user
     line = Event.objects.get(tournament=t, action="import.td3")
     assert line.payload["file"] == "club-night-3.7.2.tdt" and line.payload["added"] == 5
+    # Who knocked out whom, in the order they went out: entry numbers in buy-in order
+    # (Ida 1, Jan 2, Kai 3, Lea 4, Mo 5, Kai's re-entry 6).
+    assert [(b["number"], b["place"], b["round"], b["by"]) for b in line.payload["busts"]] == [
+        (3, 6, 2, [2]),
+        (4, 5, 4, [6]),
+        (5, 4, 5, [1]),
+        (6, 3, 6, [1, 2]),
+        (2, 2, 8, [1]),
+    ]
 
 
 def test_the_next_file_finds_the_same_people_and_the_same_file_is_refused(actor):

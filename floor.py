@@ -136,6 +136,7 @@ MYPY_PACKAGES = (
     "counts",
     "festivals",
     "signups",
+    "imports",
     "venue",
     "webhooks",
 )

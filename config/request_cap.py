@@ -25,12 +25,17 @@ from config.errors import request_too_large
 OVER_CAP = "floor.body_over_cap"
 
 
-def request_body_cap() -> int | None:
+def request_body_cap(path: str = "") -> int | None:
     """The largest request body Floor reads: form data plus the largest upload, plus room for
-    the multipart envelope. None when DATA_UPLOAD_MAX_MEMORY_SIZE is None (no cap)."""
+    the multipart envelope; on the routes that take a season of files at once
+    (FLOOR_LARGE_UPLOAD_PATHS: the import of The Tournament Director's files), their own
+    larger upload. None when DATA_UPLOAD_MAX_MEMORY_SIZE is None (no cap)."""
     if settings.DATA_UPLOAD_MAX_MEMORY_SIZE is None:
         return None
-    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE) + settings.FLOOR_UPLOAD_MAX_BYTES + 65536
+    upload = settings.FLOOR_UPLOAD_MAX_BYTES
+    if path and path.startswith(tuple(settings.FLOOR_LARGE_UPLOAD_PATHS)):
+        upload = max(upload, settings.FLOOR_LARGE_UPLOAD_MAX_BYTES)
+    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE) + upload + 65536
 
 
 def _declared(value: Any) -> int:
@@ -44,10 +49,16 @@ class RequestBodyCapMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
         self.cap = request_body_cap()
+        self.large = request_body_cap(next(iter(settings.FLOOR_LARGE_UPLOAD_PATHS), ""))
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if self.cap is not None and (
-            _declared(request.META.get("CONTENT_LENGTH")) > self.cap
+        cap = self.cap
+        if cap is not None and request.path_info.startswith(
+            tuple(settings.FLOOR_LARGE_UPLOAD_PATHS)
+        ):
+            cap = self.large
+        if cap is not None and (
+            _declared(request.META.get("CONTENT_LENGTH")) > cap
             or getattr(request, "scope", {}).get(OVER_CAP)
         ):
             return self.refuse(request)
@@ -80,9 +91,11 @@ def cap_asgi_body(app: Any) -> Any:
     """Django's ASGI handler `app`, given an empty body (and the connection closed after the
     answer) when the declared body is over the cap, and a body cut short, marked OVER_CAP,
     when a body without a declared length runs past it: RequestBodyCapMiddleware answers."""
-    cap = request_body_cap()
 
     async def application(scope: Scope, receive: Receive, send: Send) -> None:
+        root = scope.get("root_path", "")
+        path = scope.get("path", "")
+        cap = request_body_cap(path[len(root) :] if root and path.startswith(root) else path)
         if scope["type"] != "http" or cap is None:
             await app(scope, receive, send)
             return

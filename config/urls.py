@@ -80,6 +80,7 @@ urlpatterns = [
     path("", include("counts.urls")),
     path("", include("festivals.urls")),
     path("", include("signups.urls")),
+    path("", include("imports.urls")),
     path("", include("venue.urls")),
     path("", include("tournament.urls")),
 ]

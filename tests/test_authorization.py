@@ -38,6 +38,7 @@ DIRECTOR_ONLY = {
     "announcements-test",
     "clock-layout",
     "venue-layout",
+    "imports-td",
 }
 PUBLIC = {
     "home",

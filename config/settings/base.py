@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "counts",
     "festivals",
     "signups",
+    "imports",
     "actions",
     "displays",
     "webhooks",
@@ -393,6 +394,10 @@ FLOOR_UPLOAD_MAX_BYTES = 512 * 1024
 # FLOOR_WEBHOOKS_ALLOW_LOOPBACK.
 FLOOR_WEBHOOKS_TIMEOUT = 5.0
 FLOOR_WEBHOOKS_ALLOW_LOOPBACK = False
+# The routes that take a season of files in one upload (The Tournament Director's files,
+# imports/): their own larger cap, here and in front (deploy/nginx/locations.conf).
+FLOOR_LARGE_UPLOAD_PATHS = ("/api/imports/td/", "/console/imports/td/")
+FLOOR_LARGE_UPLOAD_MAX_BYTES = 32 * 1024 * 1024
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 
 # WhiteNoise streams static files with a sync iterator; Django's ASGI handler (the test live

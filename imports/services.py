@@ -26,7 +26,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import FloorError
-from imports.domain.td3 import Td3Entry, Td3Error, Td3File, Td3Player, entry_in_play, read_td3
+from imports.domain.td3 import (
+    Td3Entry,
+    Td3Error,
+    Td3File,
+    Td3Level,
+    Td3Player,
+    Td3Tournament,
+    entry_in_play,
+    read_td3,
+)
 from imports.models import ExternalId, HeldFile, ImportedTournament, Source
 from tournament import counters
 from tournament.domain.people import PersonKeys, Reason, duplicate_pairs
@@ -212,7 +221,9 @@ def _person_create(p: Td3Player) -> Player:
 def _structure(file: Td3File) -> Structure:
     t = file.tournament
     structure = Structure.objects.create(name=t.title[:100])
-    levels = [lv for lv in t.levels if lv.minutes > 0] or []
+    # A tournament plays a structure of at least one level (every page of the clock reads it).
+    # A file that records none gets one level of unknown blinds as long as the night lasted.
+    levels = [lv for lv in t.levels if lv.minutes > 0] or [_level_unknown(t)]
     Level.objects.bulk_create(
         Level(
             structure=structure,
@@ -226,6 +237,13 @@ def _structure(file: Td3File) -> Structure:
         for n, lv in enumerate(levels, start=1)
     )
     return structure
+
+
+def _level_unknown(t: Td3Tournament) -> Td3Level:
+    minutes = 60
+    if t.started_at is not None and t.ended_at is not None and t.ended_at > t.started_at:
+        minutes = max(1, int((t.ended_at - t.started_at).total_seconds() // 60))
+    return Td3Level(minutes=minutes, small_blind=0, big_blind=0, ante=0, is_break=False)
 
 
 def _chip_set() -> ChipSet:

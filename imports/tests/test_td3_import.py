@@ -56,7 +56,9 @@ def test_a_file_becomes_a_finished_tournament(actor):
         (2, 40000),
         (3, 10000),
     ]
-    assert t.structure.levels.count() == 0  # the test file has no levels
+    # The test file records no levels: one level of unknown blinds, as long as the night.
+    levels = list(t.structure.levels.values_list("small_blind", "big_blind", "is_break"))
+    assert levels == [(0, 0, False)]
     imported = ImportedTournament.objects.get(tournament=t)
     assert (imported.league_name, imported.season_name, imported.version) == (
         "Thursday League",
@@ -161,3 +163,12 @@ def test_command_imports_and_refuses(tmp_path, db):
     call_command("floor_import_td", "--dry-run", str(V343), stdout=dry)
     assert "Would import" in dry.getvalue()
     assert Tournament.objects.count() == 2 and Entry.objects.count() == 9
+
+
+def test_the_pages_of_an_imported_tournament_without_levels_open(actor, client, director):
+    """Every page of the clock reads the structure's levels: an import gives it one."""
+    t = td3_import(load(V30), file_name=V30.name, actor=actor)
+    assert client.get(f"/t/{t.pk}/").status_code == 200
+    client.force_login(director)
+    for page in ("", "structure/", "clock/", "rulings/", "phone/"):
+        assert client.get(f"/console/t/{t.pk}/{page}").status_code == 200, page

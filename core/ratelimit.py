@@ -38,17 +38,31 @@ def client_address(request: HttpRequest) -> str:
     skipping hops that are trusted proxies too, and the first other hop is the client. A client
     can prepend what it likes to X-Forwarded-For, but only trusted proxies append to it."""
     remote = request.META.get("REMOTE_ADDR", "") or ""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    trusted = tuple(getattr(settings, "FLOOR_TRUSTED_PROXIES", ()) or ())
+    if len(forwarded) > FORWARDED_KEPT:  # read, not kept: the cache holds short headers only
+        return _client_of.__wrapped__(remote, forwarded, trusted)
+    return _client_of(remote, forwarded, trusted)
+
+
+# The answer for the headers a request carries, kept per process: a phone asks again and again
+# (a sign-up reads its address twice: the rate limit and the event log's "from where"), and
+# reading addresses and networks is most of the cost.
+FORWARDED_KEPT = 200
+
+
+@lru_cache(maxsize=4096)
+def _client_of(remote: str, forwarded: str, listed: tuple[str, ...]) -> str:
     peer = _parse(remote)
     if peer is None:
         return remote or "unknown"
-    trusted = _networks(tuple(getattr(settings, "FLOOR_TRUSTED_PROXIES", ()) or ()))
+    trusted = _networks(listed)
 
     def is_trusted(address: IPAddress) -> bool:
         return any(address in network for network in trusted)
 
     if not is_trusted(peer):
         return str(peer)
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
     nearest = peer
     for hop in reversed([h for h in forwarded.split(",") if h.strip()]):
         address = _parse(hop)

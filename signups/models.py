@@ -70,7 +70,13 @@ ON_THE_SHEET = (*ON_THE_LIST, SignUpStatus.CHECKED_IN.value)
 
 
 class SignUp(models.Model):
-    sheet = models.ForeignKey(SignUpSheet, on_delete=models.CASCADE, related_name="signups")
+    # Every index is written by each sign-up while the sheet's lock is held (signups/services.py):
+    # none of its own for the sheet (the arrival number's unique index starts with it) or the
+    # person (a partial one below: a player's sign-up has no person record), and the token's
+    # unique constraint without the pattern index Django adds to a unique text field.
+    sheet = models.ForeignKey(
+        SignUpSheet, on_delete=models.CASCADE, related_name="signups", db_index=False
+    )
     sequence = models.PositiveIntegerField(_("arrival"))
     # The waiting order when a director moved the sign-up to the top (else the arrival).
     rank = models.IntegerField(null=True, blank=True)
@@ -88,11 +94,16 @@ class SignUp(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=SignUpStatus.choices, default=SignUpStatus.WAITING
     )
-    token = models.CharField(max_length=40, unique=True, default=new_token)
+    token = models.CharField(max_length=40, default=new_token)  # unique: Meta.constraints
     # A form sent twice (double tap, retry) carries the same nonce: one sign-up.
     nonce = models.CharField(max_length=40, blank=True)
     player = models.ForeignKey(
-        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="signups"
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="signups",
+        db_index=False,
     )
     entry = models.OneToOneField(
         Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="signup"
@@ -106,6 +117,7 @@ class SignUp(models.Model):
         ordering = ["sheet", "sequence"]
         constraints = [
             models.UniqueConstraint(fields=["sheet", "sequence"], name="signup_arrival_unique"),
+            models.UniqueConstraint(fields=["token"], name="signup_token_unique"),
             models.UniqueConstraint(
                 fields=["sheet", "nonce"], condition=~Q(nonce=""), name="signup_nonce_unique"
             ),
@@ -127,7 +139,12 @@ class SignUp(models.Model):
                 name="signup_one_per_phone",
             ),
         ]
-        indexes = [models.Index(fields=["sheet", "status", "sequence"], name="signup_by_status")]
+        indexes = [
+            models.Index(fields=["sheet", "status", "sequence"], name="signup_by_status"),
+            models.Index(
+                fields=["player"], condition=Q(player__isnull=False), name="signup_by_person"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.sequence} {self.display_name}"

@@ -72,16 +72,36 @@ def room_of(
     API, a check-in). The sign-ups holding a place and those of them promised are the sheet's
     kept counts, or `counted` (held, promised)."""
     held, promised = counted if counted is not None else (sheet.held, sheet.promised)
+    return room_in(
+        places=sheet.places,
+        reserved=sheet.reserved,
+        held=held,
+        promised=promised,
+        capacity=capacity,
+        entries=entries,
+    )
+
+
+def room_in(
+    *,
+    places: int | None,
+    reserved: int,
+    held: int,
+    promised: int,
+    capacity: int | None,
+    entries: int,
+) -> Room:
+    """`room_of` from the numbers: the sheet's places (None: the capacity less those held back)
+    and places held back, its kept counts, the tournament's capacity and entries playing."""
     if capacity is not None:
         seats: int | None = capacity
-    elif sheet.places is not None:  # no capacity: the sheet's places and those held back
-        seats = sheet.places + sheet.reserved
+    elif places is not None:  # no capacity: the sheet's places and those held back
+        seats = places + reserved
     else:
         seats = None
-    places = sheet.places if sheet.places is not None else max(0, (capacity or 0) - sheet.reserved)
     return Room(
-        places=places,
-        reserved=sheet.reserved,
+        places=places if places is not None else max(0, (capacity or 0) - reserved),
+        reserved=reserved,
         seats=seats,
         entries=entries,
         promised=promised,
@@ -449,6 +469,10 @@ _PLACED = (
 )
 
 
+# SignUp's columns in their order, as `Model.from_db` takes a row.
+_SIGNUP_FIELDS = tuple(field.attname for field in SignUp._meta.concrete_fields)
+
+
 @functools.cache
 def _one_statement_sql() -> str:
     # Its runs of blank space are one space each: under 4,096 characters psycopg keeps the
@@ -512,25 +536,36 @@ def _signup_in_one_statement(tournament_id: int, form: _Form, actor: Actor) -> S
         return None
     pk, sequence, status, created_at, sheet_id, held, promised, waiting = row[:8]
     places, reserved, capacity, entries = row[8:]
-    sheet = SignUpSheet(pk=sheet_id, places=places, reserved=reserved, held=held, promised=promised)
-    free = room_of(sheet, capacity=capacity, entries=entries).free
-    signup = SignUp(
-        pk=pk,
-        sheet_id=sheet_id,
-        sequence=sequence,
-        display_name=form.name,
-        email=email,
-        phone=phone,
-        email_key=form.email_key,
-        phone_key=form.phone_key,
-        consent_at=consent_at,
-        language=form.language,
-        status=status,
-        token=token,
-        nonce=nonce,
-        created_at=created_at,
+    free = room_in(
+        places=places,
+        reserved=reserved,
+        held=held,
+        promised=promised,
+        capacity=capacity,
+        entries=entries,
+    ).free
+    # The row as the statement wrote it, built as a query's row is (`Model.from_db`: the
+    # fields in their order, no keyword matching): the caller reads its token and status.
+    written = {
+        "id": pk,
+        "sequence": sequence,
+        "display_name": form.name,
+        "email": email,
+        "phone": phone,
+        "email_key": form.email_key,
+        "phone_key": form.phone_key,
+        "consent_at": consent_at,
+        "language": form.language,
+        "status": status,
+        "token": token,
+        "nonce": nonce,
+        "created_at": created_at,
+        "sheet_id": sheet_id,
+        "by_staff": False,
+    }
+    signup = SignUp.from_db(
+        connection.alias, _SIGNUP_FIELDS, [written.get(name) for name in _SIGNUP_FIELDS]
     )
-    signup._state.adding, signup._state.db = False, connection.alias
     broadcast_on_commit(
         tournament_group(tournament_id),
         "signups",

@@ -6,15 +6,16 @@ The public pages show display names only; contact data is shown to directors onl
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import get_language
@@ -90,6 +91,24 @@ def _returning_player(token: str) -> Player | None:
     return entry.player if entry is not None else None
 
 
+_SLOT = "0slot0"  # stands for the token in the private page's address, once
+
+
+@functools.lru_cache(maxsize=8)
+def _status_url_around(script_prefix: str) -> tuple[str, str]:
+    """The private page's address before and after its token (under `script_prefix`: reverse
+    reads the same prefix of this thread)."""
+    head, tail = reverse("signup-status", args=[_SLOT]).split(_SLOT)
+    return head, tail
+
+
+def _to_status(token: str) -> HttpResponseRedirect:
+    """`redirect("signup-status", token)` without resolving the route anew on every sign-up
+    (a token is letters, digits, "-" and "_": nothing in it is quoted)."""
+    head, tail = _status_url_around(get_script_prefix())
+    return HttpResponseRedirect(f"{head}{token}{tail}")
+
+
 @never_cache
 def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
     posted = request.method == "POST"
@@ -158,7 +177,7 @@ def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
             except FloorError as exc:
                 error, status = str(exc), exc.status_code
             else:
-                return _remember(request, redirect("signup-status", signup.token), signup)
+                return _remember(request, _to_status(signup.token), signup)
     tournament = tournament or get_tournament(pk)
     numbers = sheet_numbers(tournament, sheet)
     return render(

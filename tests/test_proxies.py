@@ -230,3 +230,18 @@ def test_every_uvicorn_floor_starts_leaves_forwarded_headers_to_floor(monkeypatc
     _stack.start_asgi(1, {}, workers=2)
     assert started and all("--no-proxy-headers" in cmd for cmd in started)
     assert not any("proxy" in arg or "forward" in arg for arg in _stack.web_command(1))
+
+
+def test_the_kept_answer_follows_the_trusted_proxies(settings):
+    """client_address keeps its answer per process for the headers and the trusted proxies
+    together: the same headers read under other proxies give the other answer, and a header
+    too long to keep is read the same way."""
+    settings.FLOOR_TRUSTED_PROXIES = PROXIES
+    assert client_address(request("172.18.0.5", "198.51.100.7")) == "198.51.100.7"
+    settings.FLOOR_TRUSTED_PROXIES = []
+    assert client_address(request("172.18.0.5", "198.51.100.7")) == "172.18.0.5"
+    settings.FLOOR_TRUSTED_PROXIES = PROXIES
+    assert client_address(request("172.18.0.5", "198.51.100.7")) == "198.51.100.7"
+    long = ", ".join(["6.6.6.6"] * 40 + ["198.51.100.8"])
+    assert len(long) > 200
+    assert client_address(request("172.18.0.5", long)) == "198.51.100.8"

@@ -298,6 +298,58 @@ def test_the_one_statement_and_the_locked_sign_up_agree(make_tournament, actor, 
     )
 
 
+@pytest.mark.postgres
+def test_the_one_statement_answers_the_row_it_wrote(make_tournament, actor, settings):
+    """The sign-up the one statement returns is built from what it wrote, without reading it
+    back: it equals the stored row, field by field."""
+    if not settings.TEST_ON_POSTGRES:
+        pytest.skip("the one statement is PostgreSQL's")
+    t = make_tournament(status="registering", capacity=1)
+    su.sheet_update(
+        tournament=t, actor=actor, is_open=True, places=None, reserved=0, check_in_deadline=None
+    )
+    phone = Actor(user=None, label="", source="10.1.2.3")
+    made = [
+        su.signup_by_phone(
+            tournament_id=t.pk,
+            actor=phone,
+            display_name=name,
+            email=email,
+            phone="0171 1234567" if email else "",
+            consent=bool(email),
+            nonce=f"n{k}",
+            language="de",
+        )
+        for k, (name, email) in enumerate([("Anna", "Anna@Example.org"), ("Bert", "")])
+    ]
+    for signup in made:
+        assert signup is not None and not signup._state.adding
+        stored = SignUp.objects.get(pk=signup.pk)
+        fields = [f.attname for f in SignUp._meta.concrete_fields]
+        assert [getattr(signup, f) for f in fields] == [getattr(stored, f) for f in fields]
+    assert [s.status for s in made] == ["confirmed", "waiting"]
+    assert made[0].email_key == "anna@example.org" and made[0].phone_key == "491711234567"
+
+
+def test_a_sign_up_writes_no_index_it_does_not_need(make_tournament):
+    """Every index of the sign-ups' table is written by each sign-up while the sheet is locked:
+    none for the sheet alone (the arrival number's index starts with it), the person's only
+    on rows with a person, the token unique without a pattern index."""
+    from django.db import IntegrityError, connection
+
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, SignUp._meta.db_table)
+    indexed = {name: c for name, c in found.items() if c["index"] or c["unique"]}
+    columns = [tuple(c["columns"]) for c in indexed.values()]
+    assert ("sheet_id",) not in columns
+    assert columns.count(("token",)) == 1 and indexed["signup_token_unique"]["unique"]
+    assert columns.count(("player_id",)) == 1 and "signup_by_person" in indexed
+    sheet = SignUpSheet.objects.create(tournament=make_tournament())
+    SignUp.objects.create(sheet=sheet, sequence=1, display_name="Anna", token="same")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        SignUp.objects.create(sheet=sheet, sequence=2, display_name="Bert", token="same")
+
+
 def test_the_one_statement_keeps_its_parsed_form():
     """psycopg parses a statement's placeholders once and keeps the result only for statements
     of at most 4,096 bytes: the sign-up's statement stays under it (one parse less a sign-up)."""

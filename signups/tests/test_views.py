@@ -92,6 +92,27 @@ def test_sign_up_then_status_then_cancel(client, night):
     assert again.status_code == 400 and "cancelled already" in again.content.decode()
 
 
+def test_the_answer_names_the_private_page_under_a_script_prefix(client, night):
+    """The 302's address is built from a kept form of the route: under a script prefix (Floor
+    served below a path: the WSGI handler sets it per request) it is reverse's, as for any
+    other page."""
+    from django.urls import get_script_prefix, set_script_prefix
+
+    before = get_script_prefix()
+    page = reverse("signup", args=[night.pk])  # the path the handler sees, below the prefix
+    try:
+        for prefix in ("/floor/", "/", "/floor/"):
+            set_script_prefix(prefix)
+            name = f"Prefix {len(prefix)} {SignUp.objects.count()}"
+            response = client.post(page, {"display_name": name})
+            made = SignUp.objects.get(display_name=name)
+            assert response.status_code == 302
+            assert response["Location"] == reverse("signup-status", args=[made.token])
+            assert response["Location"] == f"{prefix}signup/{made.token}/"
+    finally:
+        set_script_prefix(before)
+
+
 def test_a_place_moves_up_on_a_cancellation(client, night):
     first = sign(night, "First")
     sign(night, "Second")

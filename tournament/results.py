@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from django.utils import timezone
+
 from tournament.domain.collation import name_key
 from tournament.models import DealMethod, EntryStatus, Status, Tournament
 from tournament.public_selectors import initials, names_withheld
@@ -161,10 +163,15 @@ DATABASE_COLUMNS = (
 )
 
 
+def _local_date(tournament: Tournament) -> str:
+    """The start date as the pages show it (the server's time zone, not UTC's)."""
+    return timezone.localtime(tournament.starts_at).date().isoformat()
+
+
 def database_rows(tournament: Tournament, results: Results) -> list[list[Any]]:
     """The finishes as rows of DATABASE_COLUMNS, money as decimals in the currency's unit.
     `country` stays empty: Floor keeps no country for a person."""
-    date = tournament.starts_at.date().isoformat()
+    date = _local_date(tournament)
     return [
         [
             tournament.name,
@@ -189,7 +196,7 @@ def database_json(tournament: Tournament, results: Results) -> dict[str, Any]:
         "event": {
             "id": tournament.pk,
             "name": tournament.name,
-            "date": tournament.starts_at.date().isoformat(),
+            "date": _local_date(tournament),
             "venue": tournament.venue,
             "currency": tournament.currency,
             "entries": results.entries,

@@ -52,7 +52,10 @@ def test_csv_rows_in_the_databases_shape(client, finished):
     rows = _csv(client, t)
     assert [r["place"] for r in rows] == ["1", "2", "3", "4", "5"]
     first = rows[0]
-    assert first["event"] == "Test Cup" and first["date"] == timezone.localtime(t.starts_at).date().isoformat()
+    assert (
+        first["event"] == "Test Cup"
+        and first["date"] == timezone.localtime(t.starts_at).date().isoformat()
+    )
     assert first["name"] == "Jörg W." and first["currency"] == t.currency
     assert first["entries"] == "5" and first["buy_in"] == "33.33" and first["fee"] == "3.00"
     assert first["country"] == ""

@@ -72,6 +72,7 @@ _HEADINGS: dict[str, Field] = {
             "member",
             "mitgliedsnummer",
             "mitgliednr",
+            "mitgliedsnr",
             "mitglied",
         ),
         Field.MEMBERSHIP_NUMBER,

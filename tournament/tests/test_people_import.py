@@ -70,7 +70,11 @@ def test_upload_map_preview_confirm(as_director):
     done = client.post(reverse("people-import-confirm"), MAPPING)
     assert done.status_code == 302
     joerg = Player.objects.get(name="Jörg Weiß")
-    assert (joerg.display_name, joerg.email, joerg.phone) == ("Jöwe", "joerg@example.org", "0170 1234567")
+    assert (joerg.display_name, joerg.email, joerg.phone) == (
+        "Jöwe",
+        "joerg@example.org",
+        "0170 1234567",
+    )
     assert (joerg.membership_number, joerg.birth_year) == ("M-17", 1980)
     assert Player.objects.get(name="Anna Schulz").display_name == "Anna S."
     assert joerg.search_key  # kept by the pre_save receiver
@@ -89,7 +93,7 @@ def test_xlsx_with_numbers_as_excel_keeps_them(as_director):
 
 def test_likely_duplicates_are_shown_and_left_out(as_director, actor):
     known = player_create(name="Jörg Weiss", actor=actor)  # folded: the same name
-    _upload(as_director, CSV + "Anna;Schulz;;anna@example.org;;;\n".encode())
+    _upload(as_director, CSV + b"Anna;Schulz;;anna@example.org;;;\n")
     html = as_director.post(reverse("people-import-map"), MAPPING).content.decode()
     assert f"(#{known.pk})" in html and "Like row 3" in html
     assert 'name="skip" value="2" id="skip-2" checked' in html
@@ -157,14 +161,19 @@ def test_wrong_mappings_are_refused(as_director):
     response = as_director.post(url, twice)
     assert response.status_code == 400 and "more than one column" in response.content.decode()
     response = as_director.post(url, {"col_3": "email"})
-    assert response.status_code == 400 and "Choose the column with the name" in response.content.decode()
+    assert (
+        response.status_code == 400
+        and "Choose the column with the name" in response.content.decode()
+    )
     response = as_director.post(url, {**MAPPING, "col_2": "name"})
     assert response.status_code == 400 and "not both" in response.content.decode()
     response = as_director.post(url, {**MAPPING, "col_2": "password"})
     assert response.status_code == 400 and "fields offered" in response.content.decode()
     response = as_director.post(reverse("people-import-confirm"), twice)
     assert response.status_code == 400
-    response = as_director.post(reverse("people-import-confirm"), {**MAPPING, "skip": ["2", "3", "4"]})
+    response = as_director.post(
+        reverse("people-import-confirm"), {**MAPPING, "skip": ["2", "3", "4"]}
+    )
     assert response.status_code == 400 and "no row to import" in response.content.decode()
     assert Player.objects.count() == 0
 

@@ -169,10 +169,10 @@ def _map_context(sheet: Sheet, mapping: list[Field | None], errors: list[str]) -
         {
             "index": i,
             "heading": heading,
-            "chosen": mapping[i].value if mapping[i] else "",
+            "chosen": chosen.value if chosen is not None else "",
             "examples": [cells[i] for _r, cells in sheet.rows[:3] if cells[i]],
         }
-        for i, heading in enumerate(sheet.header)
+        for i, (heading, chosen) in enumerate(zip(sheet.header, mapping, strict=True))
     ]
     return {
         "step": "map",

@@ -21,6 +21,9 @@ from core.errors import FloorError
 MAX_ROWS = 2000  # people in one file, headings not counted
 MAX_COLUMNS = 30
 MAX_CELL = 2000  # characters in one cell (the longest field, notes)
+# Characters in all cells together: what waits in the session between the steps (a small
+# workbook can repeat one long shared string in every cell).
+MAX_TEXT = 1_000_000
 # A workbook is a zip: its unpacked parts may not exceed this (a small file can unpack to
 # gigabytes).
 MAX_UNPACKED = 40 * 1024 * 1024
@@ -68,6 +71,7 @@ def _table(name: str, lines: list[list[str]]) -> Sheet:
     if len(header) > MAX_COLUMNS:
         raise SheetError(_("The file has more than %(n)s columns.") % {"n": MAX_COLUMNS})
     rows = []
+    total = 0
     for number, cells in enumerate(lines[1:], start=2):
         cells = [c.strip() for c in cells[: len(header)]]
         if not any(cells):
@@ -77,6 +81,9 @@ def _table(name: str, lines: list[list[str]]) -> Sheet:
                 _("Row %(row)s has a cell longer than %(n)s characters.")
                 % {"row": number, "n": MAX_CELL}
             )
+        total += sum(len(c) for c in cells)
+        if total > MAX_TEXT:
+            raise SheetError(_("The file holds too much text for a player list."))
         rows.append((number, cells + [""] * (len(header) - len(cells))))
     if not rows:
         raise SheetError(_("The file has headings but no rows of people."))

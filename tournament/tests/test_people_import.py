@@ -196,3 +196,11 @@ def test_german(as_director):
     as_director.cookies["django_language"] = "de"
     response = _upload(as_director, b"")
     assert "Die Datei ist leer." in response.content.decode()
+
+
+def test_a_small_workbook_that_repeats_a_long_text_is_refused(as_director):
+    long = "x" * 1900
+    data = _xlsx([["Name", "Notes"], *[[f"Person {i}", long] for i in range(600)]])
+    assert len(data) < 512 * 1024
+    response = _upload(as_director, data, "big.xlsx")
+    assert response.status_code == 400 and "too much text" in response.content.decode()

@@ -41,6 +41,16 @@ urlpatterns = [
     path("t/<int:pk>/results/", actions_views.results_page, name="results"),
     path("t/<int:pk>/results.csv", actions_views.results_csv, name="results-csv"),
     path("t/<int:pk>/results.json", actions_views.results_json, name="results-json"),
+    path(
+        "t/<int:pk>/results/database.csv",
+        public_views.results_database_csv,
+        name="results-database-csv",
+    ),
+    path(
+        "t/<int:pk>/results/database.json",
+        public_views.results_database_json,
+        name="results-database-json",
+    ),
     path("players/<int:player_id>/", actions_views.player_public, name="player-public"),
     path(
         "console/players/<int:player_id>/history/",

@@ -31,10 +31,15 @@ def csv_cell(value: Any) -> Any:
 
 
 def csv_response(
-    filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
+    filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]], *, bom: bool = False
 ) -> HttpResponse:
+    """A CSV download. `bom`: start with the UTF-8 byte order mark, so that a spreadsheet
+    opened by a double click reads the file as UTF-8 (umlauts intact), not as the system's
+    legacy code page."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    if bom:
+        response.write("\ufeff")
     writer = csv.writer(response)
     writer.writerow([csv_cell(v) for v in header])
     writer.writerows([csv_cell(v) for v in row] for row in rows)

@@ -33,6 +33,9 @@ DIRECTOR_ONLY = {
     "player-export",
     "player-erase",
     "player-merge",
+    "people-import",
+    "people-import-map",
+    "people-import-confirm",
     "club-settings",
     "announcements",
     "announcements-test",
@@ -188,16 +191,21 @@ def test_floor_sees_the_console_but_not_the_directors_pages(client, floor_user, 
 def test_director_sees_every_console_page(client, director, world):
     _t, _secret, _tables, kwargs = world
     client.force_login(director)
-    for name in DIRECTOR_ONLY - {
-        "cage-method",
-        "cage-difference",
-        "payouts-edit",
-        "tournament-status",
-        "tournament-reopen",
-        "registration-reopen",
-        "player-erase",
-        "announcements-test",
-    }:
+    for name in (
+        DIRECTOR_ONLY
+        - {
+            "cage-method",
+            "cage-difference",
+            "payouts-edit",
+            "tournament-status",
+            "tournament-reopen",
+            "registration-reopen",
+            "player-erase",
+            "announcements-test",
+            "people-import-map",  # 400 without a file read first (tournament/tests/test_people_import.py)
+            "people-import-confirm",  # POST only
+        }
+    ):
         route = next(r for r, n in console_routes() + all_routes() if n == name)
         assert client.get(url_for(route, name, kwargs)).status_code == 200, name
 

@@ -177,6 +177,7 @@ declare_actions(
         "player.merge": "two records of one person were merged (ids, entry counts)",
         "club.update": "the club's settings changed (name, public profiles)",
         "players.contact_read": "a director read a player's contact data",
+        "players.import": "person records were created from a spreadsheet (count, file name)",
         "registration.close": "registration closed",
         "registration.reopen": "registration reopened",
         "deal.record": "a deal was recorded",
@@ -231,6 +232,12 @@ declare_words(
         "payouts.set": lambda p: _("Payout table set"),
         "payouts.reset": lambda p: _("Payout table back to the default"),
         "player.create": lambda p: _("Player created"),
+        "players.import": lambda p: ngettext(
+            "%(n)s player imported from %(file)s",
+            "%(n)s players imported from %(file)s",
+            p.get("count", 0),
+        )
+        % {"n": p.get("count"), "file": p.get("file", "–")},
         "player.update": lambda p: _("Player #%(id)s edited: %(f)s")
         % {"id": p.get("player"), "f": ", ".join(p.get("changed", [])) or "–"},
         "player.merge": lambda p: _(

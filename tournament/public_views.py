@@ -10,6 +10,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from clocks.views import screen_config
+from core.csvexport import csv_response
+from core.errors import Conflict
 from core.inputs import search_text, whole_number_or_none
 from core.links import public_url
 from core.qr import qr_svg
@@ -24,6 +26,13 @@ from tournament.public_selectors import (
     entry_by_token,
     find_seats_by_name,
     public_seat,
+)
+from tournament.results import (
+    DATABASE_COLUMNS,
+    Results,
+    database_json,
+    database_rows,
+    tournament_results,
 )
 from tournament.selectors import TournamentNumbers, payout_amounts, tournament_numbers
 from tournament.validation import SettingsBroken
@@ -151,3 +160,30 @@ def my_seat_json(request: HttpRequest, token: str) -> JsonResponse:
     if entry is None:
         return JsonResponse({"detail": _("This link is not valid.")}, status=404)
     return JsonResponse(dict(seat_view(entry)))
+
+
+def _finished_results(pk: int) -> tuple[Tournament, Results]:
+    """A finished tournament's results; 409 with a message before the end (places and prizes
+    may still change, a results database takes only final ones)."""
+    tournament = get_tournament(pk)
+    if tournament.status != Status.FINISHED:
+        raise Conflict(_("The results are exported once the tournament has finished."))
+    return tournament, tournament_results(tournament)
+
+
+def results_database_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The results for results databases as CSV (docs/results.md): public names only, UTF-8
+    with a byte order mark, formula-like cells guarded (core/csvexport.py)."""
+    tournament, results = _finished_results(pk)
+    return csv_response(
+        f"results-{tournament.pk}-database.csv",
+        DATABASE_COLUMNS,
+        database_rows(tournament, results),
+        bom=True,
+    )
+
+
+def results_database_json(request: HttpRequest, pk: int) -> JsonResponse:
+    """The same as JSON (format floor-results-db/1, money in cents)."""
+    tournament, results = _finished_results(pk)
+    return JsonResponse(database_json(tournament, results))

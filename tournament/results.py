@@ -1,6 +1,7 @@
 """A tournament's results: every finish with its prize, deal share, bounties and seat won, in
 public names (initials once the retention time has passed: public_selectors.names_withheld),
-and the export other sites import (docs/results.md, "Results export").
+the export other sites import (docs/results.md, "Results export") and the one results databases
+take (database_rows, database_json: finished tournaments only).
 
 Before the end the places given so far are shown as provisional: late entries still move them
 (place = entries + 1 - elimination rank) and prizes are given once the field is final.
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from django.utils import timezone
 
 from tournament.domain.collation import name_key
 from tournament.models import DealMethod, EntryStatus, Status, Tournament
@@ -140,6 +143,71 @@ def export_json(tournament: Tournament, results: Results) -> dict[str, Any]:
             "final": results.final,
         },
         "finishes": [asdict(f) for f in results.finishes],
+    }
+
+
+# The export in the shape results databases take (docs/results.md, "For results databases"):
+# one row per finish of a finished tournament, the names as the results page shows them.
+DATABASE_FORMAT = "floor-results-db/1"
+DATABASE_COLUMNS = (
+    "event",
+    "date",
+    "place",
+    "name",
+    "country",
+    "prize",
+    "currency",
+    "entries",
+    "buy_in",
+    "fee",
+)
+
+
+def _local_date(tournament: Tournament) -> str:
+    """The start date as the pages show it (the server's time zone, not UTC's)."""
+    return timezone.localtime(tournament.starts_at).date().isoformat()
+
+
+def database_rows(tournament: Tournament, results: Results) -> list[list[Any]]:
+    """The finishes as rows of DATABASE_COLUMNS, money as decimals in the currency's unit.
+    `country` stays empty: Floor keeps no country for a person."""
+    date = _local_date(tournament)
+    return [
+        [
+            tournament.name,
+            date,
+            f.place,
+            f.name,
+            "",
+            _decimal(f.prize),
+            tournament.currency,
+            results.entries,
+            _decimal(tournament.buy_in),
+            _decimal(tournament.fee),
+        ]
+        for f in results.finishes
+    ]
+
+
+def database_json(tournament: Tournament, results: Results) -> dict[str, Any]:
+    """The same rows as JSON, money in cents as everywhere in the API (docs/results.md)."""
+    return {
+        "format": DATABASE_FORMAT,
+        "event": {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "date": _local_date(tournament),
+            "venue": tournament.venue,
+            "currency": tournament.currency,
+            "entries": results.entries,
+            "buy_in": tournament.buy_in,
+            "fee": tournament.fee,
+            "prize_pool": results.prize_pool,
+        },
+        "results": [
+            {"place": f.place, "name": f.name, "country": None, "prize": f.prize}
+            for f in results.finishes
+        ],
     }
 
 

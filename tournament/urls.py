@@ -7,6 +7,7 @@ from tournament import (
     correction_views,
     desk_views,
     money_views,
+    people_import_views,
     player_views,
     public_views,
     views,
@@ -21,6 +22,13 @@ urlpatterns = [
     path("console/new/", views.tournament_new, name="tournament-new"),
     path("console/players/", player_views.players, name="players"),
     path("console/players/duplicates/", player_views.duplicates, name="player-duplicates"),
+    path("console/players/import/", people_import_views.upload, name="people-import"),
+    path("console/players/import/map/", people_import_views.map_columns, name="people-import-map"),
+    path(
+        "console/players/import/confirm/",
+        people_import_views.confirm,
+        name="people-import-confirm",
+    ),
     path("console/players/<int:player_id>/", player_views.player_detail, name="player-detail"),
     path("console/players/<int:player_id>/edit/", player_views.player_edit, name="player-edit"),
     path(

@@ -326,10 +326,13 @@ def _repoint(kept: Player, other: Player) -> None:
             manager = getattr(kept, relation.get_accessor_name() or "")
             manager.add(*getattr(other, relation.get_accessor_name() or "").all())
             continue
-        rows = relation.related_model._base_manager.filter(**{relation.field.name: other})
-        if relation.one_to_one and relation.related_model._base_manager.filter(
-            **{relation.field.name: kept}
-        ).exists():
+        model = relation.related_model
+        assert not isinstance(model, str)  # resolved once the apps are loaded
+        rows = model._base_manager.filter(**{relation.field.name: other})
+        if (
+            relation.one_to_one
+            and model._base_manager.filter(**{relation.field.name: kept}).exists()
+        ):
             continue
         rows.update(**{relation.field.name: kept})
 

@@ -213,6 +213,19 @@ def test_the_preview_page_names_the_season_and_the_construct(client, director):
     r = client.post("/console/imports/td/", {"files": [upload]})
     page = r.content.decode()
     assert r.status_code == 200 and "Donnerstagsliga: 2025" in page and "trunc" in page
+    assert "a new league and season" in page and "kept as text" in page
+    upload.seek(0)
+    r = client.post("/console/imports/td/", {"files": [upload]}, HTTP_ACCEPT_LANGUAGE="de")
+    page = r.content.decode()
+    assert "eine neue Liga und Saison" in page
+    assert "Floor kann die TD3-Funktion trunc() nicht ausdrücken." in page
+    assert "als Text aufbewahrt" in page
+    # Confirmed: the messages say what became of the league, the season and the formula.
+    batch = r.context["batch"]
+    r = client.post("/console/imports/td/", {"batch": batch}, follow=True)
+    shown = [str(m) for m in r.context["messages"]]
+    assert "League Donnerstagsliga, season 2025." in shown
+    assert any("trunc" in m for m in shown)
 
 
 def test_a_merged_person_keeps_the_td3_id(actor):

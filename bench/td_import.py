@@ -5,15 +5,15 @@
 On a scratch database (bench/_django.py: PostgreSQL floor_bench_td_import when reachable, made
 afresh, else SQLite under var/): `files` nights in TD3 3.7's shape, 40 players each drawn from
 a pool of 60 (so later files find their people again by the TD3 id), with up to 5 re-entries
-(imports/domain/td3_sample.py), each imported by `imports.services.td3_import` in its own
-transaction, as the console's page and the command do. Measures:
+(imports/domain/td3_sample.py), each imported by `actions.imports.td3_files_import` in its own
+transaction, as the command does (the tournament, then its league's season and formula). Measures:
 
 - `read_ms_p50`, `read_cpu_ms_p50`: reading one file (imports/domain/td3.py), wall and CPU;
 - `import_ms_per_file_p50`, `import_ms_per_file_p99`: read and import of one file, wall;
 - `import_cpu_ms_per_file_p50`: this process's CPU for the same (the database's not counted);
 - `file_kb_p50`: the files' size;
-- `standings_ms`: null: the league's standings from the imported season are not computed yet
-  (the league and season are kept as text on ImportedTournament).
+- `standings_ms`: the imported season's standings read once, cold (every tournament scored;
+  `leagues.selectors.season_standings`), wall.
 
 Prints one JSON line with `files`, `players` and the figures, and the calibration.
 """
@@ -60,9 +60,11 @@ def main() -> None:
         os.environ["DATABASE_URL"] = DATABASE
     _django.setup(fresh=True)
 
+    from actions.imports import td3_files_import
     from imports.domain.td3 import read_td3
     from imports.domain.td3_sample import sample_night
-    from imports.services import td3_import, td3_read
+    from imports.services import td3_read
+    from leagues.selectors import season_standings, standings_cache_clear
     from tournament.events import Actor
     from tournament.models import Player
 
@@ -81,9 +83,16 @@ def main() -> None:
         read_wall.append(time.perf_counter() - began)
         read_cpu.append(time.process_time() - began_cpu)
         began, began_cpu = time.perf_counter(), time.process_time()
-        td3_import(td3_read(data, f"night-{n}.tdt"), file_name=f"night-{n}.tdt", actor=actor)
+        name = f"night-{n}.tdt"
+        (done,) = td3_files_import([(name, td3_read(data, name))], actor=actor)
         wall.append(time.perf_counter() - began)
         cpu.append(time.process_time() - began_cpu)
+    standings_ms = None
+    if texts and done.link is not None and done.link.season is not None:
+        standings_cache_clear()  # a cold read: every tournament of the season scored
+        began = time.perf_counter()
+        season_standings(done.link.season)
+        standings_ms = _ms(time.perf_counter() - began)
     print(
         _calibrate.line(
             {
@@ -97,7 +106,7 @@ def main() -> None:
                 "import_ms_per_file_p50": _ms(statistics.median(wall)),
                 "import_ms_per_file_p99": _ms(_p99(wall)),
                 "import_cpu_ms_per_file_p50": _ms(statistics.median(cpu)),
-                "standings_ms": None,
+                "standings_ms": standings_ms,
             }
         )
     )

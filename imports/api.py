@@ -1,7 +1,9 @@
 """`POST /api/imports/td/`: The Tournament Director's files (multipart, field `files`, one or
 more), for directors. `preview=1` reads them and says what an import would do, writing nothing;
-without it they are imported in one transaction (one refused: none is). `matches`: a JSON object
-{TD3 player UUID: person id} confirming likely duplicates."""
+without it they are imported in one transaction (one refused: none is), each counted for the
+league and season its file names (`counts_for`: found by the TD3 ids or made; the file's points
+formula and what became of it, with the construct Floor cannot express named). `matches`: a
+JSON object {TD3 player UUID: person id} confirming likely duplicates."""
 
 from __future__ import annotations
 
@@ -16,9 +18,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from actions.imports import (
+    FormulaOutcome,
+    SeasonLink,
+    formula_lines,
+    td3_files_import,
+    td3_season_plan,
+)
 from core.errors import FloorError
 from imports.domain.td3 import Td3File
-from imports.services import Preview, td3_import_many, td3_preview, td3_read
+from imports.services import Preview, td3_preview, td3_read
 from tournament.api.permissions import IsDirector
 from tournament.events import Actor
 
@@ -51,6 +60,37 @@ def matches_of(raw: Any) -> dict[str, int]:
     return value
 
 
+def formula_data(f: FormulaOutcome) -> dict[str, Any]:
+    return {
+        "fate": f.fate.value,
+        "td3": f.td3,
+        "floor": f.floor,
+        "reason": f.reason,
+        "words": formula_lines(f),
+    }
+
+
+def season_data(link: SeasonLink | None) -> dict[str, Any] | None:
+    """The league and season a file counts for (ids None: made by the import), and its formula."""
+    if link is None:
+        return None
+    return {
+        "league": {
+            "id": link.league.pk if link.league else None,
+            "name": link.league_name,
+            "created": link.league_created,
+            "namesake_here": link.namesake,
+        },
+        "season": {
+            "id": link.season.pk if link.season else None,
+            "name": link.season_name,
+            "created": link.season_created,
+        },
+        "formula": formula_data(link.formula),
+        "words": link.lines(),
+    }
+
+
 def preview_data(p: Preview) -> dict[str, Any]:
     f = p.file
     names = {x.uuid: x.shown_name for x in f.players}
@@ -69,6 +109,7 @@ def preview_data(p: Preview) -> dict[str, Any]:
         "known": len(p.known),
         "new_people": p.new_people,
         "already_imported": p.already is not None,
+        "counts_for": season_data(td3_season_plan(f)),
         "likely": [
             {
                 "td3_uuid": x.td3_uuid,
@@ -96,12 +137,22 @@ class TdImport(APIView):
         if request.data.get("preview") in ("1", "true", "yes"):
             previews = [td3_preview(file, name) for name, file in files]
             return Response({"files": [preview_data(p) for p in previews]})
-        done = td3_import_many(
+        done = td3_files_import(
             files,
             actor=Actor.from_request(request._request),
             matches=matches_of(request.data.get("matches")),
         )
         return Response(
-            {"tournaments": [{"id": t.pk, "name": t.name, "file": name} for name, t in done]},
+            {
+                "tournaments": [
+                    {
+                        "id": d.tournament.pk,
+                        "name": d.tournament.name,
+                        "file": d.file_name,
+                        "counts_for": season_data(d.link),
+                    }
+                    for d in done
+                ]
+            },
             status=status.HTTP_201_CREATED,
         )

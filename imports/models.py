@@ -30,10 +30,36 @@ class ExternalId(models.Model):
         ]
 
 
+class Kind(models.TextChoices):
+    LEAGUE = "league", _("league")
+    SEASON = "season", _("season")
+
+
+class ExternalRecord(models.Model):
+    """A league's or a season's id in another program (a TD3 league's or season's UUID) and the
+    Floor record it became: the next file of that league and season finds them again. The record
+    is named by its id only (this app knows no league): whoever reads it checks it still exists."""
+
+    source = models.CharField(_("program"), max_length=10, choices=Source.choices)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    value = models.CharField(_("id in that program"), max_length=255)
+    record_id = models.PositiveBigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("external record")
+        verbose_name_plural = _("external records")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["source", "kind", "value"], name="unique_external_record"
+            ),
+        ]
+
+
 class ImportedTournament(models.Model):
     """A tournament imported from another program's file: its id there (imported once), the
-    file, who imported it and when, and what the file says of its league (kept as text: mapping
-    it to Floor's leagues and standings comes later)."""
+    file, who imported it and when, and what the file says of its league, season and points
+    formula, as the file wrote them (the league and season it counts for: actions/imports.py)."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, related_name="imported_from"

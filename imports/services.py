@@ -36,7 +36,7 @@ from imports.domain.td3 import (
     entry_in_play,
     read_td3,
 )
-from imports.models import ExternalId, HeldFile, ImportedTournament, Source
+from imports.models import ExternalId, ExternalRecord, HeldFile, ImportedTournament, Kind, Source
 from tournament import counters
 from tournament.domain.people import PersonKeys, Reason, duplicate_pairs
 from tournament.events import Actor, event_record
@@ -454,6 +454,24 @@ def td3_import_many(
             (name, td3_import(file, file_name=name, actor=actor, matches=own, currency=currency))
         )
     return done
+
+
+def external_record(kind: Kind, value: str) -> int | None:
+    """The id of the Floor record (a league, a season) that TD3's `value` became, if any; the
+    caller checks the record still exists."""
+    return (
+        ExternalRecord.objects.filter(source=Source.TD3, kind=kind, value=value[:255])
+        .values_list("record_id", flat=True)
+        .first()
+    )
+
+
+def external_record_keep(kind: Kind, value: str, record_id: int) -> None:
+    """Remember that TD3's `value` (a league's or season's UUID) is Floor's record `record_id`
+    (replacing a record that no longer exists)."""
+    ExternalRecord.objects.update_or_create(
+        source=Source.TD3, kind=kind, value=value[:255], defaults={"record_id": record_id}
+    )
 
 
 HELD_FOR = timedelta(days=1)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
+from actions.imports import lines_of, td3_files_import, td3_season_plan
 from core.errors import FloorError
 from core.roles import director_required
 from imports.domain.td3 import Td3File
@@ -19,7 +20,6 @@ from imports.services import (
     files_held,
     files_hold,
     files_release,
-    td3_import_many,
     td3_preview,
     td3_read,
 )
@@ -56,6 +56,7 @@ def _preview_page(
                 "p": p,
                 "t": p.file.tournament,
                 "winner": names.get(winner.player_uuid, "") if winner else "",
+                "season": td3_season_plan(p.file),
             }
         )
     refused = [r for r in rows if r["p"].already is not None]
@@ -91,7 +92,7 @@ def _confirm(request: HttpRequest, batch: str) -> HttpResponse:
         return render(request, TEMPLATE, {"error": error}, status=400)
     files = _read(raw)
     try:
-        done = td3_import_many(
+        done = td3_files_import(
             files, actor=Actor.from_request(request), matches=_matches(request, files)
         )
     except FloorError as exc:
@@ -103,6 +104,8 @@ def _confirm(request: HttpRequest, batch: str) -> HttpResponse:
         ngettext("%(n)s tournament imported.", "%(n)s tournaments imported.", len(done))
         % {"n": len(done)},
     )
+    for line in lines_of(done):
+        messages.info(request, line)
     if len(done) == 1:
-        return redirect("tournament-overview", pk=done[0][1].pk)
+        return redirect("tournament-overview", pk=done[0].tournament.pk)
     return redirect("console-home")

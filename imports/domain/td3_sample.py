@@ -29,10 +29,35 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def sample_night(seed: int, players: int = 40, reentries: int = 5) -> SampleNight:
-    """A finished night of `players` people and up to `reentries` re-entries, 200 to buy in."""
+@dataclass(frozen=True)
+class SampleLeague:
+    """The league and season a night names, and the league's points formula (TD3's text)."""
+
+    league: str = "Bench League"
+    season: str = "2025"
+    league_uuid: str = ""
+    season_uuid: str = ""
+    formula: str = "n-r+1"
+
+
+BENCH_LEAGUE = SampleLeague()
+
+
+def sample_night(
+    seed: int,
+    players: int = 40,
+    reentries: int = 5,
+    *,
+    people: tuple[str, ...] = (),
+    league: SampleLeague = BENCH_LEAGUE,
+    start_ms: int = START_MS,
+) -> SampleNight:
+    """A finished night of `players` people and up to `reentries` re-entries, 200 to buy in.
+    `people`: the TD3 uuids of the players (a season's regulars), else made up from `seed`."""
     rng = random.Random(seed)
     uuids = [_uuid(rng) for _ in range(players)]
+    if people:
+        uuids = list(people[:players])
     tid = _uuid(rng)
     # Entries alive over time: a bust takes one; a re-entry (early on) brings its player back.
     alive: list[tuple[str, int]] = [(u, 0) for u in uuids]
@@ -69,16 +94,16 @@ def sample_night(seed: int, players: int = 40, reentries: int = 5) -> SampleNigh
             bust = ""
             if "bust" in b:
                 bust = (
-                    f", BustOut: new GameBustOut({{Time: {START_MS + int(b['bust']) * MINUTE_MS}, "
+                    f", BustOut: new GameBustOut({{Time: {start_ms + int(b['bust']) * MINUTE_MS}, "
                     f"Round: {b['bround']}, HitmanUUID: [{_quote(str(b['hit']))}], Seat: new GameSeat("
                     f'{{TableName: "Table 1", SeatIndex: {n % 10}, Locked: false}})}})'
                 )
             buys.append(
-                f"new GameBuyin({{Time: {START_MS + int(b['t']) * MINUTE_MS}, Round: {b['round']}, "
+                f"new GameBuyin({{Time: {start_ms + int(b['t']) * MINUTE_MS}, Round: {b['round']}, "
                 f"Amount: 200, PersonalBounty: 0, Rake: new PerPlayerRake([0]), Chips: 10000, "
                 f'Points: 0{bust}, ProfileName: "Standard"}})'
             )
-        name = f"Player {seed}-{n}"
+        name = f"Player {n}" if people else f"Player {seed}-{n}"
         parts.append(
             f"[{_quote(u)}, new GamePlayer({{ UUID: {_quote(u)}, Name: new PlayerName({{UUID: "
             f'{_quote(u)}, Nickname: {_quote(name)}, Firstname: "", Lastname: ""}}), Info: new '
@@ -96,14 +121,17 @@ def sample_night(seed: int, players: int = 40, reentries: int = 5) -> SampleNigh
         for i in range(12)
     )
     text = (
-        f'{{ V: "3.7.2", T: new Tournament({{UUID: {_quote(tid)}, LeagueName: "Bench League", '
-        f'SeasonName: "2025", Title: {_quote(f"Night {seed}")}, Financials: new FinancialConfig({{'
+        f'{{ V: "3.7.2", T: new Tournament({{UUID: {_quote(tid)}, '
+        f"LeagueName: {_quote(league.league)}, SeasonName: {_quote(league.season)}, "
+        f"LeagueUUID: {_quote(league.league_uuid)}, SeasonUUID: {_quote(league.season_uuid)}, "
+        f"Title: {_quote(f'Night {seed}')}, Financials: new FinancialConfig({{"
         f'Buyins: new BuyConfig({{Allow: true, Profiles: [new FeeProfile({{Name: "Standard", '
         f"Fee: 200, Rake: new PerPlayerRake([0]), Chips: 10000, BountyChipCost: 0}})]}}), "
-        f'PointsForPlaying: new UserFormula({{Text: "n-r+1"}}), UseBounties: false}}), '
+        f"PointsForPlaying: new UserFormula({{Text: {_quote(league.formula)}}}), "
+        f"UseBounties: false}}), "
         f"Players: new GamePlayers({{Players: Map.from([{', '.join(parts)}])}}), "
         f"Levels: new GameLevels({{Levels: [{levels}]}}), "
         f"Prizes: new GamePrizes({{Prizes: [{prize_text}], RoundToNearest: 1}}), "
-        f"StartTime: {START_MS}, EndTime: {START_MS + (minute + 1) * MINUTE_MS}}}) }}\n"
+        f"StartTime: {start_ms}, EndTime: {start_ms + (minute + 1) * MINUTE_MS}}}) }}\n"
     )
     return SampleNight(text, tid, tuple(out), tuple(prizes))

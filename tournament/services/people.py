@@ -260,8 +260,8 @@ def player_merge(*, kept: Player, other: Player, actor: Actor) -> MergeResult:
     kept record's empty fields take the other's values (tournament/domain/people.py
     merged_record), and the other record is deleted. Refused, with nothing changed, for the
     same record twice or when both have an entry in one tournament. League standings follow
-    (they group entries by player), and so do sign-ups: a sign-up of the other record is the
-    kept one's. Event `player.merge`: ids and entry counts only."""
+    (they group entries by player), and so does every other row that points at a person
+    (`_repoint`): a sign-up or a TD3 id of the other record is the kept one's. Event `player.merge`: ids and entry counts only."""
     first, second = sorted((kept.pk, other.pk))
     # The tournaments whose entries or sign-ups change, locked first and in one order, as every
     # action on a tournament (tournament/locks.py): a correction or a check-in holds its
@@ -286,7 +286,7 @@ def player_merge(*, kept: Player, other: Player, actor: Actor) -> MergeResult:
     filled = [f for f in MERGED_FIELDS if values[f] != getattr(kept, f)]
     kept_entries = kept.entries.count()
     moved = other.entries.update(player=kept)
-    other.signups.update(player=kept)  # (deleting the record would unlink them)
+    _repoint(kept, other)  # (deleting the record would unlink or delete them)
     merged_id = other.pk
     live = (
         Tournament.objects.filter(entries__player=kept)
@@ -314,6 +314,27 @@ def player_merge(*, kept: Player, other: Player, actor: Actor) -> MergeResult:
     for tournament_id in live:
         notify_board(tournament_id, "entries")
     return MergeResult(kept=kept, merged_id=merged_id, entries_moved=moved, filled=filled)
+
+
+def _repoint(kept: Player, other: Player) -> None:
+    """Every row of any app that points at `other` points at `kept` instead: sign-ups, the ids
+    of other programs (imports.ExternalId: the next TD3 file finds the kept person), whatever
+    an app adds later. Read from the model's relations, so this app imports none of them. A
+    one-to-one row moves only when the kept person has none (else it goes with the record)."""
+    for relation in Player._meta.related_objects:
+        if relation.many_to_many:
+            manager = getattr(kept, relation.get_accessor_name() or "")
+            manager.add(*getattr(other, relation.get_accessor_name() or "").all())
+            continue
+        model = relation.related_model
+        assert not isinstance(model, str)  # resolved once the apps are loaded
+        rows = model._base_manager.filter(**{relation.field.name: other})
+        if (
+            relation.one_to_one
+            and model._base_manager.filter(**{relation.field.name: kept}).exists()
+        ):
+            continue
+        rows.update(**{relation.field.name: kept})
 
 
 def _tournaments_of(*player_ids: int) -> list[int]:

@@ -7,8 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from actions.imports import td3_files_import, td3_season_plan
 from core.errors import FloorError
-from imports.services import td3_import, td3_preview, td3_read
+from imports.services import td3_preview, td3_read
 from tournament.events import Actor
 
 
@@ -17,7 +18,9 @@ class Command(BaseCommand):
         "Import tournaments saved by The Tournament Director (.tdt) as finished tournaments. "
         "Each file is one transaction; a refused file writes nothing and the command stops with "
         "its reason. Players are found again by their TD3 id; a likely duplicate of a record "
-        "here is named and imported as a new person unless --match joins them."
+        "here is named and imported as a new person unless --match joins them. Each tournament counts "
+        "for the league and season its file names (found by their TD3 ids, or made); a new season "
+        "takes the file's points formula when Floor can score it, else the construct is named."
     )
 
     def add_arguments(self, parser: Any) -> None:
@@ -59,18 +62,19 @@ class Command(BaseCommand):
                     )
                 if options["dry_run"]:
                     self._summary(path.name, file, None)
+                    plan = td3_season_plan(file)
+                    for line in plan.lines() if plan else []:
+                        self.stdout.write(f"  {line}")
                     continue
                 own = {u: pk for u, pk in matches.items() if u in {p.uuid for p in file.players}}
-                tournament = td3_import(
-                    file,
-                    file_name=path.name,
-                    actor=actor,
-                    matches=own,
-                    currency=options["currency"],
+                (done,) = td3_files_import(
+                    [(path.name, file)], actor=actor, matches=own, currency=options["currency"]
                 )
             except FloorError as exc:
                 raise CommandError(str(exc)) from exc
-            self._summary(path.name, file, tournament.pk)
+            self._summary(path.name, file, done.tournament.pk)
+            for line in done.link.lines() if done.link else []:
+                self.stdout.write(f"  {line}")
 
     def _summary(self, name: str, file: Any, pk: int | None) -> None:
         t = file.tournament

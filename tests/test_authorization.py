@@ -42,6 +42,11 @@ DIRECTOR_ONLY = {
     "clock-layout",
     "venue-layout",
     "imports-td",
+    "webhooks",
+    "webhook",
+    "webhook-active",
+    "webhook-test",
+    "webhook-delete",
 }
 PUBLIC = {
     "home",
@@ -204,6 +209,11 @@ def test_director_sees_every_console_page(client, director, world):
             "announcements-test",
             "people-import-map",  # 400 without a file read first (tournament/tests/test_people_import.py)
             "people-import-confirm",  # POST only
+            # An endpoint's pages and actions need an endpoint (webhooks/tests/test_pages.py).
+            "webhook",
+            "webhook-active",
+            "webhook-test",
+            "webhook-delete",
         }
     ):
         route = next(r for r, n in console_routes() + all_routes() if n == name)

@@ -419,9 +419,9 @@ def formula_parse(text: str) -> Formula:
     return Formula(text=source, _steps=steps, names=names, _single=steps[0][1] if plain else None)
 
 
-def _extra_values(n: int, p: int, b: float, k: float) -> dict[str, float]:
-    """Plausible further figures of a night for the check's grid (every field full of buy-ins,
-    a third of it paid)."""
+def example_figures(n: int, p: int, b: float, k: float) -> dict[str, float]:
+    """Plausible further figures of a night for the check's grid and a season's preview (every
+    entry a player who paid the buy-in, a third of the field paid)."""
     paid_places = max(1, n // 3)
     itm = 1.0 if p <= paid_places else 0.0
     return {
@@ -463,7 +463,7 @@ def formula_check(text: str, *, given: frozenset[str] = STANDINGS) -> Formula:
         raise FormulaError("unavailable", f"{name} is not given here.", name=name)
     for n, p, b, k in check_grid():
         try:
-            formula.points(n=n, p=p, b=b, k=k, more=_extra_values(n, p, b, k))
+            formula.points(n=n, p=p, b=b, k=k, more=example_figures(n, p, b, k))
         except FormulaError as exc:
             raise FormulaError(
                 exc.code,

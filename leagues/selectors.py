@@ -10,7 +10,7 @@ A player's result in a tournament is their best finish there (a re-entry is a fi
 the better one counts). The field size `n` is the entries counted (re-entries count), as for
 places and prizes. A formula that reads a night's further figures (`h`, `players`, the money:
 formula.EXTRA) gets them from two more queries per read that scores tournaments again, for all
-of them at once (`_night_more`; docs/leagues.md "Figures of the night").
+of them at once (`_night_more`; docs/leagues.md, "Formula": the figures of the night).
 """
 
 from __future__ import annotations

@@ -56,7 +56,8 @@ EXTRA = (
     "addons",  # the player's add-ons
     "paid",  # what the player paid in all
 )
-# The figures league standings give today, and every figure a formula may read.
+# The figures of every finish (a formula reading only these takes the fast path), and every
+# figure a formula may read (league standings give them all: leagues.selectors).
 STANDINGS = frozenset(VARIABLES)
 EVERY = frozenset(VARIABLES + EXTRA)
 CONDITIONAL = "IF"
@@ -454,8 +455,8 @@ def check_grid() -> Iterator[tuple[int, int, float, float]]:
 
 
 def formula_check(text: str, *, given: frozenset[str] = STANDINGS) -> Formula:
-    """The formula, once it parses, reads only figures of `given` (by default those standings
-    give: n p b k) and computes for every point of `check_grid`; else a FormulaError naming the
+    """The formula, once it parses, reads only figures of `given` (by default n p b k; league
+    standings give EVERY) and computes for every point of `check_grid`; else a FormulaError naming the
     first (n, p, b, k) where it fails."""
     formula = formula_parse(text)
     if not formula.names <= given:

@@ -19,7 +19,7 @@ participation points. Measures, in the same process as a page would:
 - `standings_formula_ms`: the same season scored by a formula (`9 * sqrt(n) / sqrt(p)`);
 - `standings_td3_formula_ms`, `standings_td3_after_correction_ms`: scored by the ORF club's TD3
   formula as Floor translates it (docs/leagues.md), which reads the night's figures (hits, the
-  money in, the players), and `statements_td3_full` / `statements_td3_after_correction`: the
+  money in, the players), their CPU times (`…_cpu_ms`), and `statements_td3_full` / `statements_td3_after_correction`: the
   SQL statements of one such read (each entry has its buy-in as a purchase, a tenth a rebuy,
   and the hits of a random knock-out order);
 - `results_page_p99_ms`: the public /t/<id>/results/ page of a 300-entry tournament through the
@@ -211,17 +211,19 @@ def main() -> None:
 
     season.formula = TD3_FORMULA
     season.save()
-    td3, td3_after = [], []
+    td3, td3_after, td3_cpu, td3_after_cpu = [], [], [], []
     for _ in range(args.runs):
         standings_cache_clear()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         season_standings(season)
         td3.append(time.perf_counter() - t0)
+        td3_cpu.append(time.process_time() - c0)
     for i in range(args.runs):
         correct_one(made[(i + 3) % len(made)], rng)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         season_standings(season)
         td3_after.append(time.perf_counter() - t0)
+        td3_after_cpu.append(time.process_time() - c0)
     standings_cache_clear()
     connection.queries_log.clear()  # a full log counts nothing new
     with CaptureQueriesContext(connection) as full_sql:
@@ -263,6 +265,8 @@ def main() -> None:
                 "standings_formula_ms": _ms(statistics.median(formula)),
                 "standings_td3_formula_ms": _ms(statistics.median(td3)),
                 "standings_td3_after_correction_ms": _ms(statistics.median(td3_after)),
+                "standings_td3_formula_cpu_ms": _ms(statistics.median(td3_cpu)),
+                "standings_td3_after_correction_cpu_ms": _ms(statistics.median(td3_after_cpu)),
                 "statements_td3_full": full_statements,
                 "statements_td3_after_correction": after_statements,
                 "results_page_entries": type(made[0]).objects.get(pk=made[0].pk).entries_counted,

@@ -17,6 +17,11 @@ participation points. Measures, in the same process as a page would:
   keeps what it read per process (leagues.selectors `_MEMO`), so this read scores only the
   corrected tournament again and recomputes only its players' lines;
 - `standings_formula_ms`: the same season scored by a formula (`9 * sqrt(n) / sqrt(p)`);
+- `standings_td3_formula_ms`, `standings_td3_after_correction_ms`: scored by the ORF club's TD3
+  formula as Floor translates it (docs/leagues.md), which reads the night's figures (hits, the
+  money in, the players), their CPU times (`…_cpu_ms`), and `statements_td3_full` / `statements_td3_after_correction`: the
+  SQL statements of one such read (each entry has its buy-in as a purchase, a tenth a rebuy,
+  and the hits of a random knock-out order);
 - `results_page_p99_ms`: the public /t/<id>/results/ page of a 300-entry tournament through the
   Django test client, p99 of `--requests`; beside it `baseline_p99_ms`, the bare /healthz
   through the same client, and `ratio_to_baseline`.
@@ -38,6 +43,19 @@ from bench import _calibrate, _django
 
 DATABASE = "postgres://postgres@127.0.0.1:5432/floor_bench_league"
 
+# ORF's formula of 2024-2025 as leagues.domain.td3_formula translates it (docs/leagues.md).
+TD3_FORMULA = """points = 1
+t33 = floor((n / 3) + 0.5)
+t80 = floor((n * 0.9))
+monies = ((buyins_in + rebuys_in) + addons_in)
+avgbc = (monies / players)
+temp = (((10 * (sqrt(n) / sqrt((t33 + 1)))) * (1 + ln((avgbc + 0.25)))) + (h * 10))
+c1 = ((t80 > p) and (t33 < p))
+points = IF(c1, (floor((temp * pow(0.66, (p - t33))) + 0.5) + (h * 10)), points)
+c2 = IF((not c1), (t33 >= p), 0)
+points = IF(c2, (floor(((10 * (sqrt(n) / sqrt(p))) * (1 + ln((avgbc + 0.25)))) + 0.5) + (h * 10)), points)
+IF(c1, points, IF(c2, points, 0))"""
+
 
 def _ms(seconds: float) -> float:
     return round(seconds * 1000, 2)
@@ -54,7 +72,7 @@ def build(players: int, tournaments: int, seed: int = 22) -> tuple[Any, list[Any
     from leagues import services as league_svc
     from tournament.domain.structure import LevelSpec
     from tournament.events import Actor
-    from tournament.models import Entry, EntryStatus, Player, Status, Tournament
+    from tournament.models import Entry, EntryStatus, Player, Purchase, Status, Tournament
     from tournament.services.tournaments import chip_set_create, structure_create, tournament_create
 
     rng = random.Random(seed)
@@ -83,7 +101,10 @@ def build(players: int, tournaments: int, seed: int = 22) -> tuple[Any, list[Any
         )
         size = 300 if week == 0 else rng.randint(100, 300)
         field = rng.sample(people, size)
-        Entry.objects.bulk_create(
+        hits = [0] * size
+        for i in range(1, size):  # place i + 1 knocked out by a better place
+            hits[rng.randrange(i)] += 1
+        made_entries = Entry.objects.bulk_create(
             Entry(
                 tournament=t,
                 player=p,
@@ -91,8 +112,17 @@ def build(players: int, tournaments: int, seed: int = 22) -> tuple[Any, list[Any
                 status=EntryStatus.ACTIVE if i == 0 else EntryStatus.BUSTED,
                 place=i + 1,
                 elimination_rank=size - i,
+                hits=hits[i],
             )
             for i, p in enumerate(field)
+        )
+        Purchase.objects.bulk_create(
+            [Purchase(entry=e, kind="buyin", price=5000, fee=500) for e in made_entries]
+            + [
+                Purchase(entry=e, kind="rebuy", price=5000, fee=500)
+                for e in made_entries
+                if rng.random() < 0.1
+            ]
         )
         entries += size
         made.append(t)
@@ -176,6 +206,36 @@ def main() -> None:
         season_standings(season)
         formula.append(time.perf_counter() - t0)
 
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    season.formula = TD3_FORMULA
+    season.save()
+    td3, td3_after, td3_cpu, td3_after_cpu = [], [], [], []
+    for _ in range(args.runs):
+        standings_cache_clear()
+        t0, c0 = time.perf_counter(), time.process_time()
+        season_standings(season)
+        td3.append(time.perf_counter() - t0)
+        td3_cpu.append(time.process_time() - c0)
+    for i in range(args.runs):
+        correct_one(made[(i + 3) % len(made)], rng)
+        t0, c0 = time.perf_counter(), time.process_time()
+        season_standings(season)
+        td3_after.append(time.perf_counter() - t0)
+        td3_after_cpu.append(time.process_time() - c0)
+    standings_cache_clear()
+    connection.queries_log.clear()  # a full log counts nothing new
+    with CaptureQueriesContext(connection) as full_sql:
+        season_standings(season)
+    correct_one(made[1], rng)
+    connection.queries_log.clear()
+    with CaptureQueriesContext(connection) as after_sql:
+        season_standings(season)
+
+    # Now: a request resets the connection's log the counts are read from.
+    full_statements, after_statements = len(full_sql), len(after_sql)
+
     client = Client()
     page = f"/t/{made[0].pk}/results/"
     assert client.get(page).status_code == 200
@@ -203,6 +263,12 @@ def main() -> None:
                 "standings_after_correction_cpu_ms": _ms(statistics.median(after_cpu)),
                 "correction_seen": seen,
                 "standings_formula_ms": _ms(statistics.median(formula)),
+                "standings_td3_formula_ms": _ms(statistics.median(td3)),
+                "standings_td3_after_correction_ms": _ms(statistics.median(td3_after)),
+                "standings_td3_formula_cpu_ms": _ms(statistics.median(td3_cpu)),
+                "standings_td3_after_correction_cpu_ms": _ms(statistics.median(td3_after_cpu)),
+                "statements_td3_full": full_statements,
+                "statements_td3_after_correction": after_statements,
                 "results_page_entries": type(made[0]).objects.get(pk=made[0].pk).entries_counted,
                 "results_page_p99_ms": _ms(page_p99),
                 "baseline_p99_ms": _ms(base_p99),

@@ -35,7 +35,7 @@ class SeasonForm(forms.Form):
         max_length=MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_(
-            "n field size, p place, b buy-in, k bounties won; e.g. 9 * sqrt(n) / sqrt(p). One statement per line; name = … keeps a value, the last line is the points; IF(p <= 3, 10, 0)."
+            "n field size, p place, b buy-in, k bounties won, h knock-outs, and the night's figures: players, pool, prize, itm, paid_places, buyins_in, rebuys_in, addons_in, rebuys, addons, paid; e.g. 9 * sqrt(n) / sqrt(p). One statement per line; name = … keeps a value, the last line is the points; IF(p <= 3, 10, 0)."
         ),
     )
     table_text = forms.CharField(

@@ -8,7 +8,9 @@ its entries), and only its players' lines of the season are computed again (`_ME
 
 A player's result in a tournament is their best finish there (a re-entry is a finish of its own;
 the better one counts). The field size `n` is the entries counted (re-entries count), as for
-places and prizes.
+places and prizes. A formula that reads a night's further figures (`h`, `players`, the money:
+formula.EXTRA) gets them from two more queries per read that scores tournaments again, for all
+of them at once (`_night_more`; docs/leagues.md, "Formula": the figures of the night).
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Count
+from django.db.models import Count, F, Sum
 
-from leagues.domain.formula import Formula, FormulaError, formula_parse
+from leagues.domain.formula import EXTRA, Formula, FormulaError, example_figures, formula_parse
 from leagues.domain.points import (
+    NightFinish,
     PlacePoints,
     Points,
     PointsError,
@@ -32,17 +35,21 @@ from leagues.domain.points import (
     Tally,
     dpsb_points,
     formula_points,
+    night_figures,
     shared_finish_points,
     shared_ranks,
     table_from_json,
     tally,
+    to_points,
 )
 from leagues.models import Scoring, Season, SeasonTournament
 from leagues.templatetags.leagues import points_decimal, points_text
 from leagues.words import formula_error
 from tournament.domain.collation import name_key
-from tournament.models import Entry, EntryStatus, Player, Status, Tournament
+from tournament.models import Entry, EntryStatus, Player, Purchase, Status, Tournament
 from tournament.public_selectors import initials, names_withheld
+from tournament.selectors import tournament_numbers
+from tournament.validation import SettingsBroken
 
 # The (n, p) pairs the season page previews a scoring with.
 PREVIEW = ((9, 1), (10, 1), (10, 3), (30, 1), (30, 5), (100, 1), (100, 9), (200, 20))
@@ -53,13 +60,19 @@ def season_formula(season: Season) -> Formula:
 
 
 def place_points_of(
-    season: Season, *, buy_in: int, bounty: int, bounties_won: list[int]
+    season: Season,
+    *,
+    buy_in: int,
+    bounty: int,
+    bounties_won: list[int],
+    more: list[dict[str, float]] | None = None,
 ) -> PlacePoints:
-    """Points by (n, place, finish index) under the season's scoring. Money in cents."""
+    """Points by (n, place, finish index) under the season's scoring. Money in cents; `more`:
+    each finish's further figures (`night_figures`), for a formula that reads them."""
     if season.scoring == Scoring.FORMULA:
         per_head = bounty or 0
         ks = [won / per_head if per_head else 0.0 for won in bounties_won]
-        return formula_points(season_formula(season), buy_in=buy_in / 100, bounties=ks)
+        return formula_points(season_formula(season), buy_in=buy_in / 100, bounties=ks, more=more)
     if season.scoring == Scoring.TABLE:
         table = table_from_json(season.table)
         return lambda n, p, i: table.points(n, p)
@@ -69,7 +82,14 @@ def place_points_of(
 def preview(
     season: Season, pairs: tuple[tuple[int, int], ...] = PREVIEW
 ) -> list[tuple[int, int, int]]:
-    """Points (hundredths) for a few (n, p), with no buy-in and no bounties."""
+    """Points (hundredths) for a few (n, p), with no buy-in and no bounties (a formula over the
+    night's figures: `example_figures` of such a night)."""
+    if reads_night(season):
+        formula = season_formula(season)
+        return [
+            (n, p, to_points(formula.points(n=n, p=p, more=example_figures(n, p, 0, 0))))
+            for n, p in pairs
+        ]
     points = place_points_of(season, buy_in=0, bounty=0, bounties_won=[0])
     return [(n, p, points(n, p, 0)) for n, p in pairs]
 
@@ -112,32 +132,87 @@ def season_tournaments(season: Season) -> list[Tournament]:
     )
 
 
-def _finishes(tournament_ids: list[int]) -> dict[int, list[tuple[int, int, int]]]:
-    """(player, place, bounties won) of every finish of these tournaments, one query."""
-    by_tournament: dict[int, list[tuple[int, int, int]]] = {t: [] for t in tournament_ids}
+# A finish as standings read it: player, place, bounties won (cents), prize (cents), in the
+# money (a prize or a seat), hits.
+FinishRow = tuple[int, int, int, int, bool, int]
+
+
+def reads_night(season: Season) -> bool:
+    """The season's formula reads a night's further figures (formula.EXTRA)."""
+    if season.scoring != Scoring.FORMULA:
+        return False
+    try:
+        return not season_formula(season).names.isdisjoint(EXTRA)
+    except FormulaError:
+        return False
+
+
+def _finishes(tournament_ids: list[int]) -> dict[int, list[FinishRow]]:
+    """Every finish of these tournaments (`FinishRow`), one query."""
+    by_tournament: dict[int, list[FinishRow]] = {t: [] for t in tournament_ids}
     rows = (
         Entry.objects.filter(tournament_id__in=tournament_ids, place__isnull=False)
         .exclude(status=EntryStatus.UNREGISTERED)
-        .values_list("tournament_id", "player_id", "place", "bounties_won")
+        .values_list(
+            "tournament_id", "player_id", "place", "bounties_won", "prize", "won_seat", "hits"
+        )
     )
-    for tid, player, place, won in rows:
-        by_tournament[tid].append((player, place or 0, won))
+    for tid, player, place, won, prize, seat, hits in rows:
+        by_tournament[tid].append((player, place or 0, won, prize, prize > 0 or seat, hits))
     return by_tournament
 
 
+def _prize_pool(tournament: Tournament) -> int:
+    """The tournament's prize pool in cents, from the counts on its row (an event's Day 2 adds
+    its flights': one query)."""
+    try:
+        return tournament_numbers(tournament, fresh=False).prize_pool
+    except SettingsBroken:
+        return 0
+
+
+def _night_more(
+    tournaments: list[Tournament], finishes: dict[int, list[FinishRow]]
+) -> dict[int, list[dict[str, float]]]:
+    """Each finish's further figures (`night_figures`), for all `tournaments` at once: their
+    purchases summed by tournament, player and kind in one query (refunds and unregistered
+    entries left out); the prize pool from each tournament's row."""
+    bought: dict[int, list[tuple[int, str, int, int]]] = {t.pk: [] for t in tournaments}
+    rows = (
+        Purchase.objects.filter(entry__tournament_id__in=list(bought), refunded=False)
+        .exclude(entry__status=EntryStatus.UNREGISTERED)
+        .values_list("entry__tournament_id", "entry__player_id", "kind")
+        .annotate(many=Count("id"), cents=Sum(F("price") + F("fee")))
+        .order_by()
+    )
+    for tid, player, kind, many, cents in rows:
+        bought[tid].append((player, kind, many, cents or 0))
+    return {
+        t.pk: night_figures(
+            [NightFinish(row[0], row[3], row[4], row[5]) for row in finishes[t.pk]],
+            bought[t.pk],
+            pool=_prize_pool(t),
+        )
+        for t in tournaments
+    }
+
+
 def tournament_points(
-    season: Season, tournament: Tournament, finishes: list[tuple[int, int, int]]
+    season: Season,
+    tournament: Tournament,
+    finishes: list[FinishRow],
+    more: list[dict[str, float]] | None = None,
 ) -> list[Points]:
-    """The points (hundredths) of each finish (shared places share), in the order given."""
+    """The points (hundredths) of each finish (shared places share), in the order given;
+    `more`: their further figures (`_night_more`) when the formula reads them."""
     points = place_points_of(
         season,
         buy_in=tournament.buy_in,
         bounty=tournament.bounty,
-        bounties_won=[won for _player, _place, won in finishes],
+        bounties_won=[row[2] for row in finishes],
+        more=more,
     )
-    return shared_finish_points(
-        [place for _player, place, _won in finishes], tournament.entries_counted, points
-    )
+    return shared_finish_points([row[1] for row in finishes], tournament.entries_counted, points)
 
 
 _NONE_STRUCK: frozenset[int] = frozenset()
@@ -164,10 +239,12 @@ def _season_tournaments_with_prints(
     )
     sql = (
         f"SELECT t.*, f.n AS print_n, f.a AS print_a, f.b AS print_b, f.c AS print_c, "  # noqa: S608
-        "f.d AS print_d, f.e AS print_e "
+        "f.d AS print_d, f.e AS print_e, f.g AS print_g, f.h AS print_h, f.s AS print_s "
         f"FROM {quote(Tournament._meta.db_table)} t LEFT JOIN ("
         "SELECT tournament_id, COUNT(id) AS n, SUM(place * id) AS a, SUM(place * player_id) AS b, "
-        "SUM(bounties_won * id) AS c, SUM(player_id * id) AS d, MAX(id) AS e "
+        "SUM(bounties_won * id) AS c, SUM(player_id * id) AS d, MAX(id) AS e, "
+        "SUM(prize * id) AS g, SUM(hits * id) AS h, "
+        "SUM(CASE WHEN won_seat THEN id ELSE 0 END) AS s "
         f"FROM {entries} WHERE tournament_id IN ({links}) AND place IS NOT NULL "
         "AND NOT (status = %s) GROUP BY tournament_id) f ON f.tournament_id = t.id "
         f"WHERE t.id IN ({links}) ORDER BY t.starts_at, t.id"
@@ -177,7 +254,7 @@ def _season_tournaments_with_prints(
     )
     prints: dict[int, tuple[Any, ...]] = {}
     for t in tournaments:
-        digest = tuple(getattr(t, f"print_{x}") for x in "nabcde")
+        digest = tuple(getattr(t, f"print_{x}") for x in "nabcdeghs")
         if digest[0] is not None:  # a tournament without finishes has no digest
             prints[t.pk] = digest
     return tournaments, prints
@@ -188,16 +265,29 @@ def _scoring_key(season: Season) -> tuple[Any, ...]:
 
 
 def _best_results(
-    season: Season, tournament: Tournament, rows: list[tuple[int, int, int]]
+    season: Season,
+    tournament: Tournament,
+    rows: list[FinishRow],
+    more: list[dict[str, float]] | None = None,
 ) -> dict[int, Result]:
     """Each player's best finish in `tournament` (FormulaError when the formula fails)."""
-    points = tournament_points(season, tournament, rows)
+    points = tournament_points(season, tournament, rows, more)
     best: dict[int, Result] = {}
-    for (player, place, _won), pts in zip(rows, points, strict=True):
+    for (player, place, *_rest), pts in zip(rows, points, strict=True):
         mine = best.get(player)
         if mine is None or (pts, -place) > (mine.points, -mine.place):
             best[player] = Result(tournament.pk, place, pts)
     return best
+
+
+def _tournament_key(t: Tournament) -> tuple[Any, ...]:
+    """What of the tournament's row its points depend on: the field, the buy-in and bounty, the
+    money in (the counts the database keeps on every purchase) and how the pool is made."""
+    return (
+        t.pk, t.entries_counted, t.buy_in, t.bounty, t.bounty_kind, t.paid_in, t.fees_in,
+        t.bought_buyins, t.bought_reentries, t.bought_rebuys, t.bought_addons,
+        t.withholding_bp, t.house_contribution, t.guarantee, t.satellite_seat_value,
+    )  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -285,10 +375,7 @@ def _season_lines(
     """Each player's line, from the kept memo where their tournaments are unchanged; `prints`:
     the finished tournaments' digests (`_season_tournaments_with_prints`)."""
     scoring = _scoring_key(season)
-    keys = {
-        t.pk: (scoring, t.pk, t.entries_counted, t.buy_in, t.bounty, prints.get(t.pk))
-        for t in finished
-    }
+    keys = {t.pk: (scoring, *_tournament_key(t), prints.get(t.pk)) for t in finished}
     best_n, participation = season.best_n, int(season.participation * 100)
     setup = (scoring, best_n, participation, tuple(t.pk for t in tournaments), tuple(keys))
     column = {t.pk: i for i, t in enumerate(tournaments)}
@@ -303,6 +390,7 @@ def _season_lines(
         changed = [t for t in finished if memo.keys.get(t.pk) != keys[t.pk]]
         stale = [t for t in changed if keys[t.pk] not in _BEST]
         finishes = _finishes([t.pk for t in stale]) if stale else {}
+        more = _night_more(stale, finishes) if stale and reads_night(season) else {}
         touched: set[int] = set()
         for t in changed:
             key = keys[t.pk]
@@ -311,7 +399,7 @@ def _season_lines(
             memo.failed.pop(t.pk, None)
             if best is None:
                 try:
-                    best = _best_results(season, t, finishes[t.pk])
+                    best = _best_results(season, t, finishes[t.pk], more.get(t.pk))
                 except FormulaError as exc:
                     memo.failed[t.pk] = exc
                     best = {}
@@ -427,9 +515,17 @@ def finish_points(tournament: Tournament) -> dict[int, Decimal] | None:
     rows = list(
         Entry.objects.filter(tournament=tournament, place__isnull=False)
         .exclude(status=EntryStatus.UNREGISTERED)
-        .values_list("number", "player_id", "place", "bounties_won")
+        .values_list("number", "player_id", "place", "bounties_won", "prize", "won_seat", "hits")
     )
-    points = tournament_points(link.season, tournament, [(p, pl or 0, w) for _n, p, pl, w in rows])
+    finishes: list[FinishRow] = [
+        (p, pl or 0, w, prize, prize > 0 or seat, hits) for _n, p, pl, w, prize, seat, hits in rows
+    ]
+    more = (
+        _night_more([tournament], {tournament.pk: finishes})[tournament.pk]
+        if reads_night(link.season)
+        else None
+    )
+    points = tournament_points(link.season, tournament, finishes, more)
     return {number: as_points(pts) for (number, *_rest), pts in zip(rows, points, strict=True)}
 
 

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from core.errors import FloorError
-from leagues.domain.formula import FormulaError, formula_check
+from leagues.domain.formula import EVERY, FormulaError, formula_check
 from leagues.domain.points import PointsError, table_parse
 from leagues.models import League, Scoring, Season, SeasonTournament
 from leagues.words import formula_error, table_error
@@ -58,7 +58,7 @@ def scoring_check(
     formula = (formula or "").strip()
     if scoring == Scoring.FORMULA or formula:
         try:
-            formula_check(formula)
+            formula_check(formula, given=EVERY)  # standings give every figure
         except FormulaError as exc:
             raise FloorError(formula_error(exc), field="formula") from exc
     table: list[dict[str, object]] = []

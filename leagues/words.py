@@ -20,7 +20,7 @@ def formula_error(exc: FormulaError, *, tournament: Any = None) -> str:
             "The formula does not parse: use numbers, n p b k, names assigned before (name = …), + - * / ** % ( ), comparisons (< <= > >= == !=), and, or, not, IF(condition, then, else) and the functions sqrt, ln, log, log10, exp, pow, min, max, round, floor, ceil, abs."
         ),
         "name": _(
-            "Unknown name in the formula: %(name)s. Use n, p, b, k or a name assigned before."
+            "Unknown name in the formula: %(name)s. Use n, p, b, k, h, the night's figures (players, pool, prize, itm, paid_places, buyins_in, rebuys_in, addons_in, rebuys, addons, paid) or a name assigned before."
         )
         % {"name": v.get("name", "")},
         "assign": _("Assign one plain name at a time: name = expression."),

@@ -507,6 +507,9 @@ class Entry(models.Model):
     paid_amount = models.PositiveIntegerField(_("paid out (cents)"), default=0)
     bounty = models.PositiveIntegerField(_("bounty on the head (cents)"), default=0)
     bounties_won = models.PositiveIntegerField(_("bounties won (cents)"), default=0)
+    # Players this entry knocked out (each eliminator named in a bust makes one hit): TD3's
+    # hits, a league formula's `h` (docs/leagues.md).
+    hits = models.PositiveIntegerField(_("knock-outs"), default=0)
     won_seat = models.BooleanField(_("won a seat"), default=False)
     public_token = models.CharField(max_length=40, unique=True, default=new_public_token)
     created_at = models.DateTimeField(auto_now_add=True)

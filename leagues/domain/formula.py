@@ -56,7 +56,8 @@ EXTRA = (
     "addons",  # the player's add-ons
     "paid",  # what the player paid in all
 )
-# The figures league standings give today, and every figure a formula may read.
+# The figures of every finish (a formula reading only these takes the fast path), and every
+# figure a formula may read (league standings give them all: leagues.selectors).
 STANDINGS = frozenset(VARIABLES)
 EVERY = frozenset(VARIABLES + EXTRA)
 CONDITIONAL = "IF"
@@ -81,9 +82,14 @@ def _overflow() -> FormulaError:
 
 
 def _finite(x: float, limit: float = HELD) -> float:
-    if isinstance(x, complex) or math.isnan(x) or math.isinf(x) or abs(x) > limit:
-        raise _overflow()
-    return x
+    """`x` when it is a number within ±`limit` (not NaN, not infinite), else an overflow. One
+    comparison on the way: this runs for every operation of every evaluation."""
+    try:
+        if -limit <= x <= limit:  # false for NaN and the infinities
+            return x
+    except TypeError:  # a complex number
+        pass
+    raise _overflow()
 
 
 def _divide(a: float, b: float) -> float:
@@ -419,9 +425,9 @@ def formula_parse(text: str) -> Formula:
     return Formula(text=source, _steps=steps, names=names, _single=steps[0][1] if plain else None)
 
 
-def _extra_values(n: int, p: int, b: float, k: float) -> dict[str, float]:
-    """Plausible further figures of a night for the check's grid (every field full of buy-ins,
-    a third of it paid)."""
+def example_figures(n: int, p: int, b: float, k: float) -> dict[str, float]:
+    """Plausible further figures of a night for the check's grid and a season's preview (every
+    entry a player who paid the buy-in, a third of the field paid)."""
     paid_places = max(1, n // 3)
     itm = 1.0 if p <= paid_places else 0.0
     return {
@@ -454,8 +460,8 @@ def check_grid() -> Iterator[tuple[int, int, float, float]]:
 
 
 def formula_check(text: str, *, given: frozenset[str] = STANDINGS) -> Formula:
-    """The formula, once it parses, reads only figures of `given` (by default those standings
-    give: n p b k) and computes for every point of `check_grid`; else a FormulaError naming the
+    """The formula, once it parses, reads only figures of `given` (by default n p b k; league
+    standings give EVERY) and computes for every point of `check_grid`; else a FormulaError naming the
     first (n, p, b, k) where it fails."""
     formula = formula_parse(text)
     if not formula.names <= given:
@@ -463,7 +469,7 @@ def formula_check(text: str, *, given: frozenset[str] = STANDINGS) -> Formula:
         raise FormulaError("unavailable", f"{name} is not given here.", name=name)
     for n, p, b, k in check_grid():
         try:
-            formula.points(n=n, p=p, b=b, k=k, more=_extra_values(n, p, b, k))
+            formula.points(n=n, p=p, b=b, k=k, more=example_figures(n, p, b, k))
         except FormulaError as exc:
             raise FormulaError(
                 exc.code,

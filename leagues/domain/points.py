@@ -196,11 +196,20 @@ def table_from_json(data: object) -> PointsTable:
 PlacePoints = Callable[[int, int, int], int]  # (n, p, index of the finish) -> hundredths
 
 
-def formula_points(formula: Formula, *, buy_in: float, bounties: Sequence[float]) -> PlacePoints:
-    """Points by place from a formula; `bounties[i]` is the k of the i-th finish."""
+def formula_points(
+    formula: Formula,
+    *,
+    buy_in: float,
+    bounties: Sequence[float],
+    more: Sequence[Mapping[str, float]] | None = None,
+) -> PlacePoints:
+    """Points by place from a formula; `bounties[i]` is the k of the i-th finish and `more[i]`
+    its further figures (`h`, `players`, … of formula.EXTRA), when the formula reads them."""
 
     def points(n: int, p: int, i: int) -> int:
-        return to_points(formula.points(n=n, p=p, b=buy_in, k=bounties[i]))
+        return to_points(
+            formula.points(n=n, p=p, b=buy_in, k=bounties[i], more=more[i] if more else None)
+        )
 
     return points
 
@@ -326,3 +335,82 @@ def standings(
         Standing(rank, player, own, t.counted, t.participation, t.total)
         for rank, (player, own, t) in zip(ranks, rows, strict=True)
     ]
+
+
+# --- A night's further figures -------------------------------------------------------------
+
+
+class NightFinish(NamedTuple):
+    """What a formula's further figures need of one finish: money in cents."""
+
+    player: int
+    prize: int  # this finish's prize, cents
+    in_money: bool  # a prize or a seat won
+    hits: int  # players this entry knocked out
+
+
+# Purchase kinds (tournament.models.PurchaseKind) and the figure their money counts for.
+_MONEY_IN = {
+    "buyin": "buyins_in",
+    "reentry": "buyins_in",
+    "rebuy": "rebuys_in",
+    "addon": "addons_in",
+}
+
+
+def _money(cents: int) -> float:
+    """Cents as the currency unit: sums are kept in whole cents, divided once (exact to the
+    cent: the float nearest the amount)."""
+    return cents / 100
+
+
+def night_figures(
+    finishes: Sequence[NightFinish],
+    bought: Iterable[tuple[int, str, int, int]],
+    *,
+    pool: int,
+) -> list[dict[str, float]]:
+    """The figures of formula.EXTRA for each finish of one tournament (in the order given),
+    as docs/leagues.md defines them. `bought`: (player, purchase kind, how many, cents paid
+    with fees) of the tournament's purchases, refunds left out; `pool`: the prize pool in cents.
+
+    Per tournament: `players` (distinct players of the finishes), `buyins_in` / `rebuys_in` /
+    `addons_in` (cents paid for buy-ins and re-entries / rebuys / add-ons, fees included),
+    `pool`, `paid_places` (finishes in the money). Per player, over all their entries (TD3
+    keeps one record per player with all their buy-ins): `h` (hits), `rebuys`, `addons`,
+    `paid` (everything they paid, fees included). Per finish: `prize`, `itm`."""
+    totals = {"buyins_in": 0, "rebuys_in": 0, "addons_in": 0}
+    counts: dict[int, dict[str, int]] = defaultdict(lambda: {"rebuy": 0, "addon": 0, "paid": 0})
+    for player, kind, many, cents in bought:
+        if kind in _MONEY_IN:
+            totals[_MONEY_IN[kind]] += cents
+        mine = counts[player]
+        mine["paid"] += cents
+        if kind in ("rebuy", "addon"):
+            mine[kind] += many
+    hits: dict[int, int] = defaultdict(int)
+    for f in finishes:
+        hits[f.player] += f.hits
+    night = {
+        "players": float(len(hits)),
+        "buyins_in": _money(totals["buyins_in"]),
+        "rebuys_in": _money(totals["rebuys_in"]),
+        "addons_in": _money(totals["addons_in"]),
+        "pool": _money(pool),
+        "paid_places": float(sum(1 for f in finishes if f.in_money)),
+    }
+    out: list[dict[str, float]] = []
+    for f in finishes:
+        mine = counts.get(f.player) or {"rebuy": 0, "addon": 0, "paid": 0}
+        out.append(
+            {
+                **night,
+                "h": float(hits[f.player]),
+                "rebuys": float(mine["rebuy"]),
+                "addons": float(mine["addon"]),
+                "paid": _money(mine["paid"]),
+                "prize": _money(f.prize),
+                "itm": 1.0 if f.in_money else 0.0,
+            }
+        )
+    return out

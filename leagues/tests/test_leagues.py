@@ -138,10 +138,9 @@ def test_a_formula_with_statements_and_a_conditional(client, director, season, p
 @pytest.mark.parametrize(
     ("formula", "english", "german"),
     [
-        ("n - p + h", "h is not available for league standings yet.", "h steht für"),
         ("n = 3\nn", "n cannot be assigned", "n kann nicht zugewiesen werden"),
         ("IF(p < 3, 10)", "Wrong number of arguments to IF.", "Falsche Anzahl"),
-        ("x + 1", "Use n, p, b, k or a name assigned before.", "zuvor zugewiesen"),
+        ("x + 1", "Use n, p, b, k, h, the night's figures", "zuvor zugewiesen"),
     ],
 )
 def test_formula_refusals_in_both_languages(season, formula, english, german):

@@ -183,6 +183,10 @@ def entry_void_check(*, entry: Entry, move_to: int | None = None) -> Void:
         raise FloorError(
             _("#%(n)s has won bounties: undo those busts first.") % {"n": entry.number}
         )
+    if entry.hits:  # a voided entry's knock-outs would be lost to the league's `h`
+        raise FloorError(
+            _("#%(n)s has knocked players out: undo those busts first.") % {"n": entry.number}
+        )
     if (
         entry.status == EntryStatus.ACTIVE
         and tournament.status in (Status.RUNNING, Status.FINAL_TABLE)

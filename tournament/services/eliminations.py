@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -222,6 +222,8 @@ class BustPlan:
     final: bool
     transfers: list[dict[str, int]]
     hunters: list[Entry]
+    # The entries that made a hit (one per player knocked out), for the log and an undo.
+    hits: list[int] = field(default_factory=list)
 
     @property
     def busted(self) -> list[Entry]:
@@ -301,6 +303,7 @@ def bust_check(
     ranks, moved, changed = _rank_hand(tournament, outs, group, known)
     plan = _price_hand(tournament, outs, sequence, changed, moved)
     plan.transfers, plan.hunters = _bounty_transfers(tournament, busts, entries)
+    plan.hits = [e.pk for b in busts for e in plan.hunters if e.number in set(b.eliminated_by)]
     now = timezone.now()
     for out in outs:
         pk = out.entry.pk
@@ -459,7 +462,7 @@ def bust_record(
     field = tournament.entries_counted
     reranked = _write_moved(plan.earlier, plan.moved, field, plan.prizes)
     if plan.hunters:
-        Entry.objects.bulk_update(plan.hunters, ["bounties_won", "bounty"])
+        Entry.objects.bulk_update(plan.hunters, ["bounties_won", "bounty", "hits"])
     previous_status = tournament.status
     winner, winner_bounty, seat_winners = _winners(plan)
     event_record(
@@ -492,6 +495,8 @@ def bust_record(
             "seat_winners": [e.pk for e in seat_winners],
             "winner_bounty": winner_bounty,
             "bounties": plan.transfers,
+            # The entries that made a hit (one per player they knocked out), for an undo.
+            "hits": plan.hits,
             "previous_status": previous_status,
             "hand_for_hand": tournament.hand_for_hand,
         },
@@ -796,8 +801,8 @@ def _bounty_transfers(
     tournament: Tournament, busts: Sequence[BustReport], entries: dict[int, Entry]
 ) -> tuple[list[dict[str, int]], list[Entry]]:
     """The bounties of this hand's busted players paid to who knocked them out: the transfers
-    for the event log (and for an undo), and the hunters (locked) with their bounties added in
-    memory (`bust_record` writes them)."""
+    for the event log (and for an undo), and the hunters (locked) with their bounties and hits
+    added in memory (`bust_record` writes them)."""
     numbers = {n for b in busts for n in b.eliminated_by}
     if not numbers and tournament.bounty_kind == BountyKind.NONE:
         return [], []
@@ -816,9 +821,12 @@ def _bounty_transfers(
         raise FloorError(
             _("#%(n)s is not playing in this tournament.") % {"n": ", #".join(map(str, unknown))}
         )
+    for b in busts:  # each eliminator named makes a hit (TD3's hits, leagues' `h`)
+        for n in set(b.eliminated_by):
+            by_number[n].hits += 1
     transfers: list[dict[str, int]] = []
     if tournament.bounty_kind == BountyKind.NONE:
-        return transfers, []
+        return transfers, hunters
     for b in busts:
         if not b.eliminated_by:
             raise FloorError(
@@ -854,6 +862,8 @@ def _bounty_transfers(
 
 
 def _undo_bounties(payload: dict) -> None:
+    for pk, hits in Counter(payload.get("hits", [])).items():
+        Entry.objects.filter(pk=pk, hits__gte=hits).update(hits=F("hits") - hits)
     for t in payload.get("bounties", []):
         hunter = Entry.objects.select_for_update().get(pk=t["to"])
         hunter.bounties_won -= t["cash"]

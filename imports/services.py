@@ -307,6 +307,7 @@ def _entries(tournament: Tournament, file: Td3File, people: dict[str, Player]) -
                 prize=_cents(f.prize),
                 bounty=_cents(e.bounty_cost + e.personal_bounty),
                 bounties_won=_cents(f.bounties_won),
+                hits=f.bounties,  # the entries it knocked out (a league formula's h)
             )
         )
     Entry.objects.bulk_create(rows)

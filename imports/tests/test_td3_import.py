@@ -44,6 +44,9 @@ def test_a_file_becomes_a_finished_tournament(actor):
     assert entries[0].status == "active" and all(e.status == "busted" for e in entries[1:])
     assert entries[0].player.name == "Ida Sommer" and entries[0].player.email == "ida@example.org"
     assert [e.bounties_won for e in entries] == [12500, 7500, 5000, 0, 0, 0]
+    # Who knocked out whom: the hits a league formula counts (h). The file gives full credit
+    # for a split pot (FullCreditHit): Kai's second entry counts for Ida and for Jan.
+    assert [e.hits for e in entries] == [3, 2, 1, 0, 0, 0]
     kinds = sorted(Purchase.objects.filter(entry__tournament=t).values_list("kind", "price", "fee"))
     assert kinds == sorted(
         [("buyin", 18000, 2000)] * 5

@@ -60,6 +60,7 @@ NOT_PHONE_PAGES: dict[str, str] = {
             "correction-undo", "bust-undo", "registration-close", "registration-reopen",
             "payouts-edit", "payout-paid", "payout-collected", "cage-method", "cage-difference",
             "player-erase", "venue-restored-dismiss", "people-import-confirm",
+            "webhook-active", "webhook-test", "webhook-delete",
         )
     },
     # Reached only with a file uploaded first: tests/browser/test_people_import.py opens it at
@@ -237,6 +238,7 @@ def everything(transactional_db: Any, made_once: Any) -> Night:
         from tournament.events import Actor
         from tournament.models import Entry, Tournament
         from tournament.services.deals import prize_paid
+        from webhooks.services import endpoint_create
 
         night = _night()
         actor = Actor.system("test")
@@ -253,6 +255,9 @@ def everything(transactional_db: Any, made_once: Any) -> Night:
         season = leagues.season_create(league=league, name="2026")
         for pk in (night.running, night.final):
             leagues.season_tournament_add(season=season, tournament=Tournament.objects.get(pk=pk))
+        # A webhook endpoint (its page with its deliveries); a public address given as such,
+        # nothing is sent to it here.
+        endpoint_create(url="https://93.184.216.34/hook", kinds=["player.out"], description="Club")
         return night
 
     return made_once(build)

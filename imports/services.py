@@ -311,7 +311,7 @@ def _entries(tournament: Tournament, file: Td3File, people: dict[str, Player]) -
             )
         )
     Entry.objects.bulk_create(rows)
-    _purchases(file, {(e.player_uuid, e.index): row for e, row in zip(ordered, rows, strict=True)})
+    _purchases(file, list(zip(ordered, rows, strict=True)))
     return rows
 
 
@@ -321,10 +321,11 @@ def _bust_sequence(file: Td3File) -> dict[tuple[str, int], int]:
     return {(f.player_uuid, f.entry_index): n for n, f in enumerate(by_place, start=1)}
 
 
-def _purchases(file: Td3File, rows: dict[tuple[str, int], Entry]) -> None:
+def _purchases(file: Td3File, entries: list[tuple[Td3Entry, Entry]]) -> None:
+    """Each entry's buy-in or re-entry, then the file's rebuys and add-ons."""
+    rows = {(e.player_uuid, e.index): row for e, row in entries}
     bought: list[Purchase] = []
-    for (uuid, index), row in rows.items():
-        e: Td3Entry = next(x for x in file.entries if x.player_uuid == uuid and x.index == index)
+    for e, row in entries:
         kind = PurchaseKind.REENTRY if e.is_reentry else PurchaseKind.BUYIN
         bought.append(_purchase(row, kind, e.amount, e.rake, e.chips))
     for p in file.purchases:
@@ -345,8 +346,9 @@ def _purchase(row: Entry, kind: str, amount: Decimal, rake: Decimal, chips: int)
 def _busts(file: Td3File, rows: list[Entry]) -> list[dict[str, Any]]:
     """Who knocked out whom, for the log's line: each bust's entry number, place, TD3 level
     (round), instant, and the numbers of the hitmen's entries in play then."""
-    number = {(r.player_id, e.index): r.number for r, e in _paired(file, rows)}
-    players = {e.player_uuid: r.player_id for r, e in _paired(file, rows)}
+    paired = _paired(file, rows)
+    number = {(r.player_id, e.index): r.number for r, e in paired}
+    players = {e.player_uuid: r.player_id for r, e in paired}
     out: list[dict[str, Any]] = []
     for row, e in _paired(file, rows):
         if e.bust is None:

@@ -48,7 +48,7 @@ def test_no_entries_nothing_to_draw(make_tournament):
 
 
 def test_entries_before_the_start_count_in_level_one(make_tournament, register):
-    t, entries = _night(make_tournament, register, 3)
+    t, _entries = _night(make_tournament, register, 3)
     counts = story_counts(t)
     assert counts.last_row == 0
     assert counts.tallies == {0: Tally(entries=3, chips=3 * t.starting_stack)}

@@ -18,12 +18,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from core.charts import Series, bar_svg, empty_svg, line_svg
 from core.figures import chips, money
 from tournament.domain.levels import RowLabel
 from tournament.domain.story import EntriesPoint, FieldPoint, entries_story, field_story
+from tournament.live import board_version
 from tournament.models import Tournament
 from tournament.story_selectors import StoryPrizes, story_counts, story_prizes
 
@@ -31,6 +34,11 @@ STORY_KINDS = ("field", "entries", "prizes")
 # The ladder's chart shows the top rungs (a 30,000-entry event pays about 4,500 places in
 # hundreds of rungs); its table names the rest in one line.
 LADDER_DRAWN = 15
+# The story and its drawings are kept per version of the tournament (its latest event-log row:
+# every entry, bust, payout change and level start writes one), so a room of phones redrawing
+# after a bust reads the entries once, not once per phone and chart. The time bounds what a
+# change made without a log line (none is expected) could leave stale.
+CACHE_SECONDS = 120
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,17 @@ def story_data(tournament: Tournament, kinds: tuple[str, ...] = STORY_KINDS) -> 
     return Story(field, entries, prizes, has_levels)
 
 
+def cached_story(tournament: Tournament, version: int | None = None) -> Story:
+    """`story_data` for every kind, kept per version of the tournament."""
+    version = board_version(tournament.pk) if version is None else version
+    key = f"story:{tournament.pk}:{version}"
+    story: Story | None = cache.get(key)
+    if story is None:
+        story = story_data(tournament)
+        cache.set(key, story, CACHE_SECONDS)
+    return story
+
+
 def _row_name(label: RowLabel) -> str:
     return _("Break") if label.is_break else str(label.number)
 
@@ -77,6 +96,8 @@ def _nothing(story: Story, kind: str) -> str:
     if kind == "prizes":
         if story.prizes.broken:
             return _("The payouts cannot be shown: the tournament's settings break a rule.")
+        if story.prizes.flight:
+            return _("A starting flight: its event's Day 2 pays the places.")
         if not story.prizes.ladder:
             return _("Nothing to draw yet: the payouts appear once players have paid in.")
         return ""
@@ -96,10 +117,24 @@ def story_svg(
     height: int = 400,
     story: Story | None = None,
 ) -> str:
-    """The chart of `kind` as an SVG document; raises ValueError for an unknown kind."""
+    """The chart of `kind` as an SVG document (in the active language); raises ValueError for
+    an unknown kind. Kept per version of the tournament unless `story` is given."""
     if kind not in STORY_KINDS:
         raise ValueError(f"no story chart {kind!r}")
-    story = story or story_data(tournament, (kind,))
+    if story is not None:
+        return _drawn(story, kind, dark=dark, width=width, height=height)
+    version = board_version(tournament.pk)
+    key = (
+        f"story-svg:{tournament.pk}:{version}:{kind}:{get_language()}:{int(dark)}:{width}:{height}"
+    )
+    svg: str | None = cache.get(key)
+    if svg is None:
+        svg = _drawn(cached_story(tournament, version), kind, dark=dark, width=width, height=height)
+        cache.set(key, svg, CACHE_SECONDS)
+    return svg
+
+
+def _drawn(story: Story, kind: str, *, dark: bool, width: int, height: int) -> str:
     nothing = _nothing(story, kind)
     if nothing:
         return empty_svg(nothing, dark=dark, width=width)
@@ -213,7 +248,7 @@ def story_tables(
 ) -> dict[str, tuple[list[str], list[list[str]]]]:
     """Per kind, the data beside its chart: headers and rows, in the active language. Empty
     rows when there is nothing to draw yet."""
-    story = story or story_data(tournament)
+    story = story or cached_story(tournament)
     return {
         "field": _field_table(story),
         "entries": _entries_table(story),
@@ -226,7 +261,7 @@ def story_figures(
 ) -> list[dict[str, Any]]:
     """What the pages include per chart (templates/charts/figure.html): the image's URL, its
     short text, its caption and its table."""
-    story = story_data(tournament)
+    story = cached_story(tournament)
     tables = story_tables(tournament, story)
     words = {
         "field": (

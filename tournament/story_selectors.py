@@ -54,6 +54,7 @@ class StoryPrizes:
     prize_pool: int
     ladder: list[Rung]
     broken: bool = False
+    flight: bool = False  # a starting flight: its event's Day 2 pays the places
 
 
 def _stretch(field: str, changes: list[RowChange]) -> Case:
@@ -120,4 +121,9 @@ def story_prizes(tournament: Tournament) -> StoryPrizes:
         amounts = payout_amounts(tournament, numbers)
     except SettingsBroken:
         return StoryPrizes(tournament.currency, 0, [], broken=True)
-    return StoryPrizes(tournament.currency, numbers.prize_pool, payout_ladder(amounts))
+    return StoryPrizes(
+        tournament.currency,
+        numbers.prize_pool,
+        payout_ladder(amounts),
+        flight=tournament.pool_to_id is not None,
+    )

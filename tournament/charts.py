@@ -144,13 +144,18 @@ def _drawn(story: Story, kind: str, *, dark: bool, width: int, height: int) -> s
             title=_("Players left and average stack"),
             x_labels=labels,
             series=[
-                Series(_("Players left"), [p.players_left for p in story.field], emphasis=True),
                 Series(
-                    _("Average stack"),
+                    _("Players left (left)"),
+                    [p.players_left for p in story.field],
+                    emphasis=True,
+                ),
+                Series(
+                    _("Average stack (right)"),
                     [
                         None if p.average_stack is None else round(p.average_stack)
                         for p in story.field
                     ],
+                    secondary=True,
                 ),
             ],
             x_title=_("Level"),
@@ -174,14 +179,15 @@ def _drawn(story: Story, kind: str, *, dark: bool, width: int, height: int) -> s
             height=height,
         )
     prizes = story.prizes
-    drawn = prizes.ladder[:LADDER_DRAWN]
+    drawn = prizes.ladder[:LADDER_DRAWN][::-1]  # pygal stacks bars from the bottom: 1st on top
     return bar_svg(
         title=_("Prize pool %(pool)s: prize per place")
         % {"pool": money(prizes.prize_pool, prizes.currency)},
         x_labels=[_places(r.first, r.last) for r in drawn],
-        series=[Series(_("Prize per place"), [r.amount / 100 for r in drawn])],
-        x_title=_("Places"),
-        y_title=prizes.currency,
+        series=[Series(_("Prize per place"), [r.amount for r in drawn])],
+        # a horizontal chart: the places stand on the left, the amounts along the bottom
+        y_title=_("Places"),
+        currency=prizes.currency,
         dark=dark,
         width=width,
         height=height,

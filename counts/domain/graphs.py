@@ -7,7 +7,9 @@ last, every level between included whether counted or not (a count in a break be
 level before it); "Start" for counts before the first level; and a bag and tag (counts with a
 bag number) after the level the day ended in. A bag counted before the first level was carried
 in from an earlier day (a Day 2's bags): it comes before the start. A player's value at a
-position is the last count there (the highest id: counts are append-only).
+position is the last count there (the highest id: counts are append-only); between two counted
+positions the line holds the stack as last counted (a level without a count is no gap in the
+line), and it ends at the last count. The tables beside the charts hold the counts themselves.
 """
 
 from __future__ import annotations
@@ -60,8 +62,8 @@ class Slot:
 
 @dataclass(frozen=True)
 class StackChart:
-    """One player's stack: `values` has one entry per slot (None: not counted there); `rows`
-    the counted positions, for the table beside the chart."""
+    """One player's stack: `values` has one entry per slot (where not counted: the stack as
+    last counted); `rows` the counted positions, for the table beside the chart."""
 
     slots: list[Slot]
     values: list[int | None]
@@ -71,7 +73,9 @@ class StackChart:
 @dataclass(frozen=True)
 class Line:
     runner: Runner
-    values: list[int | None]  # one per slot; None after `upto` and where not counted
+    values: list[
+        int | None
+    ]  # one per slot; None before the first count, after the last, after `upto`
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,18 @@ def _last_per_slot(
     return values, ids
 
 
+def held_between(values: Sequence[int | None]) -> list[int | None]:
+    """Each empty value between two counted ones holds the one before it (the stack as last
+    counted); before the first and after the last stay empty."""
+    held: list[int | None] = []
+    last: int | None = None
+    for v in values:
+        last = v if v is not None else last
+        held.append(last)
+    end = max((i for i, v in enumerate(values) if v is not None), default=-1)
+    return [v if i <= end else None for i, v in enumerate(held)]
+
+
 def stack_chart(points: Iterable[CountPoint]) -> StackChart | None:
     """One player's stack over the levels from their counts; None without a count (nothing to
     draw). One count draws one point."""
@@ -172,7 +188,7 @@ def stack_chart(points: Iterable[CountPoint]) -> StackChart | None:
     slots = chart_axis((p.level, p.bag) for p in own)
     values, _ids = _last_per_slot(own, _slot_index(slots), len(slots))
     rows = [(s, v) for s, v in zip(slots, values, strict=True) if v is not None]
-    return StackChart(slots=slots, values=values, rows=rows)
+    return StackChart(slots=slots, values=held_between(values), rows=rows)
 
 
 def playback_levels(slots: Sequence[Slot]) -> list[int]:
@@ -234,12 +250,8 @@ def leaders_chart(
     lines = []
     for runner, _p in top:
         values, _ids = _last_per_slot(by_entry[runner.entry_id], index, len(slots))
-        lines.append(
-            Line(
-                runner=runner,
-                values=[v if shown else None for v, shown in zip(values, upto_slot, strict=True)],
-            )
-        )
+        shown = [v if up else None for v, up in zip(values, upto_slot, strict=True)]
+        lines.append(Line(runner=runner, values=held_between(shown)))
     rows = [
         LeaderRow(rank=i + 1, runner=r, chips=p.chips, slot=slots[index[(p.level, p.bag)]])
         for i, (r, p) in enumerate(top)

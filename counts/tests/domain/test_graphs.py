@@ -96,13 +96,13 @@ def test_a_player_with_one_count_draws_one_point() -> None:
     assert chart.rows == [(Slot(3), 25_000)]
 
 
-def test_the_last_count_within_a_level_is_its_value_and_gaps_stay_empty() -> None:
+def test_the_last_count_within_a_level_is_its_value_and_between_counts_the_stack_holds() -> None:
     chart = stack_chart(
         [pt(1, 7, 20_000, 1), pt(4, 7, 26_000, 1), pt(3, 7, 31_000, 1), pt(9, 7, 12_000, 4)]
     )
     assert chart is not None
     assert chart.slots == [Slot(1), Slot(2), Slot(3), Slot(4)]
-    assert chart.values == [26_000, None, None, 12_000]
+    assert chart.values == [26_000, 26_000, 26_000, 12_000]
     assert chart.rows == [(Slot(1), 26_000), (Slot(4), 12_000)]
 
 
@@ -144,7 +144,7 @@ def test_the_leaders_chart_playback_keeps_the_axis_and_empties_the_later_levels(
     assert chart.upto == 2
     assert [(line.runner.number, line.values) for line in chart.lines] == [
         (1, [20_000, 35_000, None]),
-        (2, [20_000, None, None]),
+        (2, [20_000, None, None]),  # its line ends at its last count
     ]
     assert [(r.rank, r.runner.number, r.chips, r.slot) for r in chart.rows] == [
         (1, 1, 35_000, Slot(2)),
@@ -152,7 +152,7 @@ def test_the_leaders_chart_playback_keeps_the_axis_and_empties_the_later_levels(
     ]
     last = leaders_chart(points, runners(1, 2))
     assert last is not None and last.upto == 3
-    assert last.lines[1].values == [20_000, None, 5_000]
+    assert last.lines[1].values == [20_000, 20_000, 5_000]
 
 
 def test_the_leaders_chart_with_nothing_counted_draws_nothing() -> None:
@@ -202,11 +202,7 @@ def test_each_line_has_one_value_per_position_and_the_leaders_are_the_top_known(
     for p in sorted(points, key=lambda p: p.id):
         if p.level <= upto:
             known[p.entry_id] = p
-    still_in = [
-        (p.chips, e)
-        for e, p in known.items()
-        if field[e].out_level is None or field[e].out_level > upto
-    ]
+    still_in = [(p.chips, e) for e, p in known.items() if out.get(e, upto + 1) > upto]
     expected = sorted(still_in, key=lambda ce: (-ce[0], ce[1]))[:limit]
     assert [(r.chips, r.runner.number) for r in chart.rows] == expected
     assert [line.runner.number for line in chart.lines] == [e for _c, e in expected]
@@ -215,7 +211,7 @@ def test_each_line_has_one_value_per_position_and_the_leaders_are_the_top_known(
 
 
 @given(point_lists)
-def test_a_stack_has_a_value_at_every_counted_position_and_only_there(
+def test_a_stack_holds_its_last_count_from_the_first_position_to_the_last(
     points: list[CountPoint],
 ) -> None:
     mine = [p for p in points if p.entry_id == 1]
@@ -226,9 +222,16 @@ def test_a_stack_has_a_value_at_every_counted_position_and_only_there(
     assert chart is not None
     assert len(chart.values) == len(chart.slots)
     counted = {(p.level, p.bag) for p in mine}
-    assert {
-        (s.level, s.bag) for s, v in zip(chart.slots, chart.values, strict=False) if v is not None
-    } == counted
-    for s, v in chart.rows:
-        last = max((p for p in mine if (p.level, p.bag) == (s.level, s.bag)), key=lambda p: p.id)
-        assert v == last.chips
+    assert {(s.level, s.bag) for s, _v in chart.rows} == counted
+    held = None
+    counted_at = [i for i, s in enumerate(chart.slots) if (s.level, s.bag) in counted]
+    for i, (s, v) in enumerate(zip(chart.slots, chart.values, strict=True)):
+        if i > counted_at[-1]:
+            assert v is None  # the line ends at the last count
+            continue
+        mine_here = [p for p in mine if (p.level, p.bag) == (s.level, s.bag)]
+        if mine_here:
+            held = max(mine_here, key=lambda p: p.id).chips
+            assert (s, held) in chart.rows
+        # The last count there, or the stack as last counted.
+        assert v == held

@@ -28,7 +28,9 @@ from tournament.live import board_version
 from tournament.models import Entry, EntryStatus, Tournament
 from tournament.public_selectors import entry_by_token, initials, names_withheld
 
-# The page's picture and the big screen's (the screen's type grows with the width).
+# The pictures' sizes: the public pages' (read on a phone first: narrow, so the type stays
+# readable at 390 px), the console's, the big screen's (its type grows with the width).
+PHONE_SIZE = (560, 500)
 PAGE_SIZE = (800, 440)
 SCREEN_SIZE = (1400, 1100)
 LEVEL_MAX = 10_000
@@ -209,7 +211,7 @@ def _leaders_svg(
         withheld = public and names_withheld(
             status=tournament.status, starts_at=tournament.starts_at
         )
-        size = SCREEN_SIZE if dark else PAGE_SIZE
+        size = SCREEN_SIZE if dark else PHONE_SIZE if public else PAGE_SIZE
         key = ".".join(
             str(part)
             for part in (
@@ -219,6 +221,7 @@ def _leaders_svg(
                 upto,
                 int(withheld),
                 int(dark),
+                int(public),
                 get_language(),
             )
         )
@@ -251,7 +254,8 @@ def _stack_svg(request: HttpRequest, pk: int, number: str, *, public: bool) -> H
         name = entry.player.display_name
         if public and names_withheld(status=tournament.status, starts_at=tournament.starts_at):
             name = initials(name)
-        svg = _draw_stack(stack_graph(tournament, entry.pk), name, entry.number)
+        chart = stack_graph(tournament, entry.pk)
+        svg = _draw_stack(chart, name, entry.number, size=PHONE_SIZE if public else PAGE_SIZE)
     except FloorError as exc:
         return _refused(request, exc)
     return svg_response(request, svg)
@@ -277,7 +281,8 @@ def my_stack_svg(request: HttpRequest, token: str) -> HttpResponse:
     if entry is None:
         return _refused(request, NotFound(_("This link is not valid.")))
     chart = stack_graph(entry.tournament, entry.pk)
-    return svg_response(request, _draw_stack(chart, entry.player.display_name, entry.number))
+    svg = _draw_stack(chart, entry.player.display_name, entry.number, size=PHONE_SIZE)
+    return svg_response(request, svg)
 
 
 def stack_figure(tournament: Tournament, entry: Entry, *, name: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ nothing counted draws the words "nothing to draw", never an error."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.cache import cache
@@ -36,12 +37,19 @@ SCREEN_SIZE = (1400, 1100)
 LEVEL_MAX = 10_000
 
 
-def slot_label(slot: Slot) -> str:
+def slot_label(slot: Slot, *, short: bool = False) -> str:
+    """A position's name: "Level 5" in the tables, "5" on the chart's axis (titled "Level")."""
     if slot.bag:
         return _("Day %(d)s bag") % {"d": slot.day}
     if slot.level == 0:
         return _("Start")
+    if short:
+        return str(slot.level)
     return _("Level %(n)s") % {"n": slot.level}
+
+
+def axis_labels(slots: Sequence[Slot]) -> list[str]:
+    return [slot_label(s, short=True) for s in slots]
 
 
 def player_label(name: str, number: int) -> str:
@@ -89,7 +97,8 @@ def _draw_leaders(chart: LeadersChart | None, *, dark: bool, size: tuple[int, in
         )
     return line_svg(
         title=leaders_title(chart.upto),
-        x_labels=[slot_label(s) for s in chart.slots],
+        x_labels=axis_labels(chart.slots),
+        x_title=_("Level"),
         series=[
             Series(player_label(line.runner.name, line.runner.number), line.values)
             for line in chart.lines
@@ -113,7 +122,8 @@ def _draw_stack(
         )
     return line_svg(
         title=_("Stack of %(player)s") % {"player": label},
-        x_labels=[slot_label(s) for s in chart.slots],
+        x_labels=axis_labels(chart.slots),
+        x_title=_("Level"),
         series=[Series(label, chart.values, emphasis=True)],
         y_title=_("Chips"),
         width=width,

@@ -33,7 +33,7 @@ from tournament.public_selectors import entry_by_token, initials, names_withheld
 # readable at 390 px), the console's, the big screen's (its type grows with the width).
 PHONE_SIZE = (560, 500)
 PAGE_SIZE = (800, 440)
-SCREEN_SIZE = (1400, 1100)
+SCREEN_SIZE = (580, 660)
 LEVEL_MAX = 10_000
 
 

@@ -152,6 +152,8 @@ def test_the_leaders_chart_playback_keeps_the_axis_and_empties_the_later_levels(
     ]
     last = leaders_chart(points, runners(1, 2))
     assert last is not None and last.upto == 3
+    beyond = leaders_chart(points, runners(1, 2), upto=40)
+    assert beyond is not None and beyond.upto == 3 and beyond.lines == last.lines
     assert last.lines[1].values == [20_000, 20_000, 5_000]
 
 

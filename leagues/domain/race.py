@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from datetime import datetime
 from typing import NamedTuple
 
@@ -79,13 +80,24 @@ def race(
     # changes[k]: the players whose total changes at night k, with their new total.
     changes: list[list[tuple[int, Points]]] = [[] for _ in nights]
     lines: dict[int, list[Points | None]] = {r.player: [None] * len(nights) for r in shown}
+    played = 0
     for racer in racers:
         own = [r for r in racer.results if r.tournament in column]
-        own.sort(key=lambda r: column[r.tournament])
+        if not own:
+            continue
+        played += 1
+        if any(column[a.tournament] > column[b.tournament] for a, b in pairwise(own)):
+            own.sort(key=lambda r: column[r.tournament])
         line = lines.get(racer.player)
+        running: Points = 0
         for m, result in enumerate(own):
             k = column[result.tournament]
-            total = tally(own[: m + 1], best_n=best_n, participation=participation).total
+            running += result.points
+            if best_n is None or m < best_n:
+                # tally's own sum while every result counts (the same total, without the copy)
+                total = running + participation * (m + 1)
+            else:
+                total = tally(own[: m + 1], best_n=best_n, participation=participation).total
             changes[k].append((racer.player, total))
             if line is not None:
                 line[k] = total
@@ -112,7 +124,7 @@ def race(
             for r in shown
             if any(t is not None for t in lines[r.player])
         ),
-        players=sum(1 for r in racers if any(res.tournament in column for res in r.results)),
+        players=played,
     )
 
 

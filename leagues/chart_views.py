@@ -19,9 +19,16 @@ from tournament.models import Club, Player
 
 @require_safe
 def season_race_svg(request: HttpRequest, pk: int) -> HttpResponse:
-    """`/seasons/<id>/race.svg` (`?dark=1`: the big screen's style and size)."""
+    """`/seasons/<id>/race.svg` (`?dark=1`: the dark style of the public pages and screens;
+    `?screen=1`: the big screen's size)."""
     season = _public_season(pk)
-    return svg_response(request, race_svg(season, dark=request.GET.get("dark") == "1"))
+    return svg_response(
+        request, race_svg(season, dark=_dark(request), screen=request.GET.get("screen") == "1")
+    )
+
+
+def _dark(request: HttpRequest) -> bool:
+    return request.GET.get("dark") == "1"
 
 
 def _kind(kind: str) -> str:
@@ -37,7 +44,8 @@ def player_chart_svg(request: HttpRequest, player_id: int, kind: str) -> HttpRes
     if not Club.current().public_profiles:
         raise Http404
     player = get_object_or_404(Player, pk=player_id)
-    return svg_response(request, person_svg(person_nights(player, public=True), kind))
+    history = person_nights(player, public=True)
+    return svg_response(request, person_svg(history, kind, dark=_dark(request)))
 
 
 @floor_required
@@ -46,4 +54,5 @@ def console_player_chart_svg(request: HttpRequest, player_id: int, kind: str) ->
     """`/console/players/<id>/<kind>.svg`: every result of the person, for staff."""
     kind = _kind(kind)
     player = get_object_or_404(Player, pk=player_id)
-    return svg_response(request, person_svg(person_nights(player, public=False), kind))
+    history = person_nights(player, public=False)
+    return svg_response(request, person_svg(history, kind, dark=_dark(request)))

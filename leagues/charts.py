@@ -19,8 +19,12 @@ from leagues.selectors import SeasonStandings, person_nights, season_race, seaso
 from leagues.templatetags.leagues import points, points_decimal
 from tournament.models import Player
 
-# The big screen's picture: a column of the screen (leagues/screen.html).
-SCREEN_SIZE = (1200, 900)
+# The big screen's picture: a column of the screen (leagues/screen.html), drawn small so that
+# its words are large there. On a page: narrow enough that its words stay readable on a 390 px
+# phone, where the picture is 330 px wide.
+SCREEN_SIZE = (640, 600)
+PAGE_SIZE = (560, 480)
+PERSON_SIZE = (560, 380)
 
 
 def _value(total: Points | None) -> float | None:
@@ -34,11 +38,12 @@ def _nothing_yet() -> str:
 # --- The season's race -----------------------------------------------------------------------
 
 
-def race_svg(season: Season, *, dark: bool = False) -> str:
+def race_svg(season: Season, *, dark: bool = False, screen: bool = False) -> str:
     """The race as a picture: one line per player of the top ten, their points after each
-    night; "nothing to draw" before the first finished night."""
+    night; "nothing to draw" before the first finished night. `dark`: the public pages' and
+    screens' style; `screen`: the big screen's size."""
     race = season_race(season, season_standings(season, public=True))
-    width, height = SCREEN_SIZE if dark else (800, 440)
+    width, height = SCREEN_SIZE if screen else PAGE_SIZE
     if race.empty:
         return empty_svg(_nothing_yet(), dark=dark, width=width, height=height // 2)
     return line_svg(
@@ -69,7 +74,7 @@ def _leader_text(race: Race) -> str:
 
 
 def race_figure(
-    season: Season, standings: SeasonStandings, *, dark: bool = False
+    season: Season, standings: SeasonStandings, *, screen: bool = False
 ) -> dict[str, Any]:
     """What templates/charts/figure.html needs for the race (public names: `standings` read
     with public=True): a row per night, each shown player's points and rank after it."""
@@ -88,7 +93,7 @@ def race_figure(
             )
         rows.append(row)
     return {
-        "src": url + ("?dark=1" if dark else ""),
+        "src": url + ("?dark=1&screen=1" if screen else "?dark=1"),  # public pages are dark
         "alt": ngettext(
             "The season's race: the leader's points after each night",
             "The season's race: the points of the first %(n)s players after each night",
@@ -107,22 +112,24 @@ def race_figure(
 KINDS = ("finishes", "points")
 
 
-def person_svg(history: PersonHistory, kind: str) -> str:
+def person_svg(history: PersonHistory, kind: str, *, dark: bool = False) -> str:
     """`finishes`: their place and the field per night (lines; a lower place is better);
     `points`: their league points per night (bars). "Nothing to draw" without a result."""
     if history.empty:
-        return empty_svg(_("No results to draw yet."))
+        return empty_svg(_("No results to draw yet."), dark=dark, width=PERSON_SIZE[0])
     labels = history.x_labels
     if kind == "points":
         if not history.with_points:
-            return empty_svg(_("No league points to draw yet."))
+            return empty_svg(_("No league points to draw yet."), dark=dark, width=PERSON_SIZE[0])
         return bar_svg(
             title=_("League points per night"),
             x_labels=labels,
             series=[Series(_("Points"), [_value(p) for p in history.points])],
             y_title=_("Points"),
             x_title=_("Night"),
-            height=360,
+            dark=dark,
+            width=PERSON_SIZE[0],
+            height=PERSON_SIZE[1],
         )
     return line_svg(
         title=_("Finishes: place and field per night"),
@@ -133,7 +140,9 @@ def person_svg(history: PersonHistory, kind: str) -> str:
         ],
         y_title=_("Players"),
         x_title=_("Night"),
-        height=360,
+        dark=dark,
+        width=PERSON_SIZE[0],
+        height=PERSON_SIZE[1],
         y_min=0,
     )
 
@@ -145,6 +154,7 @@ def person_figures(player: Player, *, public: bool) -> list[dict[str, Any]]:
     if history.empty:
         return []
     name = "player-chart-svg" if public else "console-player-chart-svg"
+    dark = "?dark=1" if public else ""  # the public pages are dark
     rows = [
         [n.label, f"{n.place}." if n.place is not None else "–", n.field] for n in history.nights
     ]
@@ -152,7 +162,7 @@ def person_figures(player: Player, *, public: bool) -> list[dict[str, Any]]:
     best = min(p for p in history.places if p is not None)
     figures = [
         {
-            "src": reverse(name, args=[player.pk, "finishes"]),
+            "src": reverse(name, args=[player.pk, "finishes"]) + dark,
             "alt": _("Finishes: place and field per night"),
             "caption": ngettext(
                 "%(n)s night; best place: %(best)s. A lower line is a better finish.",
@@ -169,7 +179,7 @@ def person_figures(player: Player, *, public: bool) -> list[dict[str, Any]]:
         total = sum((p for p in history.points if p is not None), 0)
         figures.append(
             {
-                "src": reverse(name, args=[player.pk, "points"]),
+                "src": reverse(name, args=[player.pk, "points"]) + dark,
                 "alt": _("League points per night"),
                 "caption": _("%(points)s league points in the nights shown.")
                 % {"points": points(total)},

@@ -68,7 +68,7 @@ def screen_config(request: HttpRequest, season: Season) -> dict[str, Any]:
 @require_safe
 def season_screen(request: HttpRequest, pk: int) -> HttpResponse:
     season = _public_season(pk)
-    race = race_figure(season, season_standings(season, public=True), dark=True)
+    race = race_figure(season, season_standings(season, public=True), screen=True)
     return render(
         request,
         "leagues/screen.html",

@@ -14,8 +14,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from datetime import datetime
+from itertools import pairwise
 from typing import NamedTuple
 
 from leagues.domain.points import Points, PointsError, Result, tally

@@ -106,6 +106,7 @@ def test_race_svg_public_names_policy_and_etag(client, played):
     assert "Spieler" in body and "Geheim" not in body and "Vollname" not in body
     dark = svg(client, url + "?dark=1")
     assert dark != body and "#0b1220" in dark
+    assert svg(client, url + "?dark=1&screen=1") != dark
     again = client.get(url, HTTP_IF_NONE_MATCH=client.get(url)["ETag"])
     assert again.status_code == 304
 
@@ -139,7 +140,7 @@ def test_a_season_of_one_night_draws(client, season, make_tournament):
 def test_the_standings_page_and_the_screen_show_the_race(client, played):
     page = client.get(reverse("season-public", args=[played.pk])).content.decode()
     src = reverse("season-race-svg", args=[played.pk])
-    assert f'src="{src}"' in page
+    assert f'src="{src}?dark=1"' in page
     table = page[page.index('id="race-chart"') : page.index("</figure>")]
     assert "Spieler" in table and "Geheim" not in page
     assert len(re.findall(r'<th scope="row">', table)) == 4  # a row per night
@@ -149,7 +150,7 @@ def test_the_standings_page_and_the_screen_show_the_race(client, played):
         ).content.decode()
     assert "Das Rennen der Saison" in german and "(Platz 1)" in german
     screen = client.get(reverse("season-screen", args=[played.pk])).content.decode()
-    assert f'src="{src}?dark=1"' in screen and "data-chart-live" in screen
+    assert f'src="{src}?dark=1&amp;screen=1"' in screen and "data-chart-live" in screen
     assert "floor/charts.js" in screen
 
 

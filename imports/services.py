@@ -21,7 +21,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,6 +38,7 @@ from imports.domain.td3 import (
 )
 from imports.models import ExternalId, ExternalRecord, HeldFile, ImportedTournament, Kind, Source
 from tournament import counters
+from tournament.domain.countries import country_clean
 from tournament.domain.people import PersonKeys, Reason, duplicate_pairs
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -212,9 +213,16 @@ def _person_create(p: Td3Player) -> Player:
         validate_email(email)
     except ValidationError:
         email = ""
+    try:
+        country = country_clean(p.country)
+    except ValueError:
+        country = ""  # a country TD3 lets one type freely that is none: left out, not guessed
     # One by one: the search key is kept by a pre_save receiver (tournament/signals.py).
     return Player.objects.create(
-        name=p.full_name[:120], display_name=p.shown_name[:60], email=email[:254]
+        name=p.full_name[:120],
+        display_name=p.shown_name[:60],
+        email=email[:254],
+        country=country,
     )
 
 
@@ -457,6 +465,20 @@ def td3_import_many(
             (name, td3_import(file, file_name=name, actor=actor, matches=own, currency=currency))
         )
     return done
+
+
+# One import at a time (pg_advisory_xact_lock's key: "TD3 import" in ASCII, as a 64-bit integer).
+IMPORT_LOCK = int.from_bytes(b"TD3impt", "big")
+
+
+def imports_serialized() -> None:
+    """Hold the import lock to the end of the caller's transaction. Two imports of one season
+    at once would each find no league for the file's id and make one: the second would then
+    take the id over and leave the first league orphaned. With the lock the second import waits
+    and finds the first's league. SQLite runs one writing transaction at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [IMPORT_LOCK])
 
 
 def external_record(kind: Kind, value: str) -> int | None:

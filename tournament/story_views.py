@@ -12,7 +12,7 @@ from tournament.charts import STORY_KINDS, story_svg
 from tournament.views import get_tournament
 
 # `?w=`: a narrower picture for a phone (its type is then larger against the chart); the
-# height follows at half the width.
+# height follows at half the width, and 320 at least (a phone's chart is not a strip).
 NARROWEST, WIDEST = 320, 1600
 
 

@@ -38,6 +38,7 @@ from imports.domain.td3 import (
 )
 from imports.models import ExternalId, ExternalRecord, HeldFile, ImportedTournament, Kind, Source
 from tournament import counters
+from tournament.domain.countries import country_clean
 from tournament.domain.people import PersonKeys, Reason, duplicate_pairs
 from tournament.events import Actor, event_record
 from tournament.locks import lock_tournament
@@ -212,9 +213,16 @@ def _person_create(p: Td3Player) -> Player:
         validate_email(email)
     except ValidationError:
         email = ""
+    try:
+        country = country_clean(p.country)
+    except ValueError:
+        country = ""  # a country TD3 lets one type freely that is none: left out, not guessed
     # One by one: the search key is kept by a pre_save receiver (tournament/signals.py).
     return Player.objects.create(
-        name=p.full_name[:120], display_name=p.shown_name[:60], email=email[:254]
+        name=p.full_name[:120],
+        display_name=p.shown_name[:60],
+        email=email[:254],
+        country=country,
     )
 
 

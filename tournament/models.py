@@ -13,8 +13,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from tournament.domain.countries import country_name
 from tournament.domain.lifecycle import Status as DomainStatus
 from tournament.validation import merged_values, settings_errors
 
@@ -408,6 +410,9 @@ class Player(models.Model):
     # Only to tell two people of the same name apart (duplicates are found by it).
     birth_year = models.PositiveSmallIntegerField(_("year of birth"), null=True, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
+    # ISO 3166-1 alpha-2 ("DE"), as results databases take it (tournament/domain/countries.py);
+    # published with the results, like the display name.
+    country = models.CharField(_("country"), max_length=2, blank=True, default="")
     needs_accessible_seat = models.BooleanField(_("needs an accessible seat"), default=False)
     # Eligibility (docs/signups.md): a member has a membership number, anyone else is a guest; a
     # barred person is checked in only by a director, and the reason is shown at the door.
@@ -435,6 +440,11 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def country_label(self) -> str:
+        """The country's name in the reader's language ("" when not known)."""
+        return country_name(self.country, get_language() or "en")
 
 
 class Club(models.Model):

@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from tournament.domain.countries import country_choices
 from tournament.models import Player
 from tournament.services.people import DIRECTOR_FIELDS, FLOOR_FIELDS
 
@@ -26,6 +28,11 @@ class PersonForm(forms.Form):
         max_length=40,
         required=False,
         help_text=_("The club's number for a member; each number belongs to one person."),
+    )
+    country = forms.ChoiceField(
+        label=_("Country"),
+        required=False,
+        help_text=_("Published with the results, for results databases."),
     )
     needs_accessible_seat = forms.BooleanField(label=_("Needs an accessible seat"), required=False)
     birth_year = forms.IntegerField(
@@ -46,6 +53,9 @@ class PersonForm(forms.Form):
         kwargs["initial"] = {f: getattr(player, f) for f in FLOOR_FIELDS + DIRECTOR_FIELDS}
         super().__init__(*args, **kwargs)
         self.fields["name"].widget.attrs["autocomplete"] = "off"
+        country = self.fields["country"]
+        assert isinstance(country, forms.ChoiceField)
+        country.choices = [("", "—"), *country_choices(get_language() or "en")]
         self.fields["email"].widget.input_type = "email"
         self.fields["phone"].widget.attrs["inputmode"] = "tel"  # type text: styled as the others
         if not director:  # contact data and the year of birth: directors only

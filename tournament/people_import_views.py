@@ -55,6 +55,7 @@ FIELD_LABELS = {
     Field.PHONE: gettext_lazy("Phone"),
     Field.MEMBERSHIP_NUMBER: gettext_lazy("Membership number"),
     Field.BIRTH_YEAR: gettext_lazy("Year of birth"),
+    Field.COUNTRY: gettext_lazy("Country"),
     Field.NOTES: gettext_lazy("Notes"),
 }
 
@@ -74,6 +75,9 @@ ROW_PROBLEMS = {
         "A membership number holds letters, digits and spaces, no control characters."
     ),
     RowProblem.NOTES_TOO_LONG: gettext_lazy("The notes are longer than 2000 characters."),
+    RowProblem.COUNTRY_UNKNOWN: gettext_lazy(
+        "The country is not a country's two-letter code (DE) or its name."
+    ),
 }
 
 REASONS = {

@@ -48,6 +48,7 @@ class Finish:
     bounties: int  # cents won from knock-outs
     won_seat: bool
     points: float | None = None  # league points (when the tournament counts for a league)
+    country: str = ""  # ISO 3166-1 alpha-2 where the person's record has it
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ def tournament_finishes(tournament: Tournament) -> list[Finish]:
                 deal_share=share.amount if share is not None else None,
                 bounties=e.bounties_won,
                 won_seat=e.won_seat,
+                country=e.player.country,
             )
         )
     finishes.sort(key=lambda f: (f.place, name_key(f.name)))  # stable: then by number
@@ -169,8 +171,8 @@ def _local_date(tournament: Tournament) -> str:
 
 
 def database_rows(tournament: Tournament, results: Results) -> list[list[Any]]:
-    """The finishes as rows of DATABASE_COLUMNS, money as decimals in the currency's unit.
-    `country` stays empty: Floor keeps no country for a person."""
+    """The finishes as rows of DATABASE_COLUMNS, money as decimals in the currency's unit;
+    `country` as ISO 3166-1 alpha-2 where the person's record has one, else empty."""
     date = _local_date(tournament)
     return [
         [
@@ -178,7 +180,7 @@ def database_rows(tournament: Tournament, results: Results) -> list[list[Any]]:
             date,
             f.place,
             f.name,
-            "",
+            f.country,
             _decimal(f.prize),
             tournament.currency,
             results.entries,
@@ -205,7 +207,7 @@ def database_json(tournament: Tournament, results: Results) -> dict[str, Any]:
             "prize_pool": results.prize_pool,
         },
         "results": [
-            {"place": f.place, "name": f.name, "country": None, "prize": f.prize}
+            {"place": f.place, "name": f.name, "country": f.country or None, "prize": f.prize}
             for f in results.finishes
         ],
     }

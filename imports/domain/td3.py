@@ -54,6 +54,7 @@ class Td3Player:
     first_name: str
     last_name: str
     email: str
+    country: str = ""  # PlayerInfo.Country as the file writes it (a name or a code, often empty)
 
     @property
     def full_name(self) -> str:
@@ -350,6 +351,7 @@ def _player(uuid: str, obj: dict[str, JsValue], where: str) -> Td3Player:
         first_name=_get(name, "Firstname", _text, f"{where}.Name", "").strip(),
         last_name=_get(name, "Lastname", _text, f"{where}.Name", "").strip(),
         email=_get(info, "Email1", _text, f"{where}.Info", "").strip(),
+        country=_get(info, "Country", _text, f"{where}.Info", "").strip()[:80],
     )
     if not player.full_name:
         raise Td3Error(f"{where}: a player without a name")

@@ -175,3 +175,23 @@ def test_the_pages_of_an_imported_tournament_without_levels_open(actor, client, 
     client.force_login(director)
     for page in ("", "structure/", "clock/", "rulings/", "phone/"):
         assert client.get(f"/console/t/{t.pk}/{page}").status_code == 200, page
+
+
+def test_a_players_country_is_kept_when_it_reads_as_one(actor, tmp_path):
+    # TD3's PlayerInfo.Country is free text: "Deutschland" becomes DE, "Mars" is left out.
+    text = V372.read_text(encoding="utf-8")
+    first, second = (
+        text.index('Country: ""'),
+        text.index('Country: ""', text.index('Country: ""') + 1),
+    )
+    text = (
+        text[:first]
+        + 'Country: "Deutschland"'
+        + text[first + len('Country: ""') : second]
+        + 'Country: "Mars"'
+        + text[second + len('Country: ""') :]
+    )
+    t = td3_import(td3_read(text.encode(), V372.name), file_name=V372.name, actor=actor)
+    countries = set(Player.objects.filter(entries__tournament=t).values_list("country", flat=True))
+    assert countries == {"", "DE"}
+    assert Player.objects.get(name="Ida Sommer").country == "DE"

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from core.domain.limits import INT_MAX
 from core.roles import is_director
+from tournament.domain.countries import country_clean
 from tournament.domain.ledger import PURCHASE_METHODS
 from tournament.domain.people import membership_clean
 from tournament.models import TOURNAMENT_SETTINGS, Entry, Event, Level, Player, Tournament
@@ -172,13 +173,23 @@ class PlayerSerializer(serializers.ModelSerializer):
     CONTACT = ("email", "phone", "birth_year")
 
     membership_number = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    country = serializers.CharField(required=False, allow_blank=True, max_length=80)
     birth_year = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=9999
     )
 
     class Meta:
         model = Player
-        fields = ["id", "name", "display_name", "membership_number", "birth_year", "email", "phone"]
+        fields = [
+            "id",
+            "name",
+            "display_name",
+            "membership_number",
+            "country",
+            "birth_year",
+            "email",
+            "phone",
+        ]
         read_only_fields = ["id"]
         # Empty: made from the name ("Anna Schäfer" -> "Anna S."), as at the desk.
         extra_kwargs = {"display_name": {"required": False, "allow_blank": True}}
@@ -193,6 +204,14 @@ class PlayerSerializer(serializers.ModelSerializer):
         if holder is not None:
             raise serializers.ValidationError(membership_taken_error(holder, number))
         return number
+
+    def validate_country(self, value: str) -> str:
+        try:
+            return country_clean(value)
+        except ValueError as exc:
+            raise serializers.ValidationError(
+                _("Enter a country as its two-letter code (DE) or its name.")
+            ) from exc
 
     def validate_birth_year(self, value: int | None) -> int | None:
         error = birth_year_error(value)

@@ -352,7 +352,9 @@ class Players(APIView):
         ser = s.PlayerSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         data = dict(ser.validated_data)
-        record = {f: data.pop(f) for f in ("membership_number", "birth_year") if f in data}
+        record = {
+            f: data.pop(f) for f in ("membership_number", "country", "birth_year") if f in data
+        }
         with transaction.atomic():
             player = registration.player_create(actor=_actor(request), **data)
             if record:

@@ -200,6 +200,7 @@ def duplicate_groups(people: Iterable[PersonKeys]) -> list[DuplicateGroup]:
 # The fields a merge fills in on the kept record (the names stay the kept record's own).
 MERGED_FIELDS = (
     "membership_number",
+    "country",
     "birth_year",
     "email",
     "phone",

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from tournament.domain.countries import country_clean
 from tournament.domain.people import (
     PersonKeys,
     Reason,
@@ -42,6 +43,7 @@ class Field(Enum):
     PHONE = "phone"
     MEMBERSHIP_NUMBER = "membership_number"
     BIRTH_YEAR = "birth_year"
+    COUNTRY = "country"
     NOTES = "notes"
 
 
@@ -78,6 +80,18 @@ _HEADINGS: dict[str, Field] = {
         Field.MEMBERSHIP_NUMBER,
     ),
     **dict.fromkeys(("birthyear", "yearofbirth", "geburtsjahr", "jahrgang"), Field.BIRTH_YEAR),
+    **dict.fromkeys(
+        (
+            "country",
+            "nation",
+            "nationality",
+            "land",
+            "staat",
+            "nationalität",
+            "staatsangehörigkeit",
+        ),
+        Field.COUNTRY,
+    ),
     **dict.fromkeys(("notes", "note", "notizen", "notiz", "bemerkung", "comment"), Field.NOTES),
 }
 
@@ -126,6 +140,7 @@ class RowProblem(Enum):
     MEMBERSHIP_TOO_LONG = "membership_too_long"
     MEMBERSHIP_CHARACTERS = "membership_characters"
     NOTES_TOO_LONG = "notes_too_long"
+    COUNTRY_UNKNOWN = "country_unknown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +156,7 @@ class PersonRow:
     membership_number: str = ""
     birth_year: int | None = None
     notes: str = ""
+    country: str = ""  # ISO 3166-1 alpha-2 (tournament/domain/countries.py)
 
     def keys(self, id: int) -> PersonKeys:
         return PersonKeys(
@@ -224,6 +240,11 @@ def person_from_row(
     notes = get(Field.NOTES).strip()
     if len(notes) > NOTES_MAX:
         problems.append(RowProblem.NOTES_TOO_LONG)
+    country = ""
+    try:
+        country = country_clean(get(Field.COUNTRY))
+    except ValueError:
+        problems.append(RowProblem.COUNTRY_UNKNOWN)
     if problems:
         return None, sorted(set(problems), key=list(RowProblem).index)
     person = PersonRow(
@@ -235,6 +256,7 @@ def person_from_row(
         membership_number=number,
         birth_year=year,
         notes=notes,
+        country=country,
     )
     return person, []
 

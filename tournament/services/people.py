@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import Conflict, FloorError
+from tournament.domain.countries import country_clean
 from tournament.domain.people import (
     MERGED_FIELDS,
     RecordProblem,
@@ -41,7 +42,7 @@ PLAYER_MERGE = "player.merge"
 CLUB_UPDATE = "club.update"
 
 # What floor accounts may change, and what directors may change as well.
-FLOOR_FIELDS = ("name", "display_name", "membership_number", "needs_accessible_seat")
+FLOOR_FIELDS = ("name", "display_name", "membership_number", "country", "needs_accessible_seat")
 DIRECTOR_FIELDS = ("birth_year", "email", "phone", "notes")
 EDITABLE = FLOOR_FIELDS + DIRECTOR_FIELDS
 NOTES_MAX = 2000
@@ -150,6 +151,13 @@ def _clean(player: Player, changes: Mapping[str, Any]) -> dict[str, Any]:
         if len(notes) > NOTES_MAX:
             raise FloorError(_("Notes have at most 2000 characters."), field="notes")
         clean["notes"] = notes
+    if "country" in changes:
+        try:
+            clean["country"] = country_clean(_text(changes["country"]))
+        except ValueError as exc:
+            raise FloorError(
+                _("Enter a country as its two-letter code (DE) or its name."), field="country"
+            ) from exc
     if "needs_accessible_seat" in changes:
         clean["needs_accessible_seat"] = bool(changes["needs_accessible_seat"])
     return clean

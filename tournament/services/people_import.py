@@ -109,6 +109,7 @@ def people_import(*, people: Sequence[PersonRow], file_name: str, actor: Actor) 
                     membership_number=p.membership_number,
                     birth_year=p.birth_year,
                     notes=p.notes,
+                    country=p.country,
                 )
                 for p in people
             ]

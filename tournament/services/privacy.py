@@ -79,6 +79,7 @@ def player_export(*, player: Player, actor: Actor) -> dict[str, Any]:
             "display_name": player.display_name,
             "membership_number": player.membership_number,
             "birth_year": player.birth_year,
+            "country": player.country,
             "email": player.email,
             "phone": player.phone,
             "needs_accessible_seat": player.needs_accessible_seat,
@@ -98,7 +99,7 @@ def erased_name(pk: int) -> str:
 @transaction.atomic
 def player_erase(*, player: Player, actor: Actor) -> Player:
     """Anonymise a person: the name becomes "Erased player #<id>", contact data, notes, the
-    membership number and the year of birth are deleted. Entries, places, prizes and payments
+    membership number, the country and the year of birth are deleted. Entries, places, prizes and payments
     stay as they are (the books and the results need them) and show the new name. Refused
     while the player is in a running tournament."""
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -109,6 +110,7 @@ def player_erase(*, player: Player, actor: Actor) -> Player:
         raise Conflict(_("This player is still in a tournament: erase them once they are out."))
     player.name = player.display_name = erased_name(player.pk)
     player.email = player.phone = player.notes = player.membership_number = ""
+    player.country = ""
     player.birth_year = None
     player.needs_accessible_seat = False
     player.save(
@@ -117,6 +119,7 @@ def player_erase(*, player: Player, actor: Actor) -> Player:
             "display_name",
             "membership_number",
             "birth_year",
+            "country",
             "email",
             "phone",
             "notes",

@@ -166,6 +166,7 @@ def test_groups_are_disjoint_connected_and_do_not_depend_on_the_order(people, rn
 def test_a_merge_fills_the_kept_records_empty_fields_only():
     kept = {
         "membership_number": "",
+        "country": "",
         "birth_year": 1980,
         "email": "",
         "phone": "0170 1",
@@ -174,6 +175,7 @@ def test_a_merge_fills_the_kept_records_empty_fields_only():
     }
     other = {
         "membership_number": "M7",
+        "country": "AT",
         "birth_year": 1981,
         "email": "a@x.org",
         "phone": "0171 2",
@@ -182,6 +184,7 @@ def test_a_merge_fills_the_kept_records_empty_fields_only():
     }
     assert merged_record(kept, other) == {
         "membership_number": "M7",
+        "country": "AT",
         "birth_year": 1980,
         "email": "a@x.org",
         "phone": "0170 1",

@@ -87,6 +87,7 @@ class Series:
     label: str
     values: Sequence[float | int | None]
     emphasis: bool = False
+    secondary: bool = False  # line charts: on a second y axis, on the right (another unit)
 
 
 def _style(dark: bool, scale: float = 1.0) -> Style:
@@ -164,8 +165,8 @@ def _formatter(currency: str | None) -> Any:
     def as_number(value: float | None) -> str:
         if value is None:
             return ""
-        if float(value).is_integer():
-            return chips(int(value))
+        if float(value).is_integer() or abs(value) >= 100:  # a second axis' ticks: 187,413
+            return chips(round(value))
         return f"{value:.1f}"
 
     return as_number
@@ -254,6 +255,8 @@ def _add(chart: Any, index: int, series: Series, *, line: bool, scale: float = 1
         options["dots_size"] = (
             DOT_SIZES[index % len(DOT_SIZES)] + (1.5 if series.emphasis else 0)
         ) * scale
+    if series.secondary:
+        options["secondary"] = True
     chart.add(series.label, list(series.values), **options)
 
 

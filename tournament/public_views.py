@@ -17,6 +17,7 @@ from core.links import public_url
 from core.qr import qr_svg
 from core.ratelimit import allow
 from tables.lookup import seat_by_number
+from tournament.charts import story_figures
 from tournament.domain.levels import level_reached
 from tournament.field import field_final_by_row, field_is_final
 from tournament.live import seat_view
@@ -73,6 +74,10 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
             "config": screen_config(tournament),
             "history": history,
             "notice": notice,
+            # live: the page's feed (clocks/bigscreen.js) redraws them on a bust or an entry
+            "story": story_figures(
+                tournament, lambda kind: reverse("story-chart", args=[pk, kind]), live=True
+            ),
         },
     )
 

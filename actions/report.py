@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 
 from clocks.models import ClockEvent, ClockEventKind
 from clocks.selectors import clock_state_for
+from core.charts import svg_data_uri
+from tournament.charts import STORY_KINDS, story_svg, story_tables
 from tournament.domain.ledger import METHODS, REAL
 from tournament.domain.levels import level_reached
 from tournament.ledger_selectors import TournamentCage, event_cage, tournament_cage
@@ -353,6 +355,30 @@ class ReportChart:
     rows: list[list[str]]
 
 
+# The charts' drawing size: three side by side across the A4 sheet (about 60 mm each).
+CHART_WIDTH, CHART_HEIGHT = 360, 250
+
+
 def report_charts(tournament: Tournament) -> list[ReportChart]:
-    """The night's charts (the story: the field, the entries, the prize pool) for the sheet."""
-    return []
+    """The night's charts (the story: the field, the entries, the prize pool) for the sheet,
+    each with its data as a table (on the screen; the printed sheet has no room for it)."""
+    captions = {
+        "field": _("Players left and average stack, level by level"),
+        "entries": _("Entries and re-entries, level by level"),
+        "prizes": _("The payout ladder: prize per place"),
+    }
+    tables = story_tables(tournament)
+    charts = []
+    for kind in STORY_KINDS:
+        svg = story_svg(tournament, kind, width=CHART_WIDTH, height=CHART_HEIGHT)
+        headers, rows = tables.get(kind, ([], []))
+        charts.append(
+            ReportChart(
+                kind=kind,
+                src=svg_data_uri(svg),
+                caption=captions[kind],
+                headers=headers,
+                rows=rows,
+            )
+        )
+    return charts

@@ -183,7 +183,13 @@ def test_the_page(client, floor_user, night):
 def test_the_page_in_german(client, floor_user, night):
     _login(client, floor_user, "de")
     body = client.get(reverse("report", args=[night.pk])).content.decode()
-    for words in ("Bericht des Abends", "Ergebnisse", "Kasse", "Gespielte Level", "Auszahlungstabelle"):
+    for words in (
+        "Bericht des Abends",
+        "Ergebnisse",
+        "Kasse",
+        "Gespielte Level",
+        "Auszahlungstabelle",
+    ):
         assert words in body, words
 
 

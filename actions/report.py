@@ -356,7 +356,7 @@ class ReportChart:
 
 
 # The charts' drawing size: three side by side across the A4 sheet (about 60 mm each).
-CHART_WIDTH, CHART_HEIGHT = 360, 250
+CHART_WIDTH, CHART_HEIGHT = 360, 230
 
 
 def report_charts(tournament: Tournament) -> list[ReportChart]:

@@ -178,6 +178,9 @@ def test_the_page(client, floor_user, night):
     assert "Report of the night" in body and "Dienstagsturnier" in body
     assert 'id="rp-deal"' in body and 'id="rp-bounties"' in body and 'id="rp-cage"' in body
     assert reverse("report-pdf", args=[night.pk]) in body
+    # The night's three charts, drawn into the page (the CSP allows images from data:).
+    for kind in ("field", "entries", "prizes"):
+        assert f'id="rp-chart-{kind}"><img src="data:image/svg+xml;base64,' in body, kind
 
 
 def test_the_page_in_german(client, floor_user, night):
@@ -240,6 +243,17 @@ def test_without_weasyprint_a_page_that_says_so(client, floor_user, night, monke
     assert response["Content-Type"].startswith("text/html")
     body = response.content.decode()
     assert 'id="pdf-unavailable"' in body and reverse("report", args=[night.pk]) in body
+
+
+def test_a_night_with_nobody_yet(client, floor_user, make_tournament):
+    """Nothing to draw, nobody out, no money: the page and the PDF say so, no error."""
+    t = make_tournament()
+    _login(client, floor_user)
+    body = client.get(reverse("report", args=[t.pk])).content.decode()
+    assert "No player is out yet." in body and 'id="rp-chart-field"' in body
+    if pdf_available():
+        response = client.get(reverse("report-pdf", args=[t.pk]))
+        assert response.status_code == 200 and _pages(response.content) == 1
 
 
 def test_a_tournament_broken_or_missing(client, floor_user):

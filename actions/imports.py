@@ -25,7 +25,12 @@ from django.utils.translation import gettext as _
 from core.errors import FloorError
 from imports.domain.td3 import Td3File, Td3Tournament
 from imports.models import ImportedTournament, Kind
-from imports.services import external_record, external_record_keep, td3_import_many
+from imports.services import (
+    external_record,
+    external_record_keep,
+    imports_serialized,
+    td3_import_many,
+)
 from leagues.domain.td3_formula import td3_translate
 from leagues.models import League, Scoring, Season
 from leagues.services import (
@@ -270,6 +275,7 @@ def td3_files_import(
     refused and none is), then count each tournament for the league and season its file names,
     found by their TD3 ids or made, and give a new season the file's formula. One transaction:
     a refusal anywhere writes nothing."""
+    imports_serialized()
     done = td3_import_many(files, actor=actor, matches=matches, currency=currency)
     uuids = dict(
         ImportedTournament.objects.filter(

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -465,6 +465,20 @@ def td3_import_many(
             (name, td3_import(file, file_name=name, actor=actor, matches=own, currency=currency))
         )
     return done
+
+
+# One import at a time (pg_advisory_xact_lock's key: "TD3 import" in ASCII, as a 64-bit integer).
+IMPORT_LOCK = int.from_bytes(b"TD3impt", "big")
+
+
+def imports_serialized() -> None:
+    """Hold the import lock to the end of the caller's transaction. Two imports of one season
+    at once would each find no league for the file's id and make one: the second would then
+    take the id over and leave the first league orphaned. With the lock the second import waits
+    and finds the first's league. SQLite runs one writing transaction at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [IMPORT_LOCK])
 
 
 def external_record(kind: Kind, value: str) -> int | None:

@@ -74,9 +74,12 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
             "config": screen_config(tournament),
             "history": history,
             "notice": notice,
-            # live: the page's feed (clocks/bigscreen.js) redraws them on a bust or an entry
+            # live: the page's feed (clocks/bigscreen.js) redraws them on a bust or an entry;
+            # dark, as the public pages are
             "story": story_figures(
-                tournament, lambda kind: reverse("story-chart", args=[pk, kind]), live=True
+                tournament,
+                lambda kind: reverse("story-chart", args=[pk, kind]) + "?dark=1",
+                live=True,
             ),
         },
     )

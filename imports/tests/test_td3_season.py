@@ -242,3 +242,36 @@ def test_a_merged_person_keeps_the_td3_id(actor):
     assert ExternalId.objects.filter(value=uuid).count() == 1
     assert second.tournament.entries.filter(player=kept).exists()
     assert not Player.objects.filter(pk=imported.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_imports_of_one_season_at_once_make_one_league(actor):
+    """Two directors upload two nights of one season at the same moment: one league, one
+    season, both nights in it (the second import waits for the first: imports_serialized)."""
+    import threading
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite runs one writing transaction at a time: there is no race to lose")
+    first, second = as_files([501]), as_files([502])
+    start = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def run(files):
+        try:
+            start.wait()
+            td3_files_import(files, actor=actor)
+        except BaseException as exc:  # reported below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(f,)) for f in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert failures == []
+    assert League.objects.count() == 1 and Season.objects.count() == 1
+    assert SeasonTournament.objects.count() == 2

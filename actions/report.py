@@ -153,9 +153,11 @@ class NightReport:
 def night_report(tournament: Tournament) -> NightReport:
     """Everything the printed report shows (its charts: `report_charts`)."""
     results = tournament_results(tournament)
-    names = dict(tournament.entries.values_list("number", "player__display_name"))
-    finishes = _finishes(tournament, results.finishes, names)
-    shown = _shown(finishes)
+    shown = [
+        f
+        for f in results.finishes
+        if f.prize or f.won_seat or f.deal_share is not None or f.place <= PLACES_AT_LEAST
+    ]
     try:
         payouts = payout_amounts(tournament)
     except SettingsBroken:
@@ -165,11 +167,11 @@ def night_report(tournament: Tournament) -> NightReport:
         tournament=tournament,
         final=results.final,
         figures=key_figures(tournament, results.prize_pool),
-        finishes=shown,
-        more_finishes=len(finishes) - len(shown),
+        finishes=_finishes(tournament, shown),
+        more_finishes=len(results.finishes) - len(shown),
         payouts=payouts,
         deal=deal_summary(tournament),
-        bounties=bounty_summary(tournament, cage, finishes),
+        bounties=bounty_summary(tournament, cage),
         cage=cage,
         methods=method_rows(cage),
     )
@@ -184,39 +186,29 @@ def report_cage(tournament: Tournament) -> TournamentCage:
     return tournament_cage(tournament)
 
 
-def _finishes(
-    tournament: Tournament, finishes: list[Finish], names: dict[int, str]
-) -> list[ReportFinish]:
-    """The results page's finishes (the same places and prizes), with the display names in
-    full (the report is the staff's, not the public's), knock-outs and what was paid out."""
+def _finishes(tournament: Tournament, finishes: list[Finish]) -> list[ReportFinish]:
+    """The results page's finishes shown (the same places and prizes), with the display names
+    in full (the report is the staff's, not the public's), knock-outs and what was paid out:
+    one query for the places shown, not the whole field."""
     extra = {
-        number: (hits, paid)
-        for number, hits, paid in tournament.entries.filter(place__isnull=False).values_list(
-            "number", "hits", "paid_amount"
-        )
+        number: (name, hits, paid)
+        for number, name, hits, paid in tournament.entries.filter(
+            number__in=[f.number for f in finishes]
+        ).values_list("number", "player__display_name", "hits", "paid_amount")
     }
     return [
         ReportFinish(
             place=f.place,
             number=f.number,
-            name=names.get(f.number, f.name),
+            name=extra.get(f.number, (f.name, 0, 0))[0],
             prize=f.prize,
             deal_share=f.deal_share,
             bounties=f.bounties,
-            hits=extra.get(f.number, (0, 0))[0],
-            paid=extra.get(f.number, (0, 0))[1],
+            hits=extra.get(f.number, (f.name, 0, 0))[1],
+            paid=extra.get(f.number, (f.name, 0, 0))[2],
             won_seat=f.won_seat,
         )
         for f in finishes
-    ]
-
-
-def _shown(finishes: list[ReportFinish]) -> list[ReportFinish]:
-    """The places in the money (a prize, a seat, a deal share) and at least the first three."""
-    return [
-        f
-        for f in finishes
-        if f.prize or f.won_seat or f.deal_share is not None or f.place <= PLACES_AT_LEAST
     ]
 
 
@@ -298,9 +290,7 @@ def deal_summary(tournament: Tournament) -> DealSummary | None:
     )
 
 
-def bounty_summary(
-    tournament: Tournament, cage: TournamentCage, finishes: list[ReportFinish]
-) -> BountySummary | None:
+def bounty_summary(tournament: Tournament, cage: TournamentCage) -> BountySummary | None:
     if tournament.bounty_kind == BountyKind.NONE:
         return None
     won = tournament.entries.aggregate(s=Sum("bounties_won"))["s"] or 0

@@ -69,7 +69,11 @@ class DayReport:
 
     @property
     def bagged_players(self) -> int:
-        return sum(b.players for r in self.rows for b in r.bagged[-1:] if not r.is_day2)
+        """The players the flights shown bagged for the Day 2, their days closed (as the
+        festival view counts them); a bag and tag under way shows in its own row."""
+        return sum(
+            b.players for r in self.rows for b in r.bagged[-1:] if not r.is_day2 and b.closed
+        )
 
     @property
     def balanced(self) -> bool:

@@ -13,9 +13,13 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from core.pdf import pdf_available
+from festivals import services as fest
+from festivals.models import Bagging
 from festivals.report import day_report
 from festivals.tests.test_cage import _flights_played, event, parts, second  # noqa: F401
+from festivals.tests.test_festival import bag_all
 from tournament.ledger_selectors import event_cage, tournament_cage
+from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +47,19 @@ def test_every_day_with_the_events_money(event, actor, second):  # noqa: F811
     assert report.money.report.held_total == 132_000
     assert report.money.still_owed == 300_000
     assert report.balanced
+
+
+def test_a_bag_and_tag_under_way_shows_in_its_row_only(event, actor, second):  # noqa: F811
+    (a, b), _day2 = _flights_played(event, actor)
+    closing = bag_all(Tournament.objects.get(pk=a.pk), actor, second)
+    fest.bagging_close(bagging=Bagging.objects.get(pk=closing.pk), actor=actor)
+    bag_all(Tournament.objects.get(pk=b.pk), actor, second)
+    report = day_report(event)
+    [one_a], [one_b] = report.rows[0].bagged, report.rows[1].bagged
+    assert one_a.closed and not one_b.closed
+    assert (one_a.players, one_b.players) == (4, 3)
+    assert one_b.chips == Tournament.objects.get(pk=b.pk).chips_in
+    assert report.bagged_players == 4  # the closed day's, as the festival view counts them
 
 
 def test_one_day(event, actor, second):  # noqa: F811

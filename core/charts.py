@@ -210,6 +210,14 @@ def _config(
         "print_values": False,
         "include_x_axis": False,
         "margin": 12,
+        # The last x label is centred on the plot's right edge: half of it stood outside the
+        # picture ("Day 1 ba…"). Room for half the longest label (about 0.6 em a character).
+        "margin_right": 12
+        + (
+            0
+            if many
+            else round(0.3 * style.label_font_size * max((len(x) for x in x_labels), default=0))
+        ),
         "margin_bottom": 12
         + _legend_shortfall(series_count, columns, style.legend_font_size, scale),
         "spacing": 10,

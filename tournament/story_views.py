@@ -25,6 +25,10 @@ def story_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
     tournament = get_tournament(pk)
     width = min(max(whole_number_or_none(request.GET.get("w", "")) or 800, NARROWEST), WIDEST)
     svg = story_svg(
-        tournament, chart, dark=request.GET.get("dark") == "1", width=width, height=width // 2
+        tournament,
+        chart,
+        dark=request.GET.get("dark") == "1",
+        width=width,
+        height=max(width // 2, 320),
     )
     return svg_response(request, svg)

@@ -47,6 +47,9 @@ NOT_PHONE_PAGES: dict[str, str] = {
             "history-csv", "tournament-export", "results-csv", "results-json", "results-database-csv",
             "results-database-json", "my-seat-json", "report-pdf", "festival-report-pdf",
             "player-search", "healthz", "readyz", "story-chart",
+            # Chip graphs: pictures shown inside the counts pages and the my-seat page.
+            "counts-leaders-svg", "counts-player-svg", "counts-console-leaders-svg",
+            "counts-console-player-svg", "my-stack-svg",
         )
     },
     # Actions: they answer a form's POST (GET is refused or goes back to the page).
@@ -76,6 +79,11 @@ NOT_PHONE_PAGES: dict[str, str] = {
     **{
         name: "a screen in the room"
         for name in ("bigscreen", "display-screen", "display-view", "counts-screen", "season-screen")
+    },
+    # The league's charts: pictures (SVG) inside the standings and the person pages.
+    **{
+        name: "a chart, shown in a page"
+        for name in ("season-race-svg", "player-chart-svg", "console-player-chart-svg")
     },
 }  # fmt: skip
 

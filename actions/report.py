@@ -346,7 +346,7 @@ class ReportChart:
 
 
 # The charts' drawing size: three side by side across the A4 sheet (about 60 mm each).
-CHART_WIDTH, CHART_HEIGHT = 360, 230
+CHART_WIDTH, CHART_HEIGHT = 400, 300  # about 6 cm wide in print: type about 2 mm
 
 
 def report_charts(tournament: Tournament) -> list[ReportChart]:

@@ -45,6 +45,12 @@ def pytest_report_header(config: Any) -> str:
 # with `--no-loadscope-reorder`, which keeps this order), so a long file handed out last ran
 # alone at the end while the other worker waited. The rest keep their collection order.
 LONGEST_FIRST = (
+    # The venue's own servers, started in processes of their own: pytest-django put these files,
+    # which use no test database, at the end of the order, where one worker ran them alone
+    # (seconds measured 2026-12-08 on the same machine under a load of about 10, not quiet).
+    "tests/test_venue.py",  # 465 under load
+    "tests/test_continuity.py",  # 379 under load
+    "tests/test_venue_lan.py",
     "tests/browser/test_displays.py",  # 239
     "tests/browser/test_results_night.py",  # 156
     "tests/browser/test_accessibility.py",  # 145
@@ -61,6 +67,11 @@ LONGEST_FIRST = (
     "tests/browser/test_speech_fallback.py",  # 24
     "tests/browser/test_dealer_counts.py",  # 24
     "actions/tests/test_archive.py",  # 22
+    # Measured 2026-12-08 under a load of about 10 (divide by two to three for a quiet machine).
+    "tournament/tests/services/test_corrections.py",  # 149 under load (50 with 8 examples)
+    "tests/test_form_fuzz.py",  # 51 under load
+    "tournament/tests/services/test_counters.py",  # 42 under load
+    "tables/tests/services/test_seat_foreign_keys.py",  # 42 under load
 )
 
 

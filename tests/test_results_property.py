@@ -21,6 +21,7 @@ from actions.tables import balance_apply, hand_done, table_break
 from core.errors import FloorError
 from tables import services as seating
 from tables.models import SeatAssignment, Table, TableReport
+from tests.examples import examples
 from tournament.domain.eliminations import places_are_complete
 from tournament.models import EntryStatus, Status, Tournament
 from tournament.selectors import payout_amounts
@@ -124,7 +125,9 @@ def _bust(t, rng, actor, closed):
 
 
 @settings(
-    max_examples=25,
+    # Each example is a whole tournament of up to 200 steps, on both databases: 10 a run (25
+    # made it one of the suite's longest tests), 25 in the deep run (tests/examples.py).
+    max_examples=examples(10, deep=25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

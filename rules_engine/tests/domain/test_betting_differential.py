@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from pokerkit import Automation, NoLimitTexasHoldem
 
 from rules_engine.domain.betting import Action, Hand, Kind
+from tests.examples import examples
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -40,7 +41,9 @@ AUTOMATIONS = (
 
 
 @settings(
-    max_examples=3000,
+    # Each example is a random hand played to its end through both engines: 1,000 hands a run
+    # (3,000 made it one of the suite's longest tests), 3,000 in the deep run (tests/examples.py).
+    max_examples=examples(1000, deep=3000),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -16,6 +16,7 @@ from actions.bust import BustReport, entries_bust
 from actions.registration import entry_register, player_register
 from core.errors import FloorError
 from eventlog.words import event_sentence
+from tests.examples import examples
 from tournament.models import EntryStatus, Player, Purchase, Status, Tournament
 from tournament.selectors import payout_amounts, tournament_numbers
 from tournament.services import corrections
@@ -284,7 +285,9 @@ def test_the_same_registration_key_registers_once(make_tournament, actor):
 
 
 @settings(
-    max_examples=20,
+    # Each example is 25 random registrations, rebuys, voids, moves and undos through the
+    # services, on both databases: 8 a run, 20 in the deep run (tests/examples.py).
+    max_examples=examples(8, deep=20),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -22,8 +22,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.errors import NotFound
+from counts.chart_views import leaders_figure, player_entry, stack_figure
 from counts.selectors import public_counts
 from tournament.api.permissions import IsFloorOrReadOnlyPublic
+from tournament.public_selectors import initials, names_withheld
 from tournament.screen_feeds import feed_body, feed_response, page_seconds
 from tournament.views import get_tournament
 
@@ -48,6 +51,15 @@ def counts_public(request: HttpRequest, pk: int) -> HttpResponse:
     average = dict(data["average"])  # the times as datetimes, for the template's filters
     for key in ("oldest", "newest"):
         average[key] = parse_datetime(average[key]) if average[key] else None
+    withheld = names_withheld(status=tournament.status, starts_at=tournament.starts_at)
+    player = None
+    if request.GET.get("player"):  # one player's chart, from the list (404: no such player)
+        try:
+            entry = player_entry(tournament, request.GET["player"])
+        except NotFound as exc:
+            return render(request, "refused.html", {"message": str(exc)}, status=404)
+        name = initials(entry.player.display_name) if withheld else entry.player.display_name
+        player = {"entry": entry, **stack_figure(tournament, entry, name=name)}
     return render(
         request,
         "counts/public.html",
@@ -58,6 +70,8 @@ def counts_public(request: HttpRequest, pk: int) -> HttpResponse:
             "leaders": _with_times(data["leaders"]),
             "page": page,
             "rows": _with_times(list(page.object_list)),
+            "graph": leaders_figure(tournament, withheld=withheld),
+            "player": player,
         },
     )
 
@@ -102,7 +116,15 @@ def counts_screen(request: HttpRequest, pk: int) -> HttpResponse:
             "offline": _("reconnecting…"),
         },
     }
-    return render(request, "counts/screen.html", {"tournament": tournament, "config": config})
+    graph = leaders_figure(
+        tournament,
+        withheld=names_withheld(status=tournament.status, starts_at=tournament.starts_at),
+    )
+    return render(
+        request,
+        "counts/screen.html",
+        {"tournament": tournament, "config": config, "graph": graph},
+    )
 
 
 @require_safe

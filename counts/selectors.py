@@ -6,16 +6,31 @@ on PostgreSQL (served by the index `chipcount_latest`), the highest id per entry
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Max
+from django.db.models import BooleanField, Case, IntegerField, Max, Q, Value, When
 from django.utils import timezone
 
-from clocks.selectors import clock_state_for
+from clocks.domain.clock import level_starts
+from clocks.models import Clock
+from clocks.selectors import clock_events, clock_state_for, level_timings
+from counts.domain.graphs import (
+    CountPoint,
+    LeadersChart,
+    Runner,
+    StackChart,
+    chart_axis,
+    leaders_chart,
+    level_periods,
+    levels_at,
+    playback_levels,
+    stack_chart,
+)
 from counts.domain.stacks import (
     Counted,
     Field,
@@ -28,7 +43,7 @@ from counts.domain.stacks import (
 )
 from counts.models import ChipCount
 from tournament.live import board_version
-from tournament.models import EntryStatus, Level, Tournament
+from tournament.models import Entry, EntryStatus, Level, Tournament
 from tournament.public_selectors import initials, names_withheld
 
 LEADERS = 10
@@ -219,3 +234,144 @@ def _public_counts(tournament: Tournament) -> dict[str, Any]:
         "leaders": [row(s, i + 1) for i, s in enumerate(leaders(field, LEADERS))],
         "players": [row(s, i + 1 if s.counted else None) for i, s in enumerate(ordered)],
     }
+
+
+# The chip graphs (counts/domain/graphs.py): each count with the playing level it was made in,
+# asked of the database as a CASE over the instants the levels began (the clock's history), so
+# the leaders at a level of the playback are found by the database, not by loading the field.
+
+# The entries whose counts the graphs draw: in the field or out of it (not the alternates
+# waiting, not a refunded entry).
+GRAPH_STATUSES = (EntryStatus.ACTIVE, EntryStatus.BUSTED)
+
+
+def tournament_level_periods(
+    tournament: Tournament, now: datetime | None = None
+) -> list[tuple[datetime, int]]:
+    """From which instant on a count falls in which playing level (counts.domain.graphs
+    `level_periods`): from the clock's history; empty before the start or without levels."""
+    levels: list[Level] = list(tournament.structure.levels.all())
+    clock = Clock.objects.filter(tournament_id=tournament.pk).first()
+    starts = level_starts(level_timings(levels), clock_events(clock), now or timezone.now())
+    return level_periods(starts, [lv.is_break for lv in levels])
+
+
+def level_case(field: str, periods: Sequence[tuple[datetime, int]]) -> Any:
+    """The playing level the instant in `field` fell in, as an SQL expression (the same answer
+    as counts.domain.graphs.levels_at: a period begins at its instant)."""
+    if not periods:
+        return Value(0, output_field=IntegerField())
+    whens = [When(**{f"{field}__lt": periods[0][0]}, then=Value(0))]
+    for (_at, level), (following, _next) in itertools.pairwise(periods):
+        whens.append(When(**{f"{field}__lt": following}, then=Value(level)))
+    return Case(*whens, default=Value(periods[-1][1]), output_field=IntegerField())
+
+
+_BAG = Case(
+    When(bag_number="", then=Value(False)), default=Value(True), output_field=BooleanField()
+)
+
+
+def _graph_counts(tournament_id: int, periods: Sequence[tuple[datetime, int]]) -> Any:
+    return ChipCount.objects.filter(
+        tournament_id=tournament_id, entry__status__in=GRAPH_STATUSES
+    ).annotate(level=level_case("recorded_at", periods), bag=_BAG)
+
+
+def _points(rows: Any) -> list[CountPoint]:
+    return [
+        CountPoint(id=i, entry_id=e, chips=c, level=lv, bag=b)
+        for i, e, c, lv, b in rows.values_list("id", "entry_id", "count", "level", "bag")
+    ]
+
+
+def _runners(
+    tournament: Tournament,
+    entry_ids: Sequence[int],
+    periods: Sequence[tuple[datetime, int]],
+    withheld: bool,
+) -> dict[int, Runner]:
+    rows = list(
+        Entry.objects.filter(tournament_id=tournament.pk, pk__in=entry_ids).values_list(
+            "id", "number", "player__display_name", "status", "busted_at"
+        )
+    )
+    busted = [r[4] for r in rows if r[3] == EntryStatus.BUSTED and r[4] is not None]
+    out_at = dict(zip(busted, levels_at(periods, busted), strict=True))
+    runners = {}
+    for i, number, name, status, busted_at in rows:
+        out: int | None = None
+        if status == EntryStatus.BUSTED:
+            # Out without a time (an import): out from the start, never a leader.
+            out = out_at[busted_at] if busted_at is not None else 0
+        runners[i] = Runner(
+            entry_id=i, number=number, name=initials(name) if withheld else name, out_level=out
+        )
+    return runners
+
+
+def graph_playback_levels(tournament: Tournament) -> list[int]:
+    """The levels the counts' playback steps through (empty: nothing counted)."""
+    periods = tournament_level_periods(tournament)
+    return playback_levels(_graph_axis(tournament.pk, periods))
+
+
+def _graph_axis(tournament_id: int, periods: Sequence[tuple[datetime, int]]) -> Any:
+    keys = _graph_counts(tournament_id, periods).order_by().values_list("level", "bag").distinct()
+    return chart_axis(keys)
+
+
+def leaders_graph(
+    tournament: Tournament,
+    *,
+    upto: int | None = None,
+    limit: int = LEADERS,
+    withheld: bool = False,
+) -> LeadersChart | None:
+    """The chip leaders' lines through level `upto` (None: the last counted level): the
+    database finds the `limit` biggest stacks known then among the players not out by then
+    and hands over only their counts (a few queries, whatever the field's size). None: nothing
+    counted. `withheld`: initials for the names."""
+    periods = tournament_level_periods(tournament)
+    axis = _graph_axis(tournament.pk, periods)
+    if not axis:
+        return None
+    through = playback_levels(axis)[-1] if upto is None else upto
+    top = _leaders_through(tournament.pk, periods, through, limit)
+    points = _points(_graph_counts(tournament.pk, periods).filter(entry_id__in=top))
+    runners = _runners(tournament, top, periods, withheld)
+    return leaders_chart(points, runners, upto=through, limit=limit, axis=axis)
+
+
+def _leaders_through(
+    tournament_id: int, periods: Sequence[tuple[datetime, int]], upto: int, limit: int
+) -> list[int]:
+    """The entries of the `limit` biggest counts known through level `upto` of the players not
+    out by then (ties: the lower number), as counts.domain.graphs.leaders_at chooses them."""
+    out = (
+        Entry.objects.filter(tournament_id=tournament_id, status=EntryStatus.BUSTED)
+        .alias(out=level_case("busted_at", periods))
+        .filter(Q(busted_at__isnull=True) | Q(out__lte=upto))
+        .values("id")
+    )
+    known = (
+        ChipCount.objects.filter(tournament_id=tournament_id, entry__status__in=GRAPH_STATUSES)
+        .alias(level=level_case("recorded_at", periods))
+        .filter(level__lte=upto)
+        .exclude(entry_id__in=out)
+    )
+    latest = latest_rows(known).values("id")
+    return list(
+        ChipCount.objects.filter(id__in=latest)
+        .order_by("-count", "entry__number")
+        .values_list("entry_id", flat=True)[: max(0, limit)]
+    )
+
+
+def stack_graph(tournament: Tournament, entry_id: int) -> StackChart | None:
+    """One player's stack over the levels (None: never counted)."""
+    periods = tournament_level_periods(tournament)
+    rows = ChipCount.objects.filter(tournament_id=tournament.pk, entry_id=entry_id).annotate(
+        level=level_case("recorded_at", periods), bag=_BAG
+    )
+    return stack_chart(_points(rows))

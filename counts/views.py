@@ -16,6 +16,7 @@ from core import figures
 from core.errors import FloorError
 from core.inputs import CHIPS_MAX, whole_number, whole_number_or_none
 from core.roles import floor_required
+from counts.chart_views import leaders_figure, player_entry, stack_figure
 from counts.selectors import LEADERS, chip_leaders, table_sheet, tables_of, tournament_field
 from counts.services import count_record, table_counts_record
 from tournament.events import Actor
@@ -103,6 +104,7 @@ def counts_console(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             url = reverse("counts-console", args=[pk])
             return redirect(f"{url}?table={chosen}" if chosen is not None else url)
+    player, missing = _player_chart(request, tournament)
     typed = request.POST if request.method == "POST" else {}
     rows = [{"stack": s, "typed": typed.get(f"count_{s.player.entry_id}", "")} for s in sheet]
     return render(
@@ -119,6 +121,26 @@ def counts_console(request: HttpRequest, pk: int) -> HttpResponse:
             rows=rows,
             leaders=chip_leaders(tournament, LEADERS),
             typed=typed,
+            graph=leaders_figure(tournament, withheld=False),
+            player=player,
+            player_typed=request.GET.get("player", ""),
         ),
-        status=400 if refused else 200,  # refused: nothing recorded, the counts as typed
+        # refused: nothing recorded, the counts as typed; a chart of a player not there: 404
+        status=400 if refused else 404 if missing else 200,
     )
+
+
+def _player_chart(request: HttpRequest, tournament: Any) -> tuple[dict[str, Any] | None, bool]:
+    """`?player=N`: that player's chart (display name); a number not in the tournament is said
+    on the page (and answers 404)."""
+    if not request.GET.get("player"):
+        return None, False
+    try:
+        entry = player_entry(tournament, request.GET["player"])
+    except FloorError as exc:
+        messages.error(request, str(exc))
+        return None, True
+    return {
+        "entry": entry,
+        **stack_figure(tournament, entry, name=entry.player.display_name),
+    }, False

@@ -16,6 +16,7 @@ from core.inputs import search_text, whole_number_or_none
 from core.links import public_url
 from core.qr import qr_svg
 from core.ratelimit import allow
+from counts.chart_views import stack_figure
 from tables.lookup import seat_by_number
 from tournament.domain.levels import level_reached
 from tournament.field import field_final_by_row, field_is_final
@@ -150,6 +151,10 @@ def my_seat(request: HttpRequest, token: str) -> HttpResponse:
             "place_provisional": entry.status == EntryStatus.BUSTED
             and not entry.prize
             and not field_is_final(entry.tournament),
+            # Once out: the player's own stack over the levels (counts/chart_views.py).
+            "stack": stack_figure(entry.tournament, entry, name=entry.player.display_name)
+            if entry.status == EntryStatus.BUSTED
+            else None,
         },
     )
 

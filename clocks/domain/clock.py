@@ -57,6 +57,8 @@ class _Replay:
     elapsed: float = 0.0  # seconds played in the current level
     at: datetime | None = None
     stopped: bool = False
+    # When each row began, (instant, row index), in time order: kept only for `level_starts`.
+    starts: list[tuple[datetime, int]] | None = None
 
 
 def _advance(levels: Sequence[LevelTiming], r: _Replay, until: datetime) -> None:
@@ -69,6 +71,8 @@ def _advance(levels: Sequence[LevelTiming], r: _Replay, until: datetime) -> None
         while r.level < len(levels) - 1 and r.elapsed >= levels[r.level].seconds:
             r.elapsed -= levels[r.level].seconds
             r.level += 1
+            if r.starts is not None:  # the level rolled over this long before `until`
+                r.starts.append((until - timedelta(seconds=r.elapsed), r.level))
     r.at = max(r.at, until)
 
 
@@ -99,6 +103,8 @@ def _apply(levels: Sequence[LevelTiming], r: _Replay, e: ClockEvent) -> None:
         if r.started:
             raise ClockError("the clock is already started")
         r.started, r.running, r.level, r.elapsed, r.at = True, True, 0, 0.0, e.at
+        if r.starts is not None:
+            r.starts.append((e.at, 0))
         return
     if not r.started:
         raise ClockError("the clock has not been started")
@@ -125,6 +131,8 @@ def _apply(levels: Sequence[LevelTiming], r: _Replay, e: ClockEvent) -> None:
         if not 0 <= e.level < len(levels):
             raise ClockError("no such level")
         r.level, r.elapsed = e.level, 0.0
+        if r.starts is not None:
+            r.starts.append((e.at, e.level))
     # A command may leave the level exactly at its end: let it roll over now.
     _advance(levels, r, e.at)
 
@@ -179,6 +187,23 @@ def clock_state(
         on_last_level=last,
         stopped=r.stopped,
     )
+
+
+def level_starts(
+    levels: Sequence[LevelTiming], events: Sequence[ClockEvent], now: datetime
+) -> list[tuple[datetime, int]]:
+    """When each row of the structure began to be played up to `now`: (instant, row index) in
+    time order, from the start (row 0) through every level end and every jump (a jump back
+    makes a row begin again). Empty before the start and for a structure without levels.
+    Which row an instant fell in is the last start at or before it (bisect)."""
+    if not levels:
+        return []
+    r = _Replay(starts=[])
+    for e in events:
+        _apply(levels, r, e)
+    if r.started and r.at is not None and now > r.at:
+        _advance(levels, r, now)
+    return r.starts or []
 
 
 def _to_break(levels: Sequence[LevelTiming], index: int, remaining: float) -> float | None:

@@ -2,6 +2,7 @@
 // fetches itself again (the same page of the list) and swaps the parts marked `data-live`,
 // keeping the reader's place and focus. No reload, no markup built here.
 import { watchCounts } from "./live.js";
+import { setupPlayback } from "./playback.js";
 
 const root = document.getElementById("counts-public");
 
@@ -18,6 +19,23 @@ async function update() {
     const next = fresh.getElementById(part.id);
     if (next && next.innerHTML !== part.innerHTML) part.innerHTML = next.innerHTML;
   }
+  // The charts: redrawn (floorCharts, debounced), their tables and the playback's last level
+  // taken from the fresh page.
+  for (const table of root.querySelectorAll("figure.chart .chart-data tbody")) {
+    const id = table.closest("figure.chart").id;
+    const next = fresh.querySelector(`#${id} .chart-data tbody`);
+    if (next && next.innerHTML !== table.innerHTML) table.innerHTML = next.innerHTML;
+  }
+  const playback = root.querySelector(".playback");
+  const nextPlayback = fresh.querySelector(".playback");
+  if (playback && nextPlayback) {
+    playback.dispatchEvent(new CustomEvent("playback:last", { detail: Number(nextPlayback.dataset.last) }));
+  } else if (!playback && nextPlayback) {
+    // The first counts: the chart and its playback appear.
+    root.querySelector("#cl-graph").innerHTML = fresh.getElementById("cl-graph").innerHTML;
+    setupPlayback(root.querySelector(".playback"));
+  }
+  if (window.floorCharts) window.floorCharts.refresh(root);
   if (focused && document.activeElement !== document.getElementById(focused)) {
     document.getElementById(focused)?.focus({ preventScroll: true });
   }

@@ -5,6 +5,7 @@
 // were recorded or players went out (static/counts/live.js). Names are public names, set with
 // textContent, never read as markup.
 import { watchCounts } from "./live.js";
+import { setupPlayback } from "./playback.js";
 
 const cfg = JSON.parse(document.getElementById("counts-screen-config").textContent);
 const t = cfg.texts;
@@ -108,6 +109,7 @@ async function refresh() {
     data = await r.json();
     etag = r.headers.get("ETag") || "";
     draw();
+    if (window.floorCharts) window.floorCharts.refresh(); // the leaders' chart, redrawn
   } catch (e) {
     $("cs-status").hidden = false; // keep the last counts shown
   }
@@ -122,6 +124,9 @@ $("cs-full").addEventListener("click", () => {
 let resizeTimer = null;
 window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(draw, 150); });
 draw();
+// The leaders' chart plays the levels back by itself, holds the latest a while, and again.
+const playback = document.querySelector(".cs-chart .playback");
+if (playback) setupPlayback(playback, { loop: true, autoplay: true, holdMs: cfg.pageSeconds * 1000 });
 if (document.fonts && document.fonts.ready) document.fonts.ready.then(draw);
 setInterval(() => { pageIndex = (pageIndex + 1) % pages(); drawPage(); }, cfg.pageSeconds * 1000);
 setInterval(refresh, cfg.refreshSeconds * 1000);

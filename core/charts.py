@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -87,6 +88,7 @@ class Series:
     label: str
     values: Sequence[float | int | None]
     emphasis: bool = False
+    secondary: bool = False  # line charts: on a second y axis, on the right (another unit)
 
 
 def _style(dark: bool, scale: float = 1.0) -> Style:
@@ -164,8 +166,8 @@ def _formatter(currency: str | None) -> Any:
     def as_number(value: float | None) -> str:
         if value is None:
             return ""
-        if float(value).is_integer():
-            return chips(int(value))
+        if float(value).is_integer() or abs(value) >= 100:  # a second axis' ticks: 187,413
+            return chips(round(value))
         return f"{value:.1f}"
 
     return as_number
@@ -254,7 +256,36 @@ def _add(chart: Any, index: int, series: Series, *, line: bool, scale: float = 1
         options["dots_size"] = (
             DOT_SIZES[index % len(DOT_SIZES)] + (1.5 if series.emphasis else 0)
         ) * scale
+    if series.secondary:
+        options["secondary"] = True
     chart.add(series.label, list(series.values), **options)
+
+
+def _nice(value: float) -> float:
+    """The smallest of 1, 2, 5 times a power of ten that is at least `value` (> 0)."""
+    power = 10 ** math.floor(math.log10(value))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= value)
+
+
+def _two_axes(series: Sequence[Series]) -> dict[str, Any]:
+    """Round ticks on both axes of a chart with a second one, from zero: the same number of
+    steps on each, so the right axis' labels fall on the left's guides (pygal divides the
+    right axis' range by the left's steps, which gave ticks like 187412.6)."""
+
+    def top(second: bool) -> float:
+        values = [
+            v for one in series if one.secondary == second for v in one.values if v is not None
+        ]
+        return max([*values, 0]) or 1
+
+    step = _nice(top(False) / 5)
+    steps = max(1, math.ceil(top(False) / step))
+    right = _nice(top(True) / steps)
+    return {
+        "y_labels": [i * step for i in range(steps + 1)],
+        "range": (0, steps * step),
+        "secondary_range": (0, steps * right),
+    }
 
 
 def line_svg(
@@ -284,6 +315,8 @@ def line_svg(
     )
     if y_min is not None:
         config["range"] = (y_min, None)
+        if any(one.secondary for one in series):
+            config.update(_two_axes(series))
     chart = pygal.Line(allow_interruptions=True, **config)
     chart.x_labels = list(x_labels)
     for index, one in enumerate(series):

@@ -52,6 +52,7 @@ PUBLIC = {
     "home",
     "login",
     "tournament-public",
+    "story-chart",
     "find-seat",
     "bigscreen",
     "clock-json",
@@ -108,6 +109,7 @@ def world(make_tournament, register, actor):
         "display_id": 999999,  # no such screen: pages answer 404 once the role is checked
         "bag": 999999,  # no such bag and tag (nor event: `pk` is a tournament's): 404 after the role
         "table": tables[0].number,
+        "chart": "field",
     }
     return t, secret, tables, kwargs
 

@@ -18,6 +18,7 @@ from core.qr import qr_svg
 from core.ratelimit import allow
 from counts.chart_views import stack_figure
 from tables.lookup import seat_by_number
+from tournament.charts import story_figures
 from tournament.domain.levels import level_reached
 from tournament.field import field_final_by_row, field_is_final
 from tournament.live import seat_view
@@ -74,6 +75,13 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
             "config": screen_config(tournament),
             "history": history,
             "notice": notice,
+            # live: the page's feed (clocks/bigscreen.js) redraws them on a bust or an entry;
+            # dark, as the public pages are
+            "story": story_figures(
+                tournament,
+                lambda kind: reverse("story-chart", args=[pk, kind]) + "?dark=1",
+                live=True,
+            ),
         },
     )
 

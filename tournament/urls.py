@@ -10,6 +10,7 @@ from tournament import (
     people_import_views,
     player_views,
     public_views,
+    story_views,
     views,
 )
 
@@ -135,4 +136,5 @@ urlpatterns = [
     path("console/t/<int:pk>/cage/difference/", cage_views.cage_difference, name="cage-difference"),
     path("console/cage/", cage_views.cage_day, name="cage-day"),
     path("t/<int:pk>/", public_views.tournament_public, name="tournament-public"),
+    path("t/<int:pk>/story/<str:chart>.svg", story_views.story_chart, name="story-chart"),
 ]

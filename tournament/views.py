@@ -25,6 +25,7 @@ from core.inputs import plain_text, search_text, whole_number_or_none
 from core.links import public_url
 from core.roles import director_required, floor_required
 from eventlog.words import action_groups
+from tournament.charts import story_figures
 from tournament.domain.levels import RowLabel, level_reached, row_labels
 from tournament.domain.lifecycle import ALLOWED
 from tournament.domain.lifecycle import Status as DomainStatus
@@ -134,6 +135,10 @@ def tournament_overview(request: HttpRequest, pk: int) -> HttpResponse:
             next_statuses=next_statuses,
             waits_for_draw=waits_for_draw,
             recent=recent,
+            # drawn when the page opens: the overview has no live feed
+            story=story_figures(
+                tournament, lambda kind: reverse("story-chart", args=[pk, kind]), live=False
+            ),
         ),
     )
 

@@ -182,12 +182,15 @@ function frame() {
   return [p.running && !(payload && payload.stopped) ? p.remainingMs : null];
 }
 
+// The night's story on the public page (static/floor/charts.js): its charts are drawn again
+// when the figures change (a bust, an entry), at most once every two seconds.
+const storyRedraw = () => { if (window.floorCharts) window.floorCharts.refresh(); };
 let redraw = () => {};
 const feed = new Feed({
   wsUrl: cfg.wsUrl,
   snapshotUrl: cfg.snapshotUrl,
   clock,
-  onSnapshot: (s) => { snapshot = s; payload = s.clock; drawNumbers(); redraw(); },
+  onSnapshot: (s) => { snapshot = s; payload = s.clock; drawNumbers(); redraw(); storyRedraw(); },
   onEvent: (kind, data) => {
     if (kind === "clock" || kind === "level") { payload = data; redraw(); return; }
     if (kind === "announce") { if (speaker) speaker.fromFloor(data); return; }
@@ -195,7 +198,7 @@ const feed = new Feed({
     let changed = false;
     if (data.levels) { snapshot.levels = data.levels; changed = true; redraw(); }
     if (data.board) changed = applyBoard(snapshot, data.board) || changed;
-    if (changed) drawNumbers();
+    if (changed) { drawNumbers(); storyRedraw(); }
   },
   onStatus: (s) => { const el = $("bs-status"); el.textContent = s === "live" ? t.live : t.offline; el.classList.toggle("offline", s !== "live"); },
 });

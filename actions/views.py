@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 
 from core.csvexport import csv_response
 from core.roles import floor_required
+from leagues.charts import person_figures
 from leagues.models import Season, SeasonTournament
 from leagues.selectors import StandingRow, finish_points, season_standings
 from tournament.models import Club, Player, Tournament
@@ -148,6 +149,7 @@ def player_public(request: HttpRequest, player_id: int) -> HttpResponse:
         "public/player.html",
         {
             "display_name": player.display_name,
+            "charts": person_figures(player, public=True),
             "rows": rows,
             "with_points": any(r.points is not None for r in rows),
         },

@@ -16,6 +16,10 @@ participation points. Measures, in the same process as a page would:
   `--runs`; `correction_seen` says each corrected standings showed the change. The selector
   keeps what it read per process (leagues.selectors `_MEMO`), so this read scores only the
   corrected tournament again and recomputes only its players' lines;
+- `race_ms`, `race_cpu_ms`: the season's race (leagues.selectors season_race: the standings after
+  each of the nights, every player ranked per night, the top ten drawn) from standings already
+  read, as the chart's URL reads it after the page; `race_cold_ms`: the standings computed afresh
+  (`standings_cache_clear()`) and the race from them; medians of `--runs`;
 - `standings_formula_ms`: the same season scored by a formula (`9 * sqrt(n) / sqrt(p)`);
 - `standings_td3_formula_ms`, `standings_td3_after_correction_ms`: scored by the ORF club's TD3
   formula as Floor translates it (docs/leagues.md), which reads the night's figures (hits, the
@@ -166,7 +170,7 @@ def main() -> None:
     from django.conf import settings
     from django.test import Client
 
-    from leagues.selectors import season_standings, standings_cache_clear
+    from leagues.selectors import season_race, season_standings, standings_cache_clear
 
     settings.ALLOWED_HOSTS = ["*"]
     season, made, entries = build(args.players, args.tournaments)
@@ -180,6 +184,22 @@ def main() -> None:
         season_standings(season)
         full.append(time.perf_counter() - t0)
         full_cpu.append(time.process_time() - c0)
+
+    race: list[float] = []
+    race_cpu: list[float] = []
+    race_cold: list[float] = []
+    for _ in range(args.runs):
+        read = season_standings(season, public=True)
+        t0, c0 = time.perf_counter(), time.process_time()
+        drawn = season_race(season, read)
+        race.append(time.perf_counter() - t0)
+        race_cpu.append(time.process_time() - c0)
+        assert len(drawn.nights) == len(made) and len(drawn.lines) == 10
+    for _ in range(args.runs):
+        standings_cache_clear()
+        t0 = time.perf_counter()
+        season_race(season, season_standings(season, public=True))
+        race_cold.append(time.perf_counter() - t0)
 
     rng = random.Random(7)
     after: list[float] = []
@@ -258,6 +278,9 @@ def main() -> None:
                 "standings_ms": _ms(statistics.median(full)),
                 "standings_max_ms": _ms(max(full)),
                 "standings_cpu_ms": _ms(statistics.median(full_cpu)),
+                "race_ms": _ms(statistics.median(race)),
+                "race_cpu_ms": _ms(statistics.median(race_cpu)),
+                "race_cold_ms": _ms(statistics.median(race_cold)),
                 "standings_after_correction_ms": _ms(statistics.median(after)),
                 "standings_after_correction_max_ms": _ms(max(after)),
                 "standings_after_correction_cpu_ms": _ms(statistics.median(after_cpu)),

@@ -15,8 +15,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from leagues.charts import race_figure
 from leagues.models import Season
-from leagues.selectors import standings_screen
+from leagues.selectors import season_standings, standings_screen
 from leagues.views import _public_season
 from tournament.screen_feeds import feed_body, feed_response, page_seconds
 
@@ -67,10 +68,16 @@ def screen_config(request: HttpRequest, season: Season) -> dict[str, Any]:
 @require_safe
 def season_screen(request: HttpRequest, pk: int) -> HttpResponse:
     season = _public_season(pk)
+    race = race_figure(season, season_standings(season, public=True), screen=True)
     return render(
         request,
         "leagues/screen.html",
-        {"season": season, "league": season.league, "config": screen_config(request, season)},
+        {
+            "season": season,
+            "league": season.league,
+            "config": screen_config(request, season),
+            "race": None if race["empty"] else race,
+        },
     )
 
 

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from django.db import connection
 from django.db.models import Count, F, Sum
+from django.utils import timezone
 
 from leagues.domain.formula import EXTRA, Formula, FormulaError, example_figures, formula_parse
 from leagues.domain.points import (
@@ -42,13 +43,25 @@ from leagues.domain.points import (
     tally,
     to_points,
 )
+from leagues.domain.race import (
+    TOP,
+    Finish,
+    Night,
+    PersonHistory,
+    Race,
+    Racer,
+    person_history,
+    race,
+)
 from leagues.models import Scoring, Season, SeasonTournament
 from leagues.templatetags.leagues import points_decimal, points_text
 from leagues.words import formula_error
+from tournament import people_selectors
 from tournament.domain.collation import name_key
 from tournament.models import Entry, EntryStatus, Player, Purchase, Status, Tournament
 from tournament.public_selectors import initials, names_withheld
 from tournament.selectors import tournament_numbers
+from tournament.templatetags.floor import when
 from tournament.validation import SettingsBroken
 
 # The (n, p) pairs the season page previews a scoring with.
@@ -565,3 +578,71 @@ def standings_screen(season: Season) -> dict[str, Any]:
             for row in standings.rows
         ],
     }
+
+
+# --- Charts: the season's race and a person's history (leagues/domain/race.py) --------------
+
+
+def night_label(tournament: Tournament) -> str:
+    """A night on a chart's axis: its date in the reader's language ("5 Dec", "5. Dez.")."""
+    return when(timezone.localtime(tournament.starts_at), "j M")
+
+
+def season_race(season: Season, standings: SeasonStandings, *, top: int = TOP) -> Race:
+    """The standings after each finished night for the first `top` of `standings` (read with
+    `season_standings`, public or not: the race shows the names it shows), counted by the
+    standings' own `tally` per prefix of the nights (leagues.domain.race). No query: the
+    standings' cells hold every result."""
+    nights = [
+        Night(r.tournament.pk, night_label(r.tournament))
+        for r in standings.tournaments
+        if r.counted
+    ]
+    racers = [
+        Racer(row.player_id, row.name, [cell for cell in row.cells if cell is not None])
+        for row in standings.rows
+    ]
+    return race(
+        nights,
+        racers,
+        best_n=season.best_n,
+        participation=int(season.participation * 100),
+        top=top,
+    )
+
+
+def person_nights(player: Player, *, public: bool) -> PersonHistory:
+    """A person's finishes night by night with their league points (leagues.domain.race):
+    public, only what the public profile lists (tournament.people_selectors.public_history);
+    otherwise every entry with a place. The points are the person's result in the standings of
+    the season the night counts for (its best finish; none where the formula fails)."""
+    rows = (
+        people_selectors.public_history(player)
+        if public
+        else people_selectors.person_history(player)
+    )
+    entries = [row.entry for row in rows if row.entry.place is not None]
+    links = {
+        link.tournament_id: link.season
+        for link in SeasonTournament.objects.filter(
+            tournament_id__in={e.tournament_id for e in entries}
+        ).select_related("season")
+    }
+    points: dict[int, Points] = {}
+    for season in {s.pk: s for s in links.values()}.values():
+        row = next((r for r in season_standings(season).rows if r.player_id == player.pk), None)
+        if row is not None:
+            points.update((c.tournament, c.points) for c in row.cells if c is not None)
+    return person_history(
+        [
+            Finish(
+                tournament=e.tournament_id,
+                label=night_label(e.tournament),
+                starts_at=e.tournament.starts_at,
+                place=e.place,
+                field=e.tournament.entries_counted,
+                points=points.get(e.tournament_id) if e.tournament_id in links else None,
+            )
+            for e in entries
+        ]
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leagues import screen_views, views
+from leagues import chart_views, screen_views, views
 
 urlpatterns = [
     path("console/leagues/", views.leagues_list, name="leagues"),
@@ -14,5 +14,16 @@ urlpatterns = [
         "seasons/<int:pk>/standings.json",
         screen_views.season_standings_json,
         name="season-standings-json",
+    ),
+    path("seasons/<int:pk>/race.svg", chart_views.season_race_svg, name="season-race-svg"),
+    path(
+        "players/<int:player_id>/<slug:kind>.svg",
+        chart_views.player_chart_svg,
+        name="player-chart-svg",
+    ),
+    path(
+        "console/players/<int:player_id>/<slug:kind>.svg",
+        chart_views.console_player_chart_svg,
+        name="console-player-chart-svg",
     ),
 ]

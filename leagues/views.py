@@ -15,6 +15,7 @@ from core.csvexport import csv_response
 from core.errors import FloorError
 from core.roles import floor_required, is_director
 from leagues import services as svc
+from leagues.charts import race_figure
 from leagues.domain.formula import FormulaError
 from leagues.domain.points import PointsError, table_from_json
 from leagues.forms import LeagueForm, SeasonForm, SeasonNewForm
@@ -252,13 +253,15 @@ def _public_season(pk: int) -> Season:
 
 def season_public(request: HttpRequest, pk: int) -> HttpResponse:
     season = _public_season(pk)
+    standings = season_standings(season, public=True)
     return render(
         request,
         "leagues/public_standings.html",
         {
             "season": season,
             "league": season.league,
-            "standings": season_standings(season, public=True),
+            "standings": standings,
+            "race": race_figure(season, standings),
         },
     )
 

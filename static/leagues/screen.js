@@ -120,6 +120,7 @@ async function refresh() {
     standings = await r.json();
     etag = r.headers.get("ETag") || "";
     draw();
+    if (window.floorCharts) window.floorCharts.refresh(); // the race follows (static/floor/charts.js)
   } catch (e) {
     $("ls-status").textContent = t.offline; // keep the last standings shown
     $("ls-status").hidden = false;

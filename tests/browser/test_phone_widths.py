@@ -77,6 +77,11 @@ NOT_PHONE_PAGES: dict[str, str] = {
         name: "a screen in the room"
         for name in ("bigscreen", "display-screen", "display-view", "counts-screen", "season-screen")
     },
+    # The league's charts: pictures (SVG) inside the standings and the person pages.
+    **{
+        name: "a chart, shown in a page"
+        for name in ("season-race-svg", "player-chart-svg", "console-player-chart-svg")
+    },
 }  # fmt: skip
 
 

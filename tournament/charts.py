@@ -145,7 +145,7 @@ def _drawn(story: Story, kind: str, *, dark: bool, width: int, height: int) -> s
             x_labels=labels,
             series=[
                 Series(
-                    _("Players left (left)"),
+                    _("Players (left)"),
                     [p.players_left for p in story.field],
                     emphasis=True,
                 ),

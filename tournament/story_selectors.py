@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Case, Count, IntegerField, Q, Sum, Value, When
 from django.utils import timezone
@@ -57,11 +58,16 @@ class StoryPrizes:
     flight: bool = False  # a starting flight: its event's Day 2 pays the places
 
 
-def _stretch(field: str, changes: list[RowChange]) -> Case:
-    """The stretch of `field`'s instant: the number of row changes at or before it."""
+def _stretch(field: str, changes: list[RowChange], low: int = 0, high: int | None = None) -> Any:
+    """The stretch of `field`'s instant: the number of row changes at or before it, found by
+    halving (about five comparisons a row for thirty changes, not fifteen)."""
+    high = len(changes) if high is None else high
+    if low >= high:
+        return Value(low, IntegerField())
+    middle = (low + high) // 2
     return Case(
-        *(When(**{f"{field}__lt": c.at}, then=Value(k)) for k, c in enumerate(changes)),
-        default=Value(len(changes)),
+        When(**{f"{field}__lt": changes[middle].at}, then=_stretch(field, changes, low, middle)),
+        default=_stretch(field, changes, middle + 1, high),
         output_field=IntegerField(),
     )
 

@@ -46,7 +46,7 @@ NOT_PHONE_PAGES: dict[str, str] = {
             "clock-layout-logo", "counts-json", "player-export", "structure-export",
             "history-csv", "tournament-export", "results-csv", "results-json", "results-database-csv",
             "results-database-json", "my-seat-json",
-            "player-search", "healthz", "readyz",
+            "player-search", "healthz", "readyz", "story-chart",
         )
     },
     # Actions: they answer a form's POST (GET is refused or goes back to the page).

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import groupby
 
 from clocks.domain.clock import ClockEvent, LevelTiming, clock_state
 from tournament.domain.levels import RowLabel, row_labels
@@ -221,11 +222,11 @@ def payout_ladder(amounts: Sequence[int]) -> list[Rung]:
     """The payout table (index 0 = 1st place) as a ladder: neighbouring places that pay the
     same are one rung. Places that pay nothing end the ladder."""
     rungs: list[Rung] = []
-    for place, amount in enumerate(amounts, start=1):
+    first = 1
+    for amount, same in groupby(amounts):
         if amount <= 0:
             break
-        if rungs and rungs[-1].amount == amount and rungs[-1].last == place - 1:
-            rungs[-1] = Rung(rungs[-1].first, place, amount)
-        else:
-            rungs.append(Rung(place, place, amount))
+        places = sum(1 for _ in same)
+        rungs.append(Rung(first, first + places - 1, amount))
+        first += places
     return rungs

@@ -118,3 +118,18 @@ def test_the_prizes_ladder(make_tournament, register):
 def test_no_prizes_before_the_first_entry(make_tournament):
     prizes = story_prizes(make_tournament(status="registering"))
     assert prizes.ladder == []
+
+
+def test_every_row_of_a_long_clock_gets_its_busts(make_tournament, register):
+    # rows: L1 0-20', L2 20-40', break 40-50', L3 50-70', L4 70-90', L5 90-110', L6 from 110'
+    t, entries = _night(make_tournament, register, 8)
+    for e in entries:
+        _entered(e, _at(t, -5))
+    _clock(t, ("start", _at(t, 0)))
+    for e, minute in zip(entries, (5, 25, 45, 65, 85, 105, 125), strict=False):
+        _busted(e, _at(t, minute))
+    counts = story_counts(t, now=_at(t, 126))
+    assert counts.last_row == 6
+    assert [counts.tallies.get(r, Tally()).busts for r in range(7)] == [1] * 7
+    field = field_story(counts.breaks, counts.tallies, counts.last_row)
+    assert [p.players_left for p in field] == [7, 6, 5, 4, 3, 2, 1]

@@ -39,6 +39,13 @@ def test_each_chart_is_an_svg(client, night, kind):
     assert b"<svg" in response.content
 
 
+def test_a_narrower_picture_for_a_phone(client, night):
+    url = reverse("story-chart", args=[night.pk, "field"])
+    assert b'viewBox="0 0 400 200"' in client.get(url + "?w=400").content
+    assert b'viewBox="0 0 320 160"' in client.get(url + "?w=5").content
+    assert b'viewBox="0 0 800 400"' in client.get(url + "?w=lots").content
+
+
 def test_an_unknown_chart_or_tournament_is_404(client, night):
     assert client.get(reverse("story-chart", args=[night.pk, "nope"])).status_code == 404
     assert client.get(reverse("story-chart", args=[night.pk + 999, "field"])).status_code == 404

@@ -8,6 +8,7 @@ nothing counted draws the words "nothing to draw", never an error."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.cache import cache
@@ -28,18 +29,27 @@ from tournament.live import board_version
 from tournament.models import Entry, EntryStatus, Tournament
 from tournament.public_selectors import entry_by_token, initials, names_withheld
 
-# The page's picture and the big screen's (the screen's type grows with the width).
+# The pictures' sizes: the public pages' (read on a phone first: narrow, so the type stays
+# readable at 390 px), the console's, the big screen's (its type grows with the width).
+PHONE_SIZE = (560, 500)
 PAGE_SIZE = (800, 440)
-SCREEN_SIZE = (1400, 1100)
+SCREEN_SIZE = (580, 660)
 LEVEL_MAX = 10_000
 
 
-def slot_label(slot: Slot) -> str:
+def slot_label(slot: Slot, *, short: bool = False) -> str:
+    """A position's name: "Level 5" in the tables, "5" on the chart's axis (titled "Level")."""
     if slot.bag:
         return _("Day %(d)s bag") % {"d": slot.day}
     if slot.level == 0:
         return _("Start")
+    if short:
+        return str(slot.level)
     return _("Level %(n)s") % {"n": slot.level}
+
+
+def axis_labels(slots: Sequence[Slot]) -> list[str]:
+    return [slot_label(s, short=True) for s in slots]
 
 
 def player_label(name: str, number: int) -> str:
@@ -87,7 +97,8 @@ def _draw_leaders(chart: LeadersChart | None, *, dark: bool, size: tuple[int, in
         )
     return line_svg(
         title=leaders_title(chart.upto),
-        x_labels=[slot_label(s) for s in chart.slots],
+        x_labels=axis_labels(chart.slots),
+        x_title=_("Level"),
         series=[
             Series(player_label(line.runner.name, line.runner.number), line.values)
             for line in chart.lines
@@ -111,7 +122,8 @@ def _draw_stack(
         )
     return line_svg(
         title=_("Stack of %(player)s") % {"player": label},
-        x_labels=[slot_label(s) for s in chart.slots],
+        x_labels=axis_labels(chart.slots),
+        x_title=_("Level"),
         series=[Series(label, chart.values, emphasis=True)],
         y_title=_("Chips"),
         width=width,
@@ -209,7 +221,7 @@ def _leaders_svg(
         withheld = public and names_withheld(
             status=tournament.status, starts_at=tournament.starts_at
         )
-        size = SCREEN_SIZE if dark else PAGE_SIZE
+        size = SCREEN_SIZE if dark else PHONE_SIZE if public else PAGE_SIZE
         key = ".".join(
             str(part)
             for part in (
@@ -219,6 +231,7 @@ def _leaders_svg(
                 upto,
                 int(withheld),
                 int(dark),
+                int(public),
                 get_language(),
             )
         )
@@ -251,7 +264,8 @@ def _stack_svg(request: HttpRequest, pk: int, number: str, *, public: bool) -> H
         name = entry.player.display_name
         if public and names_withheld(status=tournament.status, starts_at=tournament.starts_at):
             name = initials(name)
-        svg = _draw_stack(stack_graph(tournament, entry.pk), name, entry.number)
+        chart = stack_graph(tournament, entry.pk)
+        svg = _draw_stack(chart, name, entry.number, size=PHONE_SIZE if public else PAGE_SIZE)
     except FloorError as exc:
         return _refused(request, exc)
     return svg_response(request, svg)
@@ -277,7 +291,8 @@ def my_stack_svg(request: HttpRequest, token: str) -> HttpResponse:
     if entry is None:
         return _refused(request, NotFound(_("This link is not valid.")))
     chart = stack_graph(entry.tournament, entry.pk)
-    return svg_response(request, _draw_stack(chart, entry.player.display_name, entry.number))
+    svg = _draw_stack(chart, entry.player.display_name, entry.number, size=PHONE_SIZE)
+    return svg_response(request, svg)
 
 
 def stack_figure(tournament: Tournament, entry: Entry, *, name: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import BooleanField, Case, IntegerField, Max, Q, Value, When
+from django.db.models import BooleanField, Case, IntegerField, Max, Min, Q, Value, When
 from django.utils import timezone
 
 from clocks.domain.clock import level_starts
@@ -317,7 +317,22 @@ def graph_playback_levels(tournament: Tournament) -> list[int]:
 
 
 def _graph_axis(tournament_id: int, periods: Sequence[tuple[datetime, int]]) -> Any:
-    keys = _graph_counts(tournament_id, periods).order_by().values_list("level", "bag").distinct()
+    """The x axis in three small reads rather than a DISTINCT over every count: the first and
+    the last level counted (every level between is on the axis anyway), the bag-and-tag
+    positions (bags are few), and whether anything was counted before the start."""
+    counts = ChipCount.objects.filter(tournament_id=tournament_id).order_by()
+    level = level_case("recorded_at", periods)
+    span = counts.aggregate(lo=Min(level), hi=Max(level))
+    if span["lo"] is None:
+        return []
+    bags = counts.exclude(bag_number="").values_list(level, flat=True).distinct()
+    keys = {(lv, True) for lv in bags}
+    keys |= {(lv, False) for lv in (span["lo"], span["hi"]) if lv > 0}
+    before = counts.filter(bag_number="")
+    if periods:
+        before = before.filter(recorded_at__lt=periods[0][0])
+    if before.exists():
+        keys.add((0, False))
     return chart_axis(keys)
 
 
@@ -354,12 +369,17 @@ def _leaders_through(
         .filter(Q(busted_at__isnull=True) | Q(out__lte=upto))
         .values("id")
     )
-    known = (
-        ChipCount.objects.filter(tournament_id=tournament_id, entry__status__in=GRAPH_STATUSES)
-        .alias(level=level_case("recorded_at", periods))
-        .filter(level__lte=upto)
-        .exclude(entry_id__in=out)
-    )
+    known = ChipCount.objects.filter(
+        tournament_id=tournament_id, entry__status__in=GRAPH_STATUSES
+    ).exclude(entry_id__in=out)
+    if all(a[1] <= b[1] for a, b in itertools.pairwise(periods)):
+        # The levels only went up (no jump back): "counted in a level up to `upto`" is
+        # "counted before the first later level began", a plain comparison.
+        later = [at for at, level in periods if level > upto]
+        if later:
+            known = known.filter(recorded_at__lt=later[0])
+    else:
+        known = known.alias(level=level_case("recorded_at", periods)).filter(level__lte=upto)
     latest = latest_rows(known).values("id")
     return list(
         ChipCount.objects.filter(id__in=latest)

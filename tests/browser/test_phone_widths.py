@@ -47,6 +47,9 @@ NOT_PHONE_PAGES: dict[str, str] = {
             "history-csv", "tournament-export", "results-csv", "results-json", "results-database-csv",
             "results-database-json", "my-seat-json",
             "player-search", "healthz", "readyz", "story-chart",
+            # Chip graphs: pictures shown inside the counts pages and the my-seat page.
+            "counts-leaders-svg", "counts-player-svg", "counts-console-leaders-svg",
+            "counts-console-player-svg", "my-stack-svg",
         )
     },
     # Actions: they answer a form's POST (GET is refused or goes back to the page).

@@ -22,8 +22,8 @@ from tournament.models import Player
 # The big screen's picture: a column of the screen (leagues/screen.html), drawn small so that
 # its words are large there. On a page: narrow enough that its words stay readable on a 390 px
 # phone, where the picture is 330 px wide.
-SCREEN_SIZE = (640, 600)
-PAGE_SIZE = (560, 480)
+SCREEN_SIZE = (580, 660)  # under 600 wide: the legend in two columns, names never overlap
+PAGE_SIZE = (560, 580)
 PERSON_SIZE = (560, 380)
 
 
@@ -65,12 +65,19 @@ def race_svg(season: Season, *, dark: bool = False, screen: bool = False) -> str
 def _leader_text(race: Race) -> str:
     if race.empty:
         return _nothing_yet()
-    leader = race.lines[0]
+    leaders = [line for line in race.lines if line.ranks[-1] == 1]
+    values = {"n": len(race.nights), "points": points(leaders[0].totals[-1])}
+    if len(leaders) > 1:  # equal totals share the first rank
+        return ngettext(
+            "After %(n)s night: %(names)s share the lead with %(points)s points.",
+            "After %(n)s nights: %(names)s share the lead with %(points)s points.",
+            len(race.nights),
+        ) % {**values, "names": ", ".join(line.name for line in leaders)}
     return ngettext(
         "After %(n)s night: %(name)s leads with %(points)s points.",
         "After %(n)s nights: %(name)s leads with %(points)s points.",
         len(race.nights),
-    ) % {"n": len(race.nights), "name": leader.name, "points": points(leader.totals[-1])}
+    ) % {**values, "name": leaders[0].name}
 
 
 def race_figure(

@@ -137,6 +137,23 @@ def test_a_season_of_one_night_draws(client, season, make_tournament):
     assert 'id="race-chart"' in page and "After 1 night: Spieler 00 leads" in page
 
 
+def test_a_shared_lead_is_said_so(client, season, make_tournament):
+    a, b = players(2)
+    for k, who in enumerate(([a, b], [b, a])):
+        t = night(make_tournament, who, days_ago=9 - k)
+        svc.season_tournament_add(season=season, tournament=t)
+    svc.season_update(
+        season=season,
+        name=season.name,
+        scoring="table",
+        table_text="100 50",
+        best_n=None,
+        participation=0,
+    )
+    page = client.get(reverse("season-public", args=[season.pk])).content.decode()
+    assert "After 2 nights: Spieler 00, Spieler 01 share the lead with 150 points." in page
+
+
 def test_the_standings_page_and_the_screen_show_the_race(client, played):
     page = client.get(reverse("season-public", args=[played.pk])).content.decode()
     src = reverse("season-race-svg", args=[played.pk])

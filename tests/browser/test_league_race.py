@@ -104,6 +104,18 @@ def test_the_race_and_a_persons_history(asgi_server, browser, director, make_tou
     _loaded(screen, "#ls-race img")
     audit(axe, screen, "race screen")
     screen.screenshot(path="test-artifacts/race-screen-1920-de.png")
+    # A corrected result: the screen's next fetch of the standings redraws the race too.
+    before = screen.get_attribute("#ls-race img", "src")
+    t = Tournament.objects.filter(name="Friday 6").get()
+    first, last = (Entry.objects.get(tournament=t, place=p) for p in (1, 11))
+    Entry.objects.filter(pk=first.pk).update(place=11)
+    Entry.objects.filter(pk=last.pk).update(place=1)
+    screen.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    screen.wait_for_function(
+        "(b) => { const i = document.querySelector('#ls-race img');"
+        " return i.getAttribute('src') !== b && i.complete && i.naturalWidth > 0; }",
+        arg=before,
+    )
     ctx.close()
     director.set_password("pw-director-123")
     director.save()

@@ -7,9 +7,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DJANGO_SETTINGS_MODULE=config.settings.production
 
 # espeak-ng (offline, German and English) speaks the announcements of screens whose browser has
-# no voice (docs/clock.md "Spoken fallback").
+# no voice (docs/clock.md "Spoken fallback"). Pango, HarfBuzz and a font make the printed
+# reports' PDF (WeasyPrint, docs/results.md).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends espeak-ng \
+       libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-liberation \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -11,6 +11,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from actions import report_views
 from actions import views as actions_views
 from actions.dealer_counts import dealer_counts
 from actions.phone import phone_start
@@ -59,6 +60,8 @@ urlpatterns = [
     ),
     path("s/<str:token>.json", public_views.my_seat_json, name="my-seat-json"),
     path("console/t/<int:pk>/phone/", phone_start, name="console-phone"),
+    path("console/t/<int:pk>/report/", report_views.report_page, name="report"),
+    path("console/t/<int:pk>/report.pdf", report_views.report_pdf, name="report-pdf"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("admin/", admin.site.urls),

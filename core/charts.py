@@ -183,12 +183,17 @@ def _config(
     width: int,
     height: int,
     currency: str | None,
-    series_count: int,
+    legends: Sequence[str],
 ) -> dict[str, Any]:
-    many = len(x_labels) > 16
     scale = max(1.0, width / 800)
     style = _style(dark, scale)
-    columns = 2 if width < 600 else 4
+    longest = max((len(s) for s in legends), default=0)
+    columns = max(1, min(4, int(width // (0.6 * style.legend_font_size * min(longest, 28) + 40))))
+    # Labels that would overlap are thinned: every k-th shown (about 0.6 em a character and a
+    # gap); beyond 16 labels they also turn, and the axis' numbers follow the picture's size.
+    wanted = sum(0.6 * style.label_font_size * len(x) + 10 for x in x_labels)
+    every = max(1, math.ceil(wanted / (0.8 * width)))
+    many = len(x_labels) > 16 or every > 1
     return {
         "js": [],  # no script inside the SVG, and none from pygal's CDN
         "style": style,
@@ -203,15 +208,25 @@ def _config(
         "legend_box_size": round(12 * scale),
         "truncate_legend": 28,
         "truncate_label": 18,
-        "x_label_rotation": 35 if many else 0,
+        "x_label_rotation": 35 if len(x_labels) > 16 else 0,
         "show_minor_x_labels": not many,
-        "x_labels_major_every": max(1, len(x_labels) // 12) if many else None,
+        "x_labels_major_every": max(every, len(x_labels) // 12) if many else None,
+        # As many steps on the value axis as the picture holds without crowding.
+        "max_scale": max(3, min(10, height // 45)),
         "value_formatter": _formatter(currency),
         "print_values": False,
         "include_x_axis": False,
         "margin": 12,
+        # The last x label is centred on the plot's right edge: half of it stood outside the
+        # picture ("Day 1 ba…"). Room for half the longest label (about 0.6 em a character).
+        "margin_right": 12
+        + (
+            0
+            if many
+            else round(0.3 * style.label_font_size * max((len(x) for x in x_labels), default=0))
+        ),
         "margin_bottom": 12
-        + _legend_shortfall(series_count, columns, style.legend_font_size, scale),
+        + _legend_shortfall(len(legends), columns, style.legend_font_size, scale),
         "spacing": 10,
         "no_data_text": "",
     }
@@ -267,7 +282,7 @@ def _nice(value: float) -> float:
     return next(m * power for m in (1, 2, 5, 10) if m * power >= value)
 
 
-def _two_axes(series: Sequence[Series]) -> dict[str, Any]:
+def _two_axes(series: Sequence[Series], height: int = 400) -> dict[str, Any]:
     """Round ticks on both axes of a chart with a second one, from zero: the same number of
     steps on each, so the right axis' labels fall on the left's guides (pygal divides the
     right axis' range by the left's steps, which gave ticks like 187412.6)."""
@@ -278,7 +293,16 @@ def _two_axes(series: Sequence[Series]) -> dict[str, Any]:
         ]
         return max([*values, 0]) or 1
 
-    step = _nice(top(False) / 5)
+    step = _nice(top(False) / max(2, min(5, height // 60)))
+    whole = all(
+        float(v).is_integer()
+        for one in series
+        if not one.secondary
+        for v in one.values
+        if v is not None
+    )
+    if whole:  # counts (players): no tick at 0.2 of a player
+        step = max(step, 1)
     steps = max(1, math.ceil(top(False) / step))
     right = _nice(top(True) / steps)
     return {
@@ -311,12 +335,12 @@ def line_svg(
         width=width,
         height=height,
         currency=currency,
-        series_count=len(series),
+        legends=[one.label for one in series],
     )
     if y_min is not None:
         config["range"] = (y_min, None)
         if any(one.secondary for one in series):
-            config.update(_two_axes(series))
+            config.update(_two_axes(series, height))
     chart = pygal.Line(allow_interruptions=True, **config)
     chart.x_labels = list(x_labels)
     for index, one in enumerate(series):
@@ -355,9 +379,11 @@ def bar_svg(
         width=width,
         height=height,
         currency=currency,
-        series_count=len(series),
+        legends=[one.label for one in series],
     )
     config["x_label_rotation"] = 0 if horizontal else config["x_label_rotation"]
+    if horizontal:  # the values run along the width
+        config["max_scale"] = max(3, min(10, width // 90))
     chart = (pygal.HorizontalBar if horizontal else pygal.Bar)(**config)
     chart.x_labels = list(x_labels)
     for index, one in enumerate(series):

@@ -351,7 +351,8 @@ def leaders_graph(
     axis = _graph_axis(tournament.pk, periods)
     if not axis:
         return None
-    through = playback_levels(axis)[-1] if upto is None else upto
+    last = playback_levels(axis)[-1]
+    through = last if upto is None else min(upto, last)
     top = _leaders_through(tournament.pk, periods, through, limit)
     points = _points(_graph_counts(tournament.pk, periods).filter(entry_id__in=top))
     runners = _runners(tournament, top, periods, withheld)

@@ -14,5 +14,11 @@ urlpatterns = [
     ),
     path("console/festivals/<int:pk>/bag/<int:bag>/report/", views.bag_report, name="bag-report"),
     path("console/festivals/<int:pk>/bag/<int:bag>/slips/", views.bag_slips, name="bag-slips"),
+    path("console/festivals/<int:pk>/report/", views.festival_report, name="festival-report"),
+    path(
+        "console/festivals/<int:pk>/report.pdf",
+        views.festival_report_pdf,
+        name="festival-report-pdf",
+    ),
     path("f/<int:pk>/", views.festival_public, name="festival-public"),
 ]

@@ -5,24 +5,29 @@ lists to print, and the places across the event; the public event page."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import FloorError
 from core.figures import chips
 from core.inputs import plain_text, whole_number, whole_number_or_none
+from core.pdf import pdf_or_page
 from core.roles import floor_required, is_director
 from counts.models import CountSource
 from counts.views import chips_typed
 from festivals import services as fest
 from festivals.domain.bagging import BagReport, Finding, Flag
 from festivals.models import Advance, Bagging, FlightEvent
+from festivals.report import day_report
 from festivals.selectors import (
     bagging_report,
     event_standings,
@@ -453,6 +458,53 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(pk)
     return render(
         request, "festivals/standings.html", {"event": event, "rows": event_standings(event)}
+    )
+
+
+# --- The day report -------------------------------------------------------------------------------
+
+
+def _report_context(request: HttpRequest, pk: int, *, pdf: bool) -> dict[str, Any]:
+    """The day report of `?day=YYYY-MM-DD` (a date the event plays on), or of the whole event."""
+    event = _event(pk)
+    try:
+        day = date.fromisoformat(request.GET.get("day", ""))
+    except ValueError:
+        day = None
+    report = day_report(event, day)
+    if day is not None and day not in report.days:
+        raise Http404("the event does not play on that day")
+    title = (
+        _("Day report: %(e)s, %(d)s") % {"e": event.name, "d": formats.date_format(day)}
+        if day is not None
+        else _("Event report: %(e)s") % {"e": event.name}
+    )
+    return {
+        "event": event,
+        "report": report,
+        "title": title,
+        "made_at": timezone.now(),
+        "pdf": pdf,
+        "query": f"?day={day.isoformat()}" if day is not None else "",
+    }
+
+
+@floor_required
+def festival_report(request: HttpRequest, pk: int) -> HttpResponse:
+    return render(request, "festivals/day_report.html", _report_context(request, pk, pdf=False))
+
+
+@floor_required
+def festival_report_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    context = _report_context(request, pk, pdf=True)
+    html = render_to_string("festivals/day_report_pdf.html", context, request=request)
+    day = context["report"].day
+    return pdf_or_page(
+        request,
+        html,
+        filename=f"festival-{pk}{'-' + day.isoformat() if day else ''}.pdf",
+        page=reverse("festival-report", args=[pk]) + context["query"],
+        title=context["title"],
     )
 
 

@@ -79,7 +79,7 @@ def tournament_public(request: HttpRequest, pk: int) -> HttpResponse:
             # dark, as the public pages are
             "story": story_figures(
                 tournament,
-                lambda kind: reverse("story-chart", args=[pk, kind]) + "?dark=1",
+                lambda kind: reverse("story-chart", args=[pk, kind]) + "?dark=1&w=560",
                 live=True,
             ),
         },

@@ -12,7 +12,7 @@ from tournament.charts import STORY_KINDS, story_svg
 from tournament.views import get_tournament
 
 # `?w=`: a narrower picture for a phone (its type is then larger against the chart); the
-# height follows at half the width.
+# height follows at half the width, and 320 at least (a phone's chart is not a strip).
 NARROWEST, WIDEST = 320, 1600
 
 
@@ -25,6 +25,10 @@ def story_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
     tournament = get_tournament(pk)
     width = min(max(whole_number_or_none(request.GET.get("w", "")) or 800, NARROWEST), WIDEST)
     svg = story_svg(
-        tournament, chart, dark=request.GET.get("dark") == "1", width=width, height=width // 2
+        tournament,
+        chart,
+        dark=request.GET.get("dark") == "1",
+        width=width,
+        height=max(width // 2, 320),
     )
     return svg_response(request, svg)

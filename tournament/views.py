@@ -137,7 +137,9 @@ def tournament_overview(request: HttpRequest, pk: int) -> HttpResponse:
             recent=recent,
             # drawn when the page opens: the overview has no live feed
             story=story_figures(
-                tournament, lambda kind: reverse("story-chart", args=[pk, kind]), live=False
+                tournament,
+                lambda kind: reverse("story-chart", args=[pk, kind]) + "?w=640",
+                live=False,
             ),
         ),
     )

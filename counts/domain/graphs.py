@@ -228,7 +228,8 @@ def leaders_chart(
     limit: int = LEADERS,
     axis: Sequence[Slot] | None = None,
 ) -> LeadersChart | None:
-    """The chip leaders' lines through level `upto` (None: the last level on the axis). `axis`:
+    """The chip leaders' lines through level `upto` (None, or beyond it: the last level on the
+    axis). `axis`:
     the whole tournament's x axis when `points` hold only some players' counts (the selectors
     load the leaders' counts only); by default the axis of `points`. None when nothing was
     counted (nothing to draw); with no leader yet at `upto` the chart has the axis and no
@@ -238,7 +239,8 @@ def leaders_chart(
     if not slots:
         return None
     levels = playback_levels(slots)
-    through = levels[-1] if upto is None else upto
+    # Beyond the last counted level the chart is the latest: it is named by that level.
+    through = levels[-1] if upto is None else min(upto, levels[-1])
     top = leaders_at(mine, runners, through, limit)
     index = _slot_index(slots)
     upto_slot = [s.level <= through for s in slots]

@@ -8,11 +8,11 @@ from typing import Any
 
 from django import template
 
+from leagues.charts import person_figures
+
 register = template.Library()
 
 
 @register.simple_tag
 def person_charts(player: Any) -> list[dict[str, Any]]:
-    from leagues.charts import person_figures
-
     return person_figures(player, public=False)

@@ -185,6 +185,7 @@ CONSOLE: list[tuple[str, Callable[[Night], str]]] = [
     ("payout-desk", lambda n: f"/console/t/{n.final}/payouts/desk/"),
     ("cage", lambda n: f"/console/t/{n.final}/cage/"),
     ("cage-day", lambda n: "/console/cage/"),
+    ("report", lambda n: f"/console/t/{n.final}/report/"),
     ("displays", lambda n: "/console/displays/"),
     ("venue-layout", lambda n: "/console/displays/layout/"),
     ("webhooks", lambda n: "/console/webhooks/"),
@@ -192,6 +193,7 @@ CONSOLE: list[tuple[str, Callable[[Night], str]]] = [
     ("final-seating", lambda n: f"/console/t/{n.final}/seating/"),
     ("festivals", lambda n: "/console/festivals/"),
     ("festival", lambda n: f"/console/festivals/{n.festival}/"),
+    ("festival-report", lambda n: f"/console/festivals/{n.festival}/report/"),
     ("bagging", lambda n: f"/console/festivals/{n.festival}/bag/{n.bagging}/"),
     (
         "bag-table",

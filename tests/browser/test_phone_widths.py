@@ -45,7 +45,7 @@ NOT_PHONE_PAGES: dict[str, str] = {
             "season-csv", "season-public-csv", "season-standings-json", "clock-layout-css",
             "clock-layout-logo", "counts-json", "player-export", "structure-export",
             "history-csv", "tournament-export", "results-csv", "results-json", "results-database-csv",
-            "results-database-json", "my-seat-json",
+            "results-database-json", "my-seat-json", "report-pdf", "festival-report-pdf",
             "player-search", "healthz", "readyz", "story-chart",
             # Chip graphs: pictures shown inside the counts pages and the my-seat page.
             "counts-leaders-svg", "counts-player-svg", "counts-console-leaders-svg",

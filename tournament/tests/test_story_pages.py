@@ -41,8 +41,8 @@ def test_each_chart_is_an_svg(client, night, kind):
 
 def test_a_narrower_picture_for_a_phone(client, night):
     url = reverse("story-chart", args=[night.pk, "field"])
-    assert b'viewBox="0 0 400 200"' in client.get(url + "?w=400").content
-    assert b'viewBox="0 0 320 160"' in client.get(url + "?w=5").content
+    assert b'viewBox="0 0 400 320"' in client.get(url + "?w=400").content
+    assert b'viewBox="0 0 320 320"' in client.get(url + "?w=5").content
     assert b'viewBox="0 0 800 400"' in client.get(url + "?w=lots").content
 
 

@@ -152,6 +152,8 @@ def test_the_leaders_chart_playback_keeps_the_axis_and_empties_the_later_levels(
     ]
     last = leaders_chart(points, runners(1, 2))
     assert last is not None and last.upto == 3
+    beyond = leaders_chart(points, runners(1, 2), upto=40)
+    assert beyond is not None and beyond.upto == 3 and beyond.lines == last.lines
     assert last.lines[1].values == [20_000, 20_000, 5_000]
 
 
@@ -197,12 +199,14 @@ def test_each_line_has_one_value_per_position_and_the_leaders_are_the_top_known(
             v is None for v, s in zip(line.values, chart.slots, strict=False) if s.level > upto
         )
     # The leaders at `upto` are exactly the top `limit` by the count known then, among the
-    # players still in.
+    # players still in. A level beyond the axis' last one shows the last (`chart.upto`).
+    assert chart.upto == min(upto, max(s.level for s in chart.slots))
+    through = chart.upto
     known: dict[int, CountPoint] = {}
     for p in sorted(points, key=lambda p: p.id):
-        if p.level <= upto:
+        if p.level <= through:
             known[p.entry_id] = p
-    still_in = [(p.chips, e) for e, p in known.items() if out.get(e, upto + 1) > upto]
+    still_in = [(p.chips, e) for e, p in known.items() if out.get(e, through + 1) > through]
     expected = sorted(still_in, key=lambda ce: (-ce[0], ce[1]))[:limit]
     assert [(r.chips, r.runner.number) for r in chart.rows] == expected
     assert [line.runner.number for line in chart.lines] == [e for _c, e in expected]

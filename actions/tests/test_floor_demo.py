@@ -50,6 +50,7 @@ def test_the_demo_draws_a_season_a_night_and_a_festival():
     # The Thursday Turbo: played over the last three hours, its clock running in level 8, the
     # final table of six, busts and counts spread over the levels.
     turbo = Tournament.objects.get(name="Thursday Turbo")
+    assert turbo.chip_set.name == "Club set"  # not the chip set the league's files brought
     assert turbo.status == Status.FINAL_TABLE and turbo.registration_closed_at is not None
     assert current_level_number(turbo) == 8 and clock_state_for(turbo).running
     assert turbo.entries.filter(status=EntryStatus.ACTIVE).count() == 6

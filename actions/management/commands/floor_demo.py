@@ -556,11 +556,12 @@ class Command(BaseCommand):
         names = [f"{f} {last}" for f in FIRST for last in LAST]
         rng.shuffle(names)
         actor = Actor.system("demo")
+        # The club's chip set first: the league's files bring TD3's own.
+        chip_set = tournaments.starter_kit_ensure()
         # The league comes on its own: a demo made before it had one gets it too.
         league_made = _league(actor, names[250:266])
         if Tournament.objects.filter(name="Sunday Deepstack").exists():
             return f"Demo league “{LEAGUE.league}” created." if league_made else ""
-        chip_set = tournaments.starter_kit_ensure()
         template = Structure.objects.get(name="Standard", is_template=True)
         tournament = tournaments.tournament_create(
             actor=actor,

@@ -111,7 +111,12 @@ def _draw_leaders(chart: LeadersChart | None, *, dark: bool, size: tuple[int, in
 
 
 def _draw_stack(
-    chart: StackChart | None, name: str, number: int, *, size: tuple[int, int] = PAGE_SIZE
+    chart: StackChart | None,
+    name: str,
+    number: int,
+    *,
+    size: tuple[int, int] = PAGE_SIZE,
+    dark: bool = False,
 ) -> str:
     width, height = size
     label = player_label(name, number)
@@ -119,6 +124,7 @@ def _draw_stack(
         return empty_svg(
             _("%(player)s has no chip count yet: nothing to draw.") % {"player": label},
             width=width,
+            dark=dark,
         )
     return line_svg(
         title=_("Stack of %(player)s") % {"player": label},
@@ -128,6 +134,7 @@ def _draw_stack(
         y_title=_("Chips"),
         width=width,
         height=height,
+        dark=dark,
     )
 
 
@@ -211,7 +218,7 @@ def leaders_figure(tournament: Tournament, *, withheld: bool) -> dict[str, Any] 
 
 
 def _leaders_svg(
-    request: HttpRequest, pk: int, *, public: bool, dark: bool = False
+    request: HttpRequest, pk: int, *, public: bool, dark: bool = False, screen: bool = False
 ) -> HttpResponse:
     """The leaders' picture, kept per event-log version (a count or a bust makes a new one), so
     a room of phones and screens playing back draws each level once."""
@@ -221,7 +228,7 @@ def _leaders_svg(
         withheld = public and names_withheld(
             status=tournament.status, starts_at=tournament.starts_at
         )
-        size = SCREEN_SIZE if dark else PHONE_SIZE if public else PAGE_SIZE
+        size = SCREEN_SIZE if screen else PHONE_SIZE if public else PAGE_SIZE
         key = ".".join(
             str(part)
             for part in (
@@ -231,6 +238,7 @@ def _leaders_svg(
                 upto,
                 int(withheld),
                 int(dark),
+                int(screen),
                 int(public),
                 get_language(),
             )
@@ -247,8 +255,11 @@ def _leaders_svg(
 
 @require_safe
 def leaders_public_svg(request: HttpRequest, pk: int) -> HttpResponse:
-    """`/t/<id>/counts/leaders.svg`: the chip leaders; `?screen=1` dark and large."""
-    return _leaders_svg(request, pk, public=True, dark=request.GET.get("screen") == "1")
+    """`/t/<id>/counts/leaders.svg`: the chip leaders; `?dark=1` for the dark public pages,
+    `?screen=1` dark and large (the big screen)."""
+    screen = request.GET.get("screen") == "1"
+    dark = screen or request.GET.get("dark") == "1"
+    return _leaders_svg(request, pk, public=True, dark=dark, screen=screen)
 
 
 @floor_required
@@ -258,6 +269,7 @@ def leaders_console_svg(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _stack_svg(request: HttpRequest, pk: int, number: str, *, public: bool) -> HttpResponse:
+    dark = public and request.GET.get("dark") == "1"
     try:
         tournament = _tournament(pk)
         entry = player_entry(tournament, number)
@@ -265,7 +277,9 @@ def _stack_svg(request: HttpRequest, pk: int, number: str, *, public: bool) -> H
         if public and names_withheld(status=tournament.status, starts_at=tournament.starts_at):
             name = initials(name)
         chart = stack_graph(tournament, entry.pk)
-        svg = _draw_stack(chart, name, entry.number, size=PHONE_SIZE if public else PAGE_SIZE)
+        svg = _draw_stack(
+            chart, name, entry.number, size=PHONE_SIZE if public else PAGE_SIZE, dark=dark
+        )
     except FloorError as exc:
         return _refused(request, exc)
     return svg_response(request, svg)
@@ -291,7 +305,13 @@ def my_stack_svg(request: HttpRequest, token: str) -> HttpResponse:
     if entry is None:
         return _refused(request, NotFound(_("This link is not valid.")))
     chart = stack_graph(entry.tournament, entry.pk)
-    svg = _draw_stack(chart, entry.player.display_name, entry.number, size=PHONE_SIZE)
+    svg = _draw_stack(
+        chart,
+        entry.player.display_name,
+        entry.number,
+        size=PHONE_SIZE,
+        dark=request.GET.get("dark") == "1",
+    )
     return svg_response(request, svg)
 
 

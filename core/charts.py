@@ -184,6 +184,7 @@ def _config(
     height: int,
     currency: str | None,
     legends: Sequence[str],
+    second_axis: bool = False,
 ) -> dict[str, Any]:
     scale = max(1.0, width / 800)
     style = _style(dark, scale)
@@ -226,7 +227,12 @@ def _config(
             else round(0.3 * style.label_font_size * max((len(x) for x in x_labels), default=0))
         ),
         "margin_bottom": 12
-        + _legend_shortfall(len(legends), columns, style.legend_font_size, scale),
+        + _legend_shortfall(len(legends), columns, style.legend_font_size, scale)
+        - (
+            _legend_height(len(legends), columns, style.legend_font_size, scale)
+            if second_axis
+            else 0
+        ),
         "spacing": 10,
         "no_data_text": "",
     }
@@ -240,6 +246,14 @@ def _legend_shortfall(count: int, columns: int, font_size: int, scale: float) ->
         return 0
     line = max(font_size, round(12 * scale))
     return 1.5 * line * (-(-count // columns) - count // columns)
+
+
+def _legend_height(count: int, columns: int, font_size: int, scale: float) -> float:
+    """What pygal 3.0.5 reserves below the plot for a group of series' legends. With a second
+    axis it reserves it twice (once per group, though both share one legend), which left a
+    chart with a second axis a squashed plot over an empty band: the second is given back."""
+    line = max(font_size, round(12 * scale))
+    return 10 + line * round(count // columns - 1) * 1.5 + line
 
 
 def _stable(svg_kind: str, payload: dict[str, Any]) -> str:
@@ -336,6 +350,7 @@ def line_svg(
         height=height,
         currency=currency,
         legends=[one.label for one in series],
+        second_axis=any(one.secondary for one in series),
     )
     if y_min is not None:
         config["range"] = (y_min, None)

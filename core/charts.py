@@ -189,7 +189,7 @@ def _config(
     scale = max(1.0, width / 800)
     style = _style(dark, scale)
     longest = max((len(s) for s in legends), default=0)
-    columns = max(1, min(4, int(width // (0.6 * style.legend_font_size * min(longest, 28) + 40))))
+    columns = max(1, min(4, int(width // (0.62 * style.legend_font_size * min(longest, 28) + 50))))
     # Labels that would overlap are thinned: every k-th shown (about 0.6 em a character and a
     # gap); beyond 16 labels they also turn, and the axis' numbers follow the picture's size.
     wanted = sum(0.6 * style.label_font_size * len(x) + 10 for x in x_labels)

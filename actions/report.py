@@ -150,6 +150,9 @@ class NightReport:
         return sum(self.payouts)
 
 
+PROVISIONAL_SHOWN = 5
+
+
 def night_report(tournament: Tournament) -> NightReport:
     """Everything the printed report shows (its charts: `report_charts`)."""
     results = tournament_results(tournament)
@@ -158,6 +161,9 @@ def night_report(tournament: Tournament) -> NightReport:
         for f in results.finishes
         if f.prize or f.won_seat or f.deal_share is not None or f.place <= PLACES_AT_LEAST
     ]
+    if not results.final and not shown:
+        # While the night runs, the best places given so far (those out last), not "nobody".
+        shown = results.finishes[:PROVISIONAL_SHOWN]
     try:
         payouts = payout_amounts(tournament)
     except SettingsBroken:

@@ -260,3 +260,16 @@ def test_a_tournament_broken_or_missing(client, floor_user):
     _login(client, floor_user)
     assert client.get(reverse("report", args=[999999])).status_code == 404
     assert Tournament.objects.count() == 0
+
+
+def test_while_the_night_runs_the_best_places_so_far_are_shown(make_tournament, register, actor):
+    t = make_tournament(status="running", places_paid=2)
+    entries = [register(t, f"Spieler{i} N.") for i in range(8)]
+    registration_close(tournament=t, actor=actor)
+    for out in entries[:3]:  # places 8, 7, 6: none paid, none in the first three
+        entries_bust(tournament=t, busts=[BustReport(entry=out)], actor=actor)
+    t.refresh_from_db()
+    report = night_report(t)
+    assert not report.final
+    assert [f.place for f in report.finishes] == [6, 7, 8]
+    assert report.more_finishes == 0

@@ -107,6 +107,18 @@ def _style(dark: bool, scale: float = 1.0) -> Style:
     return style
 
 
+# What both styles share: full opacity (pygal's default .7-.8 paled the colours below their
+# contrast), the page's font, no animation.
+_SHARED = {
+    "font_family": FONT,
+    "opacity": "1",
+    "opacity_hover": "1",
+    "stroke_opacity": "1",
+    "stroke_opacity_hover": "1",
+    "transition": "0ms",
+}
+
+
 def _dark() -> Style:
     return Style(
         background="#0b1220",
@@ -115,11 +127,6 @@ def _dark() -> Style:
         foreground_strong="#ffffff",
         foreground_subtle="#cbd5e1",
         colors=DARK_COLOURS,
-        font_family=FONT,
-        opacity="1",
-        opacity_hover="1",
-        stroke_opacity="1",
-        stroke_opacity_hover="1",
         guide_stroke_color="#475569",
         major_guide_stroke_color="#64748b",
         title_font_size=22,
@@ -127,7 +134,7 @@ def _dark() -> Style:
         label_font_size=16,
         major_label_font_size=16,
         no_data_font_size=28,
-        transition="0ms",
+        **_SHARED,
     )
 
 
@@ -139,11 +146,6 @@ def _light() -> Style:
         foreground_strong="#1c2430",
         foreground_subtle="#4a5565",
         colors=LIGHT_COLOURS,
-        font_family=FONT,
-        opacity="1",
-        opacity_hover="1",
-        stroke_opacity="1",
-        stroke_opacity_hover="1",
         guide_stroke_color="#cbd2dc",
         major_guide_stroke_color="#9aa4b2",
         title_font_size=17,
@@ -151,7 +153,7 @@ def _light() -> Style:
         label_font_size=12,
         major_label_font_size=12,
         no_data_font_size=20,
-        transition="0ms",
+        **_SHARED,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBase
 from django.test import RequestFactory
 from django.utils import translation
 
@@ -85,6 +85,7 @@ def test_response_is_an_svg_document_with_its_own_policy_and_etag() -> None:
     request = RequestFactory().get("/chart.svg")
     middleware = CSPMiddleware(lambda r: svg_response(r, _lines()))
     response = middleware(request)
+    assert isinstance(response, HttpResponseBase)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("image/svg+xml")
     assert response["Content-Security-Policy"] == SVG_POLICY
@@ -92,12 +93,14 @@ def test_response_is_an_svg_document_with_its_own_policy_and_etag() -> None:
     assert response["X-Content-Type-Options"] == "nosniff"
     again = RequestFactory().get("/chart.svg", HTTP_IF_NONE_MATCH=response["ETag"])
     not_modified = middleware(again)
+    assert isinstance(not_modified, HttpResponseBase)
     assert not_modified.status_code == 304
 
 
 def test_pages_keep_their_own_policy() -> None:
     request = RequestFactory().get("/page/")
     response = CSPMiddleware(lambda r: HttpResponse("<p>page</p>"))(request)
+    assert isinstance(response, HttpResponseBase)
     assert "style-src-attr 'none'" in response["Content-Security-Policy"]
 
 

@@ -4,6 +4,7 @@ on a var directory of the test's: its own SQLite database, secret key and lock."
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -18,9 +19,20 @@ DIRECTOR = ("tessa", "Karo-Dame-Sieben-7")
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port free on every address, from a range of this test worker's own: two workers
+    starting venues at once each probed the kernel for a free port and could be handed the same
+    one, and the first venue's /healthz then answered for the second (whose own start failed)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    first = 21000 + 2000 * (index % 8)
+    for port in random.sample(range(first, first + 2000), 2000):
+        with socket.socket() as s:
+            try:
+                s.bind(("0.0.0.0", port))  # noqa: S104 - only probing whether the port is free
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {first}..{first + 1999}")
 
 
 def venue_env(var_dir: Path, **extra: str) -> dict[str, str]:

@@ -197,6 +197,10 @@ def _config(
     wanted = sum(0.6 * style.label_font_size * len(x) + 10 for x in x_labels)
     every = max(1, math.ceil(wanted / (0.8 * width)))
     many = len(x_labels) > 16 or every > 1
+    # One long label among short ones ("13", "Day 1 bag") fits in sum but not beside its
+    # neighbour: the labels turn instead of being thinned.
+    widest = max((0.6 * style.label_font_size * len(x) + 10 for x in x_labels), default=0)
+    turned = len(x_labels) > 16 or (widest > 0.8 * width / max(1, len(x_labels)) and not many)
     return {
         "js": [],  # no script inside the SVG, and none from pygal's CDN
         "style": style,
@@ -211,7 +215,7 @@ def _config(
         "legend_box_size": round(12 * scale),
         "truncate_legend": 28,
         "truncate_label": 18,
-        "x_label_rotation": 35 if len(x_labels) > 16 else 0,
+        "x_label_rotation": 35 if turned else 0,
         "show_minor_x_labels": not many,
         "x_labels_major_every": max(every, len(x_labels) // 12) if many else None,
         # As many steps on the value axis as the picture holds without crowding.

@@ -244,6 +244,7 @@ def test_a_merged_person_keeps_the_td3_id(actor):
     assert not Player.objects.filter(pk=imported.pk).exists()
 
 
+@pytest.mark.postgres  # SQLite runs one writing transaction at a time: no race to lose
 @pytest.mark.django_db(transaction=True)
 def test_two_imports_of_one_season_at_once_make_one_league(actor):
     """Two directors upload two nights of one season at the same moment: one league, one

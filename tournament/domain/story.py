@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import groupby
 
-from clocks.domain.clock import ClockEvent, LevelTiming, clock_state
+from clocks.domain.clock import ClockEvent, LevelTiming, level_starts
 from tournament.domain.levels import RowLabel, row_labels
 
 
@@ -34,31 +34,13 @@ def row_changes(
     levels: Sequence[LevelTiming], events: Sequence[ClockEvent], now: datetime
 ) -> list[RowChange]:
     """The instants at which the clock's row changed, up to `now`, from its stored history
-    (a start, pauses, jumps, a stop). Empty when the clock never started or has no levels.
-    A jump back to an earlier level is a change like any other."""
+    (a start, pauses, jumps, a stop): the clock's own replay (clocks.domain.clock
+    level_starts), a row begun again in a row kept once. Empty when the clock never started
+    or has no levels. A jump back to an earlier level is a change like any other."""
     changes: list[RowChange] = []
-    if not levels:
-        return changes
-
-    def note(at: datetime, row: int) -> None:
+    for at, row in level_starts(levels, events, now):
         if not changes or changes[-1].row != row:
             changes.append(RowChange(at, row))
-
-    for i, event in enumerate(events):
-        if event.at > now:
-            break
-        state = clock_state(levels, events[: i + 1], event.at)
-        if not state.started or state.stopped:
-            continue
-        note(event.at, state.level_index)
-        if not state.running:
-            continue
-        until = min(events[i + 1].at, now) if i + 1 < len(events) else now
-        row, begins = state.level_index, event.at + timedelta(seconds=state.remaining)
-        while row < len(levels) - 1 and begins <= until:
-            row += 1
-            note(begins, row)
-            begins += timedelta(seconds=levels[row].seconds)
     return changes
 
 
